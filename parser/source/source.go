@@ -1,0 +1,79 @@
+// Package source holds the files bflint reads, registered in one token.FileSet
+// so that every finding, whatever the file type, is a token.Pos until output.
+package source
+
+import (
+	"go/token"
+	"unicode/utf8"
+)
+
+// File is one file of a run: its name as shown to the user (slash-separated,
+// relative to the project root), its content and its place in the FileSet.
+type File struct {
+	Name    string
+	Content []byte
+	tf      *token.File
+}
+
+// Add registers content under name in fset.
+func Add(fset *token.FileSet, name string, content []byte) *File {
+	tf := fset.AddFile(name, -1, len(content))
+	tf.SetLinesForContent(content)
+	return &File{Name: name, Content: content, tf: tf}
+}
+
+// Pos converts a byte offset in the file to a token.Pos, clamping it to the
+// file so a slightly wrong offset from a parser never panics.
+func (f *File) Pos(offset int) token.Pos {
+	if offset < 0 {
+		offset = 0
+	}
+	if offset > len(f.Content) {
+		offset = len(f.Content)
+	}
+	return f.tf.Pos(offset)
+}
+
+// Offset converts a token.Pos of this file back to a byte offset.
+func (f *File) Offset(p token.Pos) int { return f.tf.Offset(p) }
+
+// Contains reports whether p lies in this file.
+func (f *File) Contains(p token.Pos) bool {
+	return p.IsValid() && int(p) >= f.tf.Base() && int(p) <= f.tf.Base()+f.tf.Size()
+}
+
+// LineCol converts a 1-based line and a 1-based column counted in characters
+// (as YAML parsers count) to a token.Pos. Out-of-range values are clamped.
+func (f *File) LineCol(line, col int) token.Pos {
+	if line < 1 {
+		return f.Pos(0)
+	}
+	if line > f.tf.LineCount() {
+		return f.Pos(len(f.Content))
+	}
+	off := f.tf.Offset(f.tf.LineStart(line))
+	for c := 1; c < col && off < len(f.Content) && f.Content[off] != '\n'; c++ {
+		_, size := utf8.DecodeRune(f.Content[off:])
+		off += size
+	}
+	return f.Pos(off)
+}
+
+// LineStart returns the position of the first byte of a 1-based line.
+func (f *File) LineStart(line int) token.Pos { return f.LineCol(line, 1) }
+
+// Line returns the text of the 1-based line, without its line ending.
+func (f *File) Line(line int) string {
+	if line < 1 || line > f.tf.LineCount() {
+		return ""
+	}
+	start := f.tf.Offset(f.tf.LineStart(line))
+	end := start
+	for end < len(f.Content) && f.Content[end] != '\n' {
+		end++
+	}
+	if end > start && f.Content[end-1] == '\r' {
+		end--
+	}
+	return string(f.Content[start:end])
+}

@@ -1,0 +1,270 @@
+package rules
+
+import (
+	"fmt"
+	"go/token"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/source"
+	"golang.org/x/tools/go/analysis"
+)
+
+// Finding is a diagnostic after processing: attributed to its rule, with
+// its final severity, and marked when an in-source directive suppressed it.
+type Finding struct {
+	Rule     *Rule
+	Severity Severity
+	File     *source.File
+	Pos, End token.Pos
+	Message  string
+	Fixes    []analysis.SuggestedFix
+	// Suppressed holds the directive's reason when a bflint:ignore comment
+	// suppressed the finding; suppressed findings count for nothing but are
+	// kept for SARIF, which records them.
+	Suppressed *Suppression
+}
+
+// Suppression is why a finding is not counted.
+type Suppression struct {
+	Justification string
+}
+
+// InternalError is a rule that crashed or returned an error on a unit: a bug
+// in bflint, reported so the run can go on with the other rules.
+type InternalError struct {
+	Rule    *Rule
+	File    *source.File
+	Message string
+}
+
+// Result is everything a run found.
+type Result struct {
+	Fset     *token.FileSet
+	Rules    []*Rule // every known rule, for reporters that describe them
+	Findings []Finding
+	Errors   []InternalError
+	Units    int
+}
+
+// Settings are the run-wide inputs of the driver.
+type Settings struct {
+	Registry *Registry
+	Config   *config.Config
+	Now      time.Time
+	// Enabled lists the codes that run; nil runs every rule.
+	Enabled map[string]bool
+	// Severity overrides a rule's severity for all its findings.
+	Severity map[string]Severity
+	// Jobs is how many units are linted at once (at least 1).
+	Jobs int
+}
+
+func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[r.Code] }
+
+// Run lints every unit and returns the processed findings.
+func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
+	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units)}
+	perUnit := make([]unitResult, len(units))
+	jobs := max(s.Jobs, 1)
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				perUnit[i] = lintUnit(units[i], s)
+			}
+		}()
+	}
+	for i := range units {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, ur := range perUnit {
+		res.Findings = append(res.Findings, ur.findings...)
+		res.Errors = append(res.Errors, ur.errors...)
+	}
+	// The order matters: suppression already ran per unit, on raw findings,
+	// so a directive matches what the rule said; severity overrides come
+	// next so dedupe sees final severities; sorting last makes output
+	// independent of scheduling.
+	res.Findings = overrideSeverity(res.Findings, s.Severity)
+	res.Findings = dedupe(res.Findings)
+	sortFindings(res.Findings)
+	sort.SliceStable(res.Errors, func(i, j int) bool {
+		if res.Errors[i].File.Name != res.Errors[j].File.Name {
+			return res.Errors[i].File.Name < res.Errors[j].File.Name
+		}
+		return res.Errors[i].Rule.Code < res.Errors[j].Rule.Code
+	})
+	return res
+}
+
+type unitResult struct {
+	findings []Finding
+	errors   []InternalError
+}
+
+func lintUnit(u *Unit, s *Settings) unitResult {
+	var ur unitResult
+	for _, r := range s.Registry.All() {
+		if !s.enabled(r) || !r.applies(u) {
+			continue
+		}
+		ur.runRule(r, u, s)
+	}
+	ur.findings = applyDirectives(u, ur.findings, s)
+	return ur
+}
+
+func (r *Rule) applies(u *Unit) bool {
+	if u.ReadError != nil {
+		// An unreadable file is reported once, by the file rule of its kind.
+		return r.Code == readErrorRule(u)
+	}
+	switch r.Scope {
+	case ScopePlan:
+		return u.Plan != nil
+	case ScopeSQL:
+		return u.Plan == nil
+	}
+	return false
+}
+
+// readErrorRule names the rule that reports an unreadable file.
+func readErrorRule(u *Unit) string {
+	if u.Plan != nil {
+		return "BF001"
+	}
+	return "BF003"
+}
+
+// runRule runs one rule under recover, so that a crash becomes an internal
+// error for this unit while every other rule and unit still runs.
+func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
+	defer func() {
+		if p := recover(); p != nil {
+			ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File,
+				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
+		}
+	}()
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config}
+	pass.report = func(d Diagnostic) {
+		sev := d.Severity
+		if sev == SeverityDefault {
+			sev = r.Severity
+		}
+		pos := d.Pos
+		if !u.File.Contains(pos) {
+			pos = u.File.Pos(0)
+		}
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: u.File, Pos: pos, End: d.End, Message: d.Message, Fixes: d.SuggestedFixes})
+	}
+	if err := r.Run(pass); err != nil {
+		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})
+	}
+}
+
+// firstFrames keeps the part of a stack trace that names the crashing code.
+func firstFrames(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	if len(lines) > 16 {
+		lines = lines[:16]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// applyDirectives marks suppressed findings and reports directives that are
+// malformed or match nothing (BF004).
+func applyDirectives(u *Unit, findings []Finding, s *Settings) []Finding {
+	for i := range findings {
+		for _, d := range u.Directives {
+			if d.suppresses(findings[i].Rule, findings[i].Pos) {
+				findings[i].Suppressed = &Suppression{Justification: d.Reason}
+			}
+		}
+	}
+	bf004 := s.Registry.Lookup("BF004")
+	if bf004 == nil || !s.enabled(bf004) {
+		return findings
+	}
+	for _, d := range u.Directives {
+		for _, msg := range directiveProblems(d, s) {
+			findings = append(findings, Finding{Rule: bf004, Severity: bf004.Severity, File: d.File, Pos: d.Pos, Message: msg})
+		}
+	}
+	return findings
+}
+
+func directiveProblems(d *Directive, s *Settings) []string {
+	var out []string
+	if len(d.Names) == 0 {
+		return []string{"bflint:ignore names no rule: write the code to suppress and a reason, e.g. \"bflint:ignore BF601 rollback is the table format's time travel\""}
+	}
+	for _, n := range d.Names {
+		r := s.Registry.Lookup(n)
+		switch {
+		case r == nil:
+			out = append(out, fmt.Sprintf("bflint:ignore names %s", s.Registry.UnknownError(n)))
+		case !d.From.IsValid():
+			out = append(out, fmt.Sprintf("bflint:ignore %s is not followed by anything it could apply to", n))
+		case !d.matched[r.Code] && s.enabled(r):
+			out = append(out, fmt.Sprintf("bflint:ignore %s suppresses nothing: there is no %s finding on the line it governs; remove the directive", n, r.Code))
+		}
+	}
+	if d.Reason == "" {
+		out = append(out, fmt.Sprintf("bflint:ignore %s has no reason: say why the finding does not apply, so the next reader can judge it", strings.Join(d.Names, ",")))
+	}
+	return out
+}
+
+func overrideSeverity(fs []Finding, over map[string]Severity) []Finding {
+	for i := range fs {
+		if sev, ok := over[fs[i].Rule.Code]; ok {
+			fs[i].Severity = sev
+		}
+	}
+	return fs
+}
+
+func dedupe(fs []Finding) []Finding {
+	type key struct {
+		code string
+		pos  token.Pos
+		msg  string
+	}
+	seen := map[key]bool{}
+	out := fs[:0]
+	for _, f := range fs {
+		k := key{f.Rule.Code, f.Pos, f.Message}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, f)
+	}
+	return out
+}
+
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.File.Name != b.File.Name {
+			return a.File.Name < b.File.Name
+		}
+		if a.Pos != b.Pos {
+			return a.Pos < b.Pos
+		}
+		if a.Rule.Code != b.Rule.Code {
+			return a.Rule.Code < b.Rule.Code
+		}
+		return a.Message < b.Message
+	})
+}

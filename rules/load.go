@@ -1,0 +1,265 @@
+package rules
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// skippedDirs are never descended into: version control, installed
+// packages and dbt's build output (a manifest in target/ is read only when
+// a plan or the configuration names it).
+var skippedDirs = map[string]bool{".git": true, "node_modules": true, "target": true}
+
+// maxFileSize bounds what bflint reads of one file; a larger file is
+// reported, never silently skipped.
+const maxFileSize = 64 << 20
+
+var topLevelBflintKey = regexp.MustCompile(`(?m)^bflint[ \t]*:`)
+
+// UsageError is a problem with how bflint was called (exit code 2), as
+// opposed to a problem in a linted file (a finding).
+type UsageError struct{ Msg string }
+
+func (e *UsageError) Error() string { return e.Msg }
+
+// ProjectRoot is the nearest folder at or above path holding .git, else
+// the folder of path itself. The result is absolute with symlinks resolved.
+func ProjectRoot(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	start := abs
+	if info, err := os.Stat(abs); err == nil && !info.IsDir() {
+		start = filepath.Dir(abs)
+	}
+	for dir := start; ; {
+		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return start, nil
+		}
+		dir = parent
+	}
+}
+
+// Discovered are the files a run lints, as absolute paths.
+type Discovered struct {
+	Plans []string
+	SQL   []string
+}
+
+// Discover walks paths (files or folders) below root and returns the plans
+// and SQL files to lint, skipping excluded ones (doublestar globs relative
+// to root). A path argument that does not exist is a usage error.
+func Discover(paths []string, root string, exclude []string) (*Discovered, error) {
+	for _, pat := range exclude {
+		if !doublestar.ValidatePattern(pat) {
+			return nil, &UsageError{fmt.Sprintf("exclude pattern %q is not a valid glob", pat)}
+		}
+	}
+	d := &Discovered{}
+	seen := map[string]bool{}
+	add := func(list *[]string, p string) {
+		if !seen[p] {
+			seen[p] = true
+			*list = append(*list, p)
+		}
+	}
+	excluded := func(abs string) bool {
+		rel, err := filepath.Rel(root, abs)
+		if err != nil {
+			return false
+		}
+		rel = filepath.ToSlash(rel)
+		for _, pat := range exclude {
+			if ok, _ := doublestar.Match(pat, rel); ok {
+				return true
+			}
+		}
+		return false
+	}
+	for _, arg := range paths {
+		abs, err := filepath.Abs(arg)
+		if err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			abs = real
+		}
+		info, err := os.Stat(abs)
+		if err != nil {
+			return nil, &UsageError{fmt.Sprintf("%s: no such file or folder", arg)}
+		}
+		if !info.IsDir() {
+			switch kind := classify(abs, true); kind {
+			case "plan":
+				add(&d.Plans, abs)
+			case "sql":
+				add(&d.SQL, abs)
+			default:
+				return nil, &UsageError{fmt.Sprintf("%s: not a backfill plan or SQL file", arg)}
+			}
+			continue
+		}
+		err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+			if err != nil {
+				// An unreadable folder or file is listed so that the run
+				// reports it instead of hiding it.
+				if p != abs && !excluded(p) {
+					add(&d.SQL, p)
+				}
+				if e != nil && e.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if e.IsDir() {
+				if p != abs && (skippedDirs[e.Name()] || excluded(p)) {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if excluded(p) {
+				return nil
+			}
+			switch classify(p, false) {
+			case "plan":
+				add(&d.Plans, p)
+			case "sql":
+				add(&d.SQL, p)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+	}
+	sort.Strings(d.Plans)
+	sort.Strings(d.SQL)
+	return d, nil
+}
+
+// classify says whether a file is a plan, SQL or neither. A YAML file that
+// is not named *.backfill.yaml is a plan when a top-level "bflint:" key is
+// present; explicit says the user named the file, so any YAML counts.
+func classify(path string, explicit bool) string {
+	name := strings.ToLower(filepath.Base(path))
+	switch {
+	case strings.HasSuffix(name, ".backfill.yaml"), strings.HasSuffix(name, ".backfill.yml"):
+		return "plan"
+	case strings.HasSuffix(name, ".sql"):
+		return "sql"
+	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
+		if explicit {
+			return "plan"
+		}
+		if name == ".bflint.yaml" {
+			return ""
+		}
+		head, err := readHead(path, 1<<20)
+		if err == nil && topLevelBflintKey.Match(head) {
+			return "plan"
+		}
+	}
+	return ""
+}
+
+func readHead(path string, n int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	buf := make([]byte, n)
+	k, err := f.Read(buf)
+	if k > 0 {
+		return buf[:k], nil
+	}
+	return nil, err
+}
+
+// Load reads the discovered files into units. Plans are parsed and their
+// file references resolved; a SQL file that a plan references belongs to
+// that plan's unit and is not linted again on its own.
+func Load(fset *token.FileSet, d *Discovered, root string) []*Unit {
+	var units []*Unit
+	referenced := map[string]bool{}
+	for _, path := range d.Plans {
+		content, err := readFile(path)
+		f := source.Add(fset, displayName(root, path), content)
+		u := &Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
+		if err == nil {
+			p := plan.Parse(f)
+			u.Plan = p
+			p.ResolvePaths(filepath.Dir(path), root)
+			for _, ref := range p.Paths {
+				if ref.Err == nil {
+					referenced[ref.Abs] = true
+				}
+			}
+			u.Directives = YAMLDirectives(f)
+		}
+		units = append(units, u)
+	}
+	for _, path := range d.SQL {
+		if referenced[path] {
+			continue
+		}
+		content, err := readFile(path)
+		f := source.Add(fset, displayName(root, path), content)
+		units = append(units, &Unit{File: f, ReadError: err})
+	}
+	return units
+}
+
+func readFile(path string) ([]byte, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	if !info.Mode().IsRegular() {
+		return nil, errors.New("not a regular file")
+	}
+	if info.Size() > maxFileSize {
+		return nil, fmt.Errorf("file is %d MiB, larger than the %d MiB bflint reads", info.Size()>>20, maxFileSize>>20)
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return nil, unwrapPath(err)
+	}
+	return bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")), nil
+}
+
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func displayName(root, path string) string {
+	rel, err := filepath.Rel(root, path)
+	if err != nil || strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(path)
+	}
+	return filepath.ToSlash(rel)
+}

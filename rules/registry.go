@@ -1,0 +1,62 @@
+package rules
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bflint/bflint/parser/yamlx"
+)
+
+// Registry is the set of known rules, each code and name declared once.
+type Registry struct {
+	rules  []*Rule
+	byCode map[string]*Rule
+	byName map[string]*Rule
+}
+
+// NewRegistry builds a registry and panics on a malformed rule or a code or
+// name declared twice: both are programming errors caught by any test run.
+func NewRegistry(rs ...*Rule) *Registry {
+	reg := &Registry{byCode: map[string]*Rule{}, byName: map[string]*Rule{}}
+	for _, r := range rs {
+		if err := r.validate(); err != nil {
+			panic(err)
+		}
+		if _, dup := reg.byCode[r.Code]; dup {
+			panic("duplicate rule code " + r.Code)
+		}
+		if _, dup := reg.byName[r.Name]; dup {
+			panic("duplicate rule name " + r.Name)
+		}
+		reg.byCode[r.Code] = r
+		reg.byName[r.Name] = r
+		reg.rules = append(reg.rules, r)
+	}
+	sort.Slice(reg.rules, func(i, j int) bool { return reg.rules[i].Code < reg.rules[j].Code })
+	return reg
+}
+
+// All returns the rules ordered by code.
+func (reg *Registry) All() []*Rule { return reg.rules }
+
+// Lookup finds a rule by code or name, case-insensitively for codes.
+func (reg *Registry) Lookup(codeOrName string) *Rule {
+	if r, ok := reg.byCode[strings.ToUpper(codeOrName)]; ok {
+		return r
+	}
+	return reg.byName[strings.ToLower(codeOrName)]
+}
+
+// UnknownError says that a code or name is not a rule and suggests the
+// closest one.
+func (reg *Registry) UnknownError(codeOrName string) error {
+	var names []string
+	for _, r := range reg.rules {
+		names = append(names, r.Code, r.Name)
+	}
+	if s := yamlx.Suggest(codeOrName, names); s != "" {
+		return fmt.Errorf("%q is not a bflint rule; did you mean %q?", codeOrName, s)
+	}
+	return fmt.Errorf("%q is not a bflint rule (see `bflint rules`)", codeOrName)
+}
