@@ -212,7 +212,7 @@ func directiveProblems(d *Directive, s *Settings) []string {
 		r := s.Registry.Lookup(n)
 		switch {
 		case r == nil:
-			out = append(out, fmt.Sprintf("bflint:ignore names %s", s.Registry.UnknownError(n)))
+			out = append(out, fmt.Sprintf("bflint:ignore: %s", s.Registry.UnknownError(n)))
 		case !d.From.IsValid():
 			out = append(out, fmt.Sprintf("bflint:ignore %s is not followed by anything it could apply to", n))
 		case !d.matched[r.Code] && s.enabled(r):

@@ -1,0 +1,35 @@
+// Package all assembles every rule family into the registry the CLI uses.
+package all
+
+import (
+	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/compute"
+	"github.com/bflint/bflint/rules/daterange"
+	"github.com/bflint/bflint/rules/governance"
+	"github.com/bflint/bflint/rules/planfile"
+	"github.com/bflint/bflint/rules/publish"
+	"github.com/bflint/bflint/rules/rerun"
+	"github.com/bflint/bflint/rules/rollback"
+	"github.com/bflint/bflint/rules/validation"
+)
+
+// families lists every rule family; a family is one package under rules/.
+var families = [][]*rules.Rule{
+	planfile.Rules,
+	daterange.Rules,
+	rerun.Rules,
+	compute.Rules,
+	validation.Rules,
+	publish.Rules,
+	rollback.Rules,
+	governance.Rules,
+}
+
+// Registry returns a registry of every bflint rule.
+func Registry() *rules.Registry {
+	var rs []*rules.Rule
+	for _, f := range families {
+		rs = append(rs, f...)
+	}
+	return rules.NewRegistry(rs...)
+}

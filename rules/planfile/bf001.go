@@ -1,0 +1,52 @@
+// Package planfile holds the rules about the plan file itself: whether it
+// reads, whether the files it names exist, and whether its suppressions
+// are justified.
+package planfile
+
+import "github.com/bflint/bflint/rules"
+
+// Rules are the plan-file family.
+var Rules = []*rules.Rule{PlanInvalid, MissingFile, SuppressionUnjustified}
+
+// PlanInvalid reports what the plan parser could not accept.
+var PlanInvalid = &rules.Rule{
+	Code:     "BF001",
+	Name:     "plan-invalid",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "The plan is not valid: YAML syntax, unknown or duplicate keys, wrong types, impossible dates or unknown values",
+		Why: "A plan that does not read is a plan nobody can execute the way it was written. " +
+			"A misspelled key is worse than a missing one: the author believes the question is answered " +
+			"(`rolback:` looks like a rollback) while every tool, and every reader who trusts the tools, sees nothing. " +
+			"bflint reads plans strictly so that each answer is exactly where the format expects it.",
+		Bad: rules.Example{Lang: "yaml", Text: `bflint: 1
+id: bf20260826_a
+target: analytics.fct_orders
+range:
+  start: 2026-02-30        # February has no 30th
+  end: 2026-06-30
+rolback:                   # misspelled: the rollback is silently missing
+  mechanism: restore_copy
+`},
+		Good: rules.Example{Lang: "yaml", Text: `bflint: 1
+id: bf20260826_a
+target: analytics.fct_orders
+range:
+  start: 2026-01-14
+  end: 2026-06-30
+rollback:
+  mechanism: restore_copy
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		if err := pass.Unit.ReadError; err != nil {
+			pass.Reportf(pass.Unit.File.Pos(0), "cannot read plan: %v", err)
+			return nil
+		}
+		for _, p := range pass.Plan.Problems {
+			pass.Reportf(p.Pos, "%s", p.Message)
+		}
+		return nil
+	},
+}

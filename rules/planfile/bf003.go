@@ -1,0 +1,48 @@
+package planfile
+
+import "github.com/bflint/bflint/rules"
+
+// MissingFile reports file references that cannot be used.
+var MissingFile = &rules.Rule{
+	Code:     "BF003",
+	Name:     "missing-file",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "A file the plan names does not exist, is not a regular file, or lies outside the project",
+		Why: "The SQL a plan points at is the plan: the build, the uniqueness check, the validation queries, the publish and the rollback. " +
+			"A reference to a file that is not there means the step was never written, or was written somewhere no reviewer looked. " +
+			"Paths must also stay inside the repository, so that what is reviewed is what runs and a plan cannot read files outside the project.",
+		Bad: rules.Example{Lang: "yaml", Text: `publish:
+  mode: whole_range
+  mechanism: merge
+  sql: sql/publsh.sql           # typo: the file is sql/publish.sql
+rollback:
+  sql: /home/me/rollback.sql    # outside the repository
+`},
+		Good: rules.Example{Lang: "yaml", Text: `publish:
+  mode: whole_range
+  mechanism: merge
+  sql: sql/publish.sql
+rollback:
+  sql: sql/rollback.sql
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		if err := pass.Unit.ReadError; err != nil {
+			// A plan that cannot be read is BF001's; a SQL file bflint was
+			// asked to lint and could not read is reported here, never
+			// skipped in silence.
+			if pass.Plan == nil {
+				pass.Reportf(pass.Unit.File.Pos(0), "cannot read SQL file: %v", err)
+			}
+			return nil
+		}
+		for _, ref := range pass.Plan.Paths {
+			if ref.Err != nil {
+				pass.Reportf(ref.Value.Value, "%s %q %v", ref.Key, ref.Value.V, ref.Err)
+			}
+		}
+		return nil
+	},
+}

@@ -1,0 +1,62 @@
+package rollback
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/rules"
+)
+
+// Incomplete reports a rollback that leaves out what is needed to run it.
+var Incomplete = &rules.Rule{
+	Code:     "BF602",
+	Name:     "rollback-incomplete",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "The rollback lacks its location, retention, owner or restore time, or a copy rollback lacks its capture step",
+		Why: "\"We can roll back\" is not a rollback. Restoring needs to know which copy to restore from, that it still exists, " +
+			"who is allowed to run the restore and how long consumers will wait while it runs. " +
+			"A restore from a copy also needs the step that takes the copy before the publish: without it the copy is never made, " +
+			"and the gap is found at the moment the rollback is needed.",
+		Bad: rules.Example{Lang: "yaml", Text: `rollback:
+  mechanism: restore_copy
+  location: backfill_rollback.fct_orders__pre_bf20260826_a
+  # no capture, retention, owner or restore time
+`},
+		Good: rules.Example{Lang: "yaml", Text: `rollback:
+  mechanism: restore_copy
+  location: backfill_rollback.fct_orders__pre_bf20260826_a
+  capture: sql/capture.sql
+  retained_until: 2026-10-31
+  restorable_by: data-platform-oncall
+  restore_time: 30m
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		rb := pass.Plan.Rollback
+		if rb == nil {
+			return nil
+		}
+		var missing []string
+		for _, f := range []struct {
+			key string
+			set bool
+		}{
+			{"location", rb.Location.Set},
+			{"retained_until", rb.RetainedUntil.Set},
+			{"restorable_by", rb.RestorableBy.Set},
+			{"restore_time", rb.RestoreTime.Set},
+		} {
+			if !f.set {
+				missing = append(missing, f.key)
+			}
+		}
+		if len(missing) > 0 {
+			pass.Reportf(rb.Key, "rollback lacks %s: nobody can tell which copy restores %q, until when it exists, who may run it or how long it takes", strings.Join(missing, ", "), pass.Plan.Target.V)
+		}
+		if rb.Mechanism.Set && rb.Mechanism.V == "restore_copy" && !rb.Capture.Set {
+			pass.Reportf(rb.Mechanism.Key, "rollback.mechanism restore_copy has no capture: nothing copies the affected range of %q before publish, so there is nothing to restore; add rollback.capture with the SQL that takes the copy", pass.Plan.Target.V)
+		}
+		return nil
+	},
+}
