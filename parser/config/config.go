@@ -39,7 +39,7 @@ type Rules struct {
 	yamlx.Field
 	Enable   yamlx.StringList `yaml:"enable"`
 	Disable  yamlx.StringList `yaml:"disable"`
-	Severity yamlx.StringMap   `yaml:"severity"`
+	Severity yamlx.StringMap  `yaml:"severity"`
 }
 
 // SCD2 says which relations are type-2 dimensions and how their validity

@@ -1,7 +1,17 @@
-// Package daterange holds the daterange rules.
+// Package daterange holds the rules about the range a backfill covers: that
+// it is written down, ends before the partitions the scheduled pipeline
+// still writes, rests on evidence for its start, and names real partitions.
 package daterange
 
-import "github.com/bflint/bflint/rules"
+import (
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/rules"
+)
 
 // Rules are the daterange family.
-var Rules = []*rules.Rule{}
+var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, Invalid}
+
+// written reports whether a date key holds a value. A value the parser
+// rejected counts as written: BF001 already reports it, and calling it
+// missing as well would send the author looking for the wrong mistake.
+func written(d plan.Date) bool { return d.Set || d.Raw != "" }

@@ -1,7 +1,9 @@
-// Package rerun holds the rerun rules.
+// Package rerun holds the rules about re-running a partition: that the write
+// converges instead of accumulating, that a merge rests on a key proven
+// unique, and that the run-twice test was actually done.
 package rerun
 
 import "github.com/bflint/bflint/rules"
 
 // Rules are the rerun family.
-var Rules = []*rules.Rule{}
+var Rules = []*rules.Rule{AppendWrite, MergeKeyUnchecked, Untested}

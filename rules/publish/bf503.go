@@ -1,0 +1,73 @@
+package publish
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/rules"
+)
+
+// StagingNotIsolated reports a recompute that does not write to a place of
+// its own.
+var StagingNotIsolated = &rules.Rule{
+	Code:     "BF503",
+	Name:     "staging-not-isolated",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "No staging relation, staging in the target's own schema, or a staging name without the plan id",
+		Why: "Staging is what makes validation possible: the recompute writes somewhere no consumer reads, is checked there, " +
+			"and only then reaches the live table in one operation. A staging table in the consumers' schema is read, joined " +
+			"and granted like any other table there, so half-built numbers escape before they are validated. " +
+			"A staging name without the run id collides with the next correction of the same table: two runs write one relation " +
+			"and each validates, or publishes, the other's output.",
+		Bad: rules.Example{Lang: "yaml", Text: `target: analytics.fct_orders
+staging:
+  relation: analytics.fct_orders_new   # consumers' schema, no run id
+`},
+		Good: rules.Example{Lang: "yaml", Text: `id: bf20260826_a
+target: analytics.fct_orders
+staging:
+  relation: backfill_staging.fct_orders__bf20260826_a
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		p := pass.Plan
+		st := p.Staging
+		switch {
+		case st == nil:
+			pass.Reportf(pass.PlanStart(), "plan %q has no staging section: the recompute of %q has nowhere to land but the live table, where readers see it before it is validated; add staging.relation in a schema no consumer reads, named with the plan id", p.ID.V, p.Target.V)
+			return nil
+		case !st.Relation.Set || strings.TrimSpace(st.Relation.V) == "":
+			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish; add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
+			return nil
+		}
+		rel := relationParts(st.Relation.V)
+		if sameSchema(rel, relationParts(p.Target.V)) {
+			_, schema, _ := schemaOf(rel)
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own, such as backfill_staging", st.Relation.V, schema, p.Target.V)
+		}
+		if id := strings.ToLower(p.ID.V); id != "" && !strings.Contains(rel[len(rel)-1], id) {
+			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id, e.g. %s__%s", st.Relation.V, p.ID.V, p.Target.V, rel[len(rel)-1], id)
+		}
+		return nil
+	},
+}
+
+// sameSchema reports whether a staging relation lies in the target's schema.
+// A target given as a dbt node or a bare name has no schema without a
+// manifest, so it never matches.
+func sameSchema(staging, target []string) bool {
+	if isNodeID(target) {
+		return false
+	}
+	sdb, ss, ok := schemaOf(staging)
+	if !ok {
+		return false
+	}
+	tdb, ts, ok := schemaOf(target)
+	if !ok || ss != ts {
+		return false
+	}
+	// A two-part name matches the last two parts of a three-part one.
+	return sdb == "" || tdb == "" || sdb == tdb
+}
