@@ -125,8 +125,10 @@ func lintUnit(u *Unit, s *Settings) unitResult {
 }
 
 func (r *Rule) applies(u *Unit) bool {
-	if u.ReadError != nil {
-		// An unreadable file is reported once, by the file rule of its kind.
+	if u.ReadError != nil || (u.Plan != nil && !u.Plan.Readable) {
+		// A file that could not be read, or a plan that is not YAML, is
+		// reported once, by the file rule of its kind; other rules would
+		// only repeat that nothing is there.
 		return r.Code == readErrorRule(u)
 	}
 	switch r.Scope {

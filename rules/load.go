@@ -202,6 +202,8 @@ func readHead(path string, n int64) ([]byte, error) {
 func Load(fset *token.FileSet, d *Discovered, root string) []*Unit {
 	var units []*Unit
 	referenced := map[string]bool{}
+	// A SQL file shared by several plans is one file in the FileSet.
+	sqlFiles := map[string]*source.File{}
 	for _, path := range d.Plans {
 		content, err := readFile(path)
 		f := source.Add(fset, displayName(root, path), content)
@@ -210,12 +212,26 @@ func Load(fset *token.FileSet, d *Discovered, root string) []*Unit {
 			p := plan.Parse(f)
 			u.Plan = p
 			p.ResolvePaths(filepath.Dir(path), root)
-			for _, ref := range p.Paths {
-				if ref.Err == nil {
-					referenced[ref.Abs] = true
-				}
-			}
 			u.Directives = YAMLDirectives(f)
+			u.SQL = map[string]*source.File{}
+			for _, ref := range p.Paths {
+				if ref.Err != nil || ref.Key == "downstream.manifest" {
+					continue
+				}
+				referenced[ref.Abs] = true
+				content, err := readFile(ref.Abs)
+				if err != nil {
+					ref.Err = fmt.Errorf("cannot be read: %v", err)
+					continue
+				}
+				sf := sqlFiles[ref.Abs]
+				if sf == nil {
+					sf = source.Add(fset, ref.Rel, content)
+					sqlFiles[ref.Abs] = sf
+				}
+				u.SQL[ref.Key] = sf
+				u.Directives = append(u.Directives, SQLDirectives(sf)...)
+			}
 		}
 		units = append(units, u)
 	}
@@ -225,7 +241,11 @@ func Load(fset *token.FileSet, d *Discovered, root string) []*Unit {
 		}
 		content, err := readFile(path)
 		f := source.Add(fset, displayName(root, path), content)
-		units = append(units, &Unit{File: f, ReadError: err})
+		u := &Unit{File: f, ReadError: err}
+		if err == nil {
+			u.Directives = SQLDirectives(f)
+		}
+		units = append(units, u)
 	}
 	return units
 }

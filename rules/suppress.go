@@ -2,13 +2,19 @@ package rules
 
 import (
 	"go/token"
+	"regexp"
 	"strings"
 
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/yamlx"
 )
 
 const directivePrefix = "bflint:ignore"
+
+// codeLike accepts anything shaped like a code, typos included, so that
+// "BF20" is reported as an unknown rule rather than read as the reason.
+var codeLike = regexp.MustCompile(`(?i)^BF\d+$`)
 
 // Directive is one "bflint:ignore CODE[,CODE] reason" comment and the span
 // of text it governs.
@@ -52,7 +58,7 @@ func allCodeShaped(parts []string) bool {
 		if p == "" {
 			continue
 		}
-		if !codePattern.MatchString(strings.ToUpper(p)) && !(strings.Contains(p, "-") && namePattern.MatchString(p)) {
+		if !codeLike.MatchString(p) && !(strings.Contains(p, "-") && namePattern.MatchString(p)) {
 			return false
 		}
 	}
@@ -99,4 +105,47 @@ func (d *Directive) suppresses(r *Rule, pos token.Pos) bool {
 		}
 	}
 	return false
+}
+
+// SQLDirectives finds the directives of a SQL file. A directive governs a
+// whole statement: the one its line trails, else the next one. A file the
+// scanner cannot read yields none; the SQL rules report that file.
+func SQLDirectives(f *source.File) []*Directive {
+	scanned, err := sqlparse.Scan(string(f.Content))
+	if err != nil {
+		return nil
+	}
+	var out []*Directive
+	for _, c := range scanned.Comments {
+		names, reason, ok := ParseDirective(c.Text)
+		if !ok {
+			continue
+		}
+		d := &Directive{File: f, Pos: f.Pos(c.Start), Names: names, Reason: reason}
+		if st, ok := governed(scanned.Statements, c); ok {
+			d.From, d.To = f.Pos(st.Start), f.Pos(st.End)
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// governed is the statement a directive comment applies to: for a trailing
+// comment the last statement starting before it on its line, else the
+// first statement after it.
+func governed(stmts []sqlparse.Statement, c sqlparse.Comment) (sqlparse.Statement, bool) {
+	if c.Trailing {
+		for i := len(stmts) - 1; i >= 0; i-- {
+			if stmts[i].Start < c.Start {
+				return stmts[i], true
+			}
+		}
+		return sqlparse.Statement{}, false
+	}
+	for _, st := range stmts {
+		if st.Start > c.Start {
+			return st, true
+		}
+	}
+	return sqlparse.Statement{}, false
 }

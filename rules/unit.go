@@ -10,6 +10,9 @@ import (
 type Unit struct {
 	File *source.File
 	Plan *plan.Plan // nil for a standalone SQL file
+	// SQL are the SQL files a plan references, by plan key, read once for
+	// every rule.
+	SQL map[string]*source.File
 	// ReadError is set when the file could not be read; the unit then only
 	// carries that finding.
 	ReadError error

@@ -23,6 +23,7 @@ func Parse(f *source.File) *Plan {
 	if root == nil {
 		return p
 	}
+	p.Readable = true
 	dec := &yamlx.Decoder{File: f}
 	p.Field = yamlx.Field{Key: f.LineCol(root.Line, root.Column), Value: f.LineCol(root.Line, root.Column), Set: true}
 	dec.Decode(root, "", p)

@@ -40,6 +40,9 @@ type Plan struct {
 	Data          *Data          `yaml:"data"`
 	Approval      *Approval      `yaml:"approval"`
 
+	// Readable is false when the file is not a YAML mapping at all; then
+	// nothing but the reason is worth reporting.
+	Readable bool `yaml:"-"`
 	// File is the plan file itself.
 	File *source.File `yaml:"-"`
 	// Problems are the defects found while reading (rule BF001).

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/txtar"
+)
+
+var updateE2E = flag.Bool("update", false, "rewrite the expected stdout of e2e scenarios")
+
+// TestScenarios runs each testdata/e2e/*.txtar through the whole CLI. The
+// archive's comment holds "args:" (the command line, run in a fresh folder
+// holding the archive's files and a .git marker), "exit:" (the expected
+// code), optional "stderr:" lines (text stderr must contain) and "creates:"
+// lines (files the run must write). The file
+// "stdout" is the expected standard output; other files are the project.
+func TestScenarios(t *testing.T) {
+	paths, err := filepath.Glob("../../testdata/e2e/*.txtar")
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenarios found: %v", err)
+	}
+	for _, path := range paths {
+		path, err := filepath.Abs(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
+			runScenario(t, path)
+		})
+	}
+}
+
+func runScenario(t *testing.T, path string) {
+	ar, err := txtar.ParseFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var args []string
+	wantExit := -1
+	var wantStderr, wantFiles []string
+	for _, line := range strings.Split(string(ar.Comment), "\n") {
+		key, value, ok := strings.Cut(line, ":")
+		if !ok {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		switch key {
+		case "args":
+			args = strings.Fields(value)
+		case "exit":
+			wantExit, _ = strconv.Atoi(value)
+		case "stderr":
+			wantStderr = append(wantStderr, value)
+		case "creates":
+			wantFiles = append(wantFiles, value)
+		}
+	}
+	if wantExit < 0 {
+		t.Fatal("scenario has no exit: line")
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var wantStdout []byte
+	stdoutIndex := -1
+	for i, f := range ar.Files {
+		if f.Name == "stdout" {
+			wantStdout, stdoutIndex = f.Data, i
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Chdir(dir)
+	t.Setenv("NO_COLOR", "")
+	var stdout, stderr bytes.Buffer
+	code := run(args, &stdout, &stderr)
+	if code != wantExit {
+		t.Errorf("exit code %d, want %d\nstdout:\n%s\nstderr:\n%s", code, wantExit, stdout.String(), stderr.String())
+	}
+	for _, s := range wantStderr {
+		if !strings.Contains(stderr.String(), s) {
+			t.Errorf("stderr does not contain %q:\n%s", s, stderr.String())
+		}
+	}
+	for _, name := range wantFiles {
+		if info, err := os.Stat(filepath.Join(dir, name)); err != nil || info.Size() == 0 {
+			t.Errorf("the run did not write %s", name)
+		}
+	}
+	if *updateE2E {
+		if stdoutIndex < 0 {
+			ar.Files = append(ar.Files, txtar.File{Name: "stdout"})
+			stdoutIndex = len(ar.Files) - 1
+		}
+		ar.Files[stdoutIndex].Data = stdout.Bytes()
+		if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if !bytes.Equal(stdout.Bytes(), wantStdout) {
+		t.Errorf("stdout differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", stdout.String(), wantStdout)
+	}
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/rules/all"
+)
+
+// buildVersion is set at release time with -ldflags "-X main.buildVersion=v1.2.3".
+var buildVersion = ""
+
+func version() string {
+	if buildVersion != "" {
+		return buildVersion
+	}
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
+		return info.Main.Version
+	}
+	return "dev"
+}
+
+func defaultJobs() int { return runtime.NumCPU() }
+
+func rulesCommand(args []string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("bflint rules", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	format := fs.String("format", "text", "text or json")
+	if err := fs.Parse(args); err != nil {
+		return usageErrorf("rules: %v", err)
+	}
+	reg := all.Registry()
+	switch *format {
+	case "json":
+		type ruleJSON struct {
+			Code     string `json:"code"`
+			Name     string `json:"name"`
+			Severity string `json:"severity"`
+			Title    string `json:"title"`
+		}
+		out := []ruleJSON{}
+		for _, r := range reg.All() {
+			out = append(out, ruleJSON{r.Code, r.Name, r.Severity.String(), r.Doc.Title})
+		}
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	case "text":
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		for _, r := range reg.All() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Code, r.Severity, r.Name, r.Doc.Title)
+		}
+		return tw.Flush()
+	}
+	return usageErrorf("rules --format %q: use text or json", *format)
+}
+
+func explainCommand(args []string, stdout io.Writer) error {
+	if len(args) != 1 {
+		return usageErrorf("explain takes one rule code or name, e.g. bflint explain BF601")
+	}
+	reg := all.Registry()
+	r := reg.Lookup(args[0])
+	if r == nil {
+		return usageErrorf("explain: %v", reg.UnknownError(args[0]))
+	}
+	fmt.Fprintf(stdout, "%s %s (%s)\n%s\n\n%s\n\n", r.Code, r.Name, r.Severity, r.Doc.Title, r.Doc.Why)
+	fmt.Fprintf(stdout, "Bad:\n%s\nGood:\n%s", indent(r.Doc.Bad.Text), indent(r.Doc.Good.Text))
+	return nil
+}
+
+func indent(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "    " + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func schemaCommand(args []string, stdout io.Writer) error {
+	if len(args) != 0 {
+		return usageErrorf("schema takes no arguments")
+	}
+	_, err := stdout.Write(plan.Schema)
+	return err
+}

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/yamlx"
+	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/all"
+)
+
+// lintOptions are the parsed lint flags.
+type lintOptions struct {
+	formats    []formatTarget
+	output     string
+	now        time.Time
+	configPath string
+	manifest   string
+	failOn     rules.Severity // SeverityDefault means never
+	enable     []string
+	disable    []string
+	noColor    bool
+	jobs       int
+	paths      []string
+}
+
+// formatTarget is one requested report: a format and where it goes ("" is
+// --output, or stdout).
+type formatTarget struct {
+	format string
+	path   string
+}
+
+var formats = []string{"text", "json", "sarif", "github"}
+
+// listFlag collects a repeatable or comma-separated flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+func (l *listFlag) Set(v string) error {
+	for _, part := range strings.Split(v, ",") {
+		if part = strings.TrimSpace(part); part != "" {
+			*l = append(*l, part)
+		}
+	}
+	return nil
+}
+
+func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
+	fs := flag.NewFlagSet("bflint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		formatList, enable, disable listFlag
+		nowText, failOn             string
+		o                           lintOptions
+	)
+	fs.Var(&formatList, "format", "output `format`: text, json, sarif or github; repeat, or give format=FILE, to write several")
+	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of stdout")
+	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339 (default: the current time)")
+	fs.StringVar(&o.configPath, "config", "", "configuration `FILE` (default: .bflint.yaml found walking up to the project root)")
+	fs.StringVar(&o.manifest, "manifest", "", "dbt manifest.json `FILE` for plans that name none")
+	fs.StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or never")
+	fs.Var(&enable, "enable", "run these rules (`CODE`s or names, comma-separated) even if configuration disables them")
+	fs.Var(&disable, "disable", "do not run these rules (`CODE`s or names, comma-separated)")
+	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text report")
+	fs.IntVar(&o.jobs, "j", 0, "lint `N` files at once (default: the number of CPUs)")
+	// Flags may follow paths, as in "bflint examples/ --format json".
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, usage)
+				fs.SetOutput(stdout)
+				fs.PrintDefaults()
+				return nil, &exitError{code: exitClean}
+			}
+			return nil, usageErrorf("%v", err)
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		o.paths = append(o.paths, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+	if len(o.paths) == 0 {
+		o.paths = []string{"."}
+	}
+	if len(formatList) == 0 {
+		formatList = listFlag{"text"}
+	}
+	toStdout := 0
+	for _, f := range formatList {
+		name, path, _ := strings.Cut(f, "=")
+		if !contains(formats, name) {
+			return nil, usageErrorf("--format %q: unknown format; use one of %s", name, strings.Join(formats, ", "))
+		}
+		if path == "" && o.output == "" {
+			toStdout++
+		}
+		o.formats = append(o.formats, formatTarget{format: name, path: path})
+	}
+	if toStdout > 1 {
+		return nil, usageErrorf("several formats would go to stdout: give the others a file, as --format sarif=bflint.sarif")
+	}
+	o.now = time.Now()
+	if nowText != "" {
+		t, err := time.Parse(time.RFC3339, nowText)
+		if err != nil {
+			return nil, usageErrorf("--now %q is not an RFC 3339 time such as 2026-11-30T09:00:00Z", nowText)
+		}
+		o.now = t
+	}
+	switch failOn {
+	case "error":
+		o.failOn = rules.SeverityError
+	case "warning":
+		o.failOn = rules.SeverityWarning
+	case "never":
+		o.failOn = rules.SeverityDefault
+	default:
+		return nil, usageErrorf("--fail-on %q: use error, warning or never", failOn)
+	}
+	if o.jobs < 0 {
+		return nil, usageErrorf("-j must be at least 1")
+	}
+	o.enable, o.disable = enable, disable
+	return &o, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func lintCommand(args []string, stdout, stderr io.Writer) error {
+	o, err := parseLintFlags(args, stdout)
+	if err != nil {
+		return err
+	}
+	root, err := rules.ProjectRoot(o.paths[0])
+	if err != nil {
+		return usageErrorf("%v", err)
+	}
+	fset := token.NewFileSet()
+	cfg, problems, err := loadConfig(fset, o, root)
+	if err != nil {
+		return err
+	}
+	reg := all.Registry()
+	settings, err := buildSettings(reg, cfg, fset, o, problems)
+	if err != nil {
+		return err
+	}
+	if o.manifest != "" {
+		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
+			return usageErrorf("--manifest %s: no such file", o.manifest)
+		}
+	}
+	disc, err := rules.Discover(o.paths, root, cfg.Exclude.Values())
+	if err != nil {
+		var ue *rules.UsageError
+		if errors.As(err, &ue) {
+			return usageErrorf("%s", ue.Msg)
+		}
+		return err
+	}
+	units := rules.Load(fset, disc, root)
+	res := rules.Run(fset, units, settings)
+	if err := writeReports(res, o, root, stdout, stderr); err != nil {
+		return err
+	}
+	if len(res.Errors) > 0 {
+		return &exitError{code: exitInternal, msg: fmt.Sprintf("%d internal error(s): a rule crashed; the findings above are incomplete. Please report this as a bflint bug.", len(res.Errors))}
+	}
+	if failing(res, o.failOn) {
+		return &exitError{code: exitFindings}
+	}
+	return nil
+}
+
+// failing reports whether an active finding is at or above the threshold.
+func failing(res *rules.Result, threshold rules.Severity) bool {
+	if threshold == rules.SeverityDefault {
+		return false
+	}
+	for _, f := range res.Findings {
+		if f.Suppressed == nil && f.Severity >= threshold {
+			return true
+		}
+	}
+	return false
+}
+
+// loadConfig reads --config, or the .bflint.yaml found walking up from the
+// first path to the project root; without one, defaults apply. Problems in
+// the file are returned with those buildSettings finds, so the user sees
+// every one of them at once.
+func loadConfig(fset *token.FileSet, o *lintOptions, root string) (*config.Config, []string, error) {
+	path := o.configPath
+	if path == "" {
+		start, err := filepath.Abs(o.paths[0])
+		if err != nil {
+			return nil, nil, usageErrorf("%v", err)
+		}
+		if real, err := filepath.EvalSymlinks(start); err == nil {
+			start = real
+		}
+		if info, err := os.Stat(start); err == nil && !info.IsDir() {
+			start = filepath.Dir(start)
+		}
+		path = config.Find(start, root)
+		if path == "" {
+			return &config.Config{}, nil, nil
+		}
+	}
+	name := path
+	if rel, err := filepath.Rel(root, path); err == nil && !strings.HasPrefix(rel, "..") {
+		name = filepath.ToSlash(rel)
+	}
+	cfg, errs := config.Load(fset, path, name)
+	if cfg == nil {
+		return nil, nil, usageErrorf("%v", errs[0])
+	}
+	msgs := make([]string, len(errs))
+	for i, e := range errs {
+		msgs[i] = e.Error()
+	}
+	return cfg, msgs, nil
+}
+
+// buildSettings resolves which rules run and at which severity: the
+// configuration first, then the command line, which has the last word.
+func buildSettings(reg *rules.Registry, cfg *config.Config, fset *token.FileSet, o *lintOptions, problems []string) (*rules.Settings, error) {
+	configPos := func(p token.Pos) string {
+		pos := fset.Position(p)
+		return fmt.Sprintf("%s:%d:%d: ", pos.Filename, pos.Line, pos.Column)
+	}
+	configWhere := func(items []yamlx.String) func(int) string {
+		return func(i int) string { return configPos(items[i].Value) }
+	}
+	s := &rules.Settings{Registry: reg, Config: cfg, Now: o.now, Jobs: o.jobs, Enabled: map[string]bool{}, Severity: map[string]rules.Severity{}}
+	if s.Jobs == 0 {
+		s.Jobs = defaultJobs()
+	}
+	for _, r := range reg.All() {
+		s.Enabled[r.Code] = true
+	}
+	set := func(names []string, on bool, where func(i int) string) {
+		for i, n := range names {
+			r := reg.Lookup(n)
+			if r == nil {
+				problems = append(problems, where(i)+reg.UnknownError(n).Error())
+				continue
+			}
+			s.Enabled[r.Code] = on
+		}
+	}
+	if rc := cfg.Rules; rc != nil {
+		set(rc.Disable.Values(), false, configWhere(rc.Disable.Items))
+		set(rc.Enable.Values(), true, configWhere(rc.Enable.Items))
+		for _, e := range rc.Severity.Entries {
+			r := reg.Lookup(e.Key.V)
+			where := configPos(e.Key.Key)
+			if r == nil {
+				problems = append(problems, where+reg.UnknownError(e.Key.V).Error())
+				continue
+			}
+			if strings.EqualFold(e.Value.V, "off") {
+				s.Enabled[r.Code] = false
+				continue
+			}
+			sev, err := rules.ParseSeverity(e.Value.V)
+			if err != nil {
+				problems = append(problems, configPos(e.Value.Value)+err.Error()+" (or off)")
+				continue
+			}
+			s.Severity[r.Code] = sev
+		}
+	}
+	for _, n := range o.enable {
+		if contains(o.disable, n) {
+			return nil, usageErrorf("rule %s is both enabled and disabled on the command line", n)
+		}
+	}
+	flagWhere := func(flag string) func(int) string { return func(int) string { return flag + ": " } }
+	set(o.disable, false, flagWhere("--disable"))
+	set(o.enable, true, flagWhere("--enable"))
+	if len(problems) > 0 {
+		return nil, usageErrorf("invalid configuration:\n  %s", strings.Join(problems, "\n  "))
+	}
+	return s, nil
+}

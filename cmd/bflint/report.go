@@ -1,0 +1,88 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/bflint/bflint/reporters/github"
+	jsonreport "github.com/bflint/bflint/reporters/json"
+	"github.com/bflint/bflint/reporters/sarif"
+	"github.com/bflint/bflint/reporters/text"
+	"github.com/bflint/bflint/rules"
+	"github.com/mattn/go-isatty"
+)
+
+// writeReports writes every requested format to its destination. Files are
+// written whole through a temporary file, so a reader never sees half a
+// report.
+func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr io.Writer) error {
+	for _, t := range o.formats {
+		dest := t.path
+		if dest == "" {
+			dest = o.output
+		}
+		if dest == "" {
+			if err := writeReport(stdout, t.format, res, o, root, isTerminal(stdout)); err != nil {
+				return internalErrorf("writing %s report: %v", t.format, err)
+			}
+			continue
+		}
+		if err := writeReportFile(dest, t.format, res, o, root); err != nil {
+			return usageErrorf("writing %s report to %s: %v", t.format, dest, err)
+		}
+	}
+	return nil
+}
+
+func writeReportFile(path, format string, res *rules.Result, o *lintOptions, root string) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, ".bflint-report-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	bw := bufio.NewWriter(tmp)
+	if err := writeReport(bw, format, res, o, root, false); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := bw.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, root string, terminal bool) error {
+	switch format {
+	case "text":
+		return text.Write(w, res, text.Options{Color: useColor(o, terminal)})
+	case "json":
+		return jsonreport.Write(w, res, jsonreport.Options{ToolVersion: version()})
+	case "sarif":
+		return sarif.Write(w, res, sarif.Options{ToolVersion: version()})
+	case "github":
+		return github.Write(w, res, github.Options{})
+	}
+	return fmt.Errorf("unknown format %q", format)
+}
+
+// useColor is the one switch for colour: never with --no-color or NO_COLOR
+// set, and only when the text goes to a terminal.
+func useColor(o *lintOptions, terminal bool) bool {
+	if o.noColor || os.Getenv("NO_COLOR") != "" {
+		return false
+	}
+	return terminal
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}

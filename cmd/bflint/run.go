@@ -1,0 +1,58 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+const usage = `bflint checks data backfill plans before the first partition runs.
+
+Usage:
+  bflint [lint] [flags] [path ...]   lint plans and SQL under the paths (default .)
+  bflint rules [--format text|json]  list every rule
+  bflint explain CODE|NAME           show a rule's documentation with examples
+  bflint schema                      print the JSON Schema of the plan format
+  bflint version                     print the version
+
+Lint flags:
+`
+
+// run executes one bflint invocation and returns the exit code. It never
+// calls os.Exit, so tests drive the whole CLI through it.
+func run(args []string, stdout, stderr io.Writer) int {
+	err := dispatch(args, stdout, stderr)
+	var e *exitError
+	switch {
+	case err == nil:
+	case errors.As(err, &e) && e.msg == "":
+	default:
+		fmt.Fprintf(stderr, "bflint: %s\n", strings.TrimSpace(err.Error()))
+		if exitCodeOf(err) == exitUsage {
+			fmt.Fprintln(stderr, "Run 'bflint --help' for usage.")
+		}
+	}
+	return exitCodeOf(err)
+}
+
+func dispatch(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 {
+		switch args[0] {
+		case "lint":
+			return lintCommand(args[1:], stdout, stderr)
+		case "rules":
+			return rulesCommand(args[1:], stdout)
+		case "explain":
+			return explainCommand(args[1:], stdout)
+		case "schema":
+			return schemaCommand(args[1:], stdout)
+		case "version":
+			fmt.Fprintf(stdout, "bflint %s\n", version())
+			return nil
+		case "help":
+			return lintCommand([]string{"--help"}, stdout, stderr)
+		}
+	}
+	return lintCommand(args, stdout, stderr)
+}

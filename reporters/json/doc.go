@@ -1,0 +1,55 @@
+// Package json renders a run as one versioned JSON document, for scripts
+// and dashboards that read bflint's results. schema.json in this folder is
+// the JSON Schema (draft 2020-12) of the document, and a test checks the
+// output against it.
+//
+// The document, with every field:
+//
+//	{
+//	  "version": 1,                // document version; bumped only when a field is removed or changes meaning
+//	  "tool": {
+//	    "name": "bflint",
+//	    "version": "1.2.0"         // the bflint release; "" when unknown
+//	  },
+//	  "findings": [                // active findings, in file then position order
+//	    {
+//	      "code": "BF201",         // the rule's stable code
+//	      "name": "append-write",  // the rule's stable kebab-case name
+//	      "severity": "error",     // "error", "warning" or "info", after config overrides
+//	      "message": "...",        // may span lines
+//	      "file": "sql/build.sql", // slash path relative to the project root
+//	      "line": 3,               // 1-based
+//	      "column": 13,            // 1-based, counted in bytes
+//	      "end_line": 3,           // where the flagged text ends; both end fields
+//	      "end_column": 33,        // are absent when the rule gave no end; the end is exclusive
+//	      "fingerprint": "9f2c..." // see below
+//	    }
+//	  ],
+//	  "errors": [                  // internal errors: a rule that crashed or failed on a file
+//	    {
+//	      "code": "BF207",         // the rule that failed ("" when no rule is to blame)
+//	      "file": "sql/build.sql", // the file it was checking ("" when none)
+//	      "message": "..."         // may span lines (it can hold a stack trace)
+//	    }
+//	  ],
+//	  "summary": {
+//	    "errors": 3,               // active findings by severity
+//	    "warnings": 2,
+//	    "infos": 1,
+//	    "suppressed": 1            // findings silenced by a bflint:ignore comment, not listed above
+//	  }
+//	}
+//
+// "findings" and "errors" are always arrays, empty when there is nothing to
+// list. Suppressed findings are left out of "findings" and only counted.
+//
+// The fingerprint is the hex SHA-256 of the code, file, message and the
+// finding's occurrence index among findings with the same code, file and
+// message (each separated by a NUL byte). It leaves out the line, so a
+// finding keeps its fingerprint when edits above it move it, which lets a
+// consumer tell new findings from old ones across commits. It equals the
+// "bflintFingerprint/v1" partial fingerprint of the SARIF output.
+//
+// New fields may be added within version 1 (schema.json is updated with
+// them); consumers should ignore fields they do not know.
+package json

@@ -1,0 +1,129 @@
+package json
+
+import (
+	"bytes"
+	stdjson "encoding/json"
+	"io"
+
+	"github.com/bflint/bflint/reporters"
+	"github.com/bflint/bflint/rules"
+)
+
+// Version is the document version written in "version".
+const Version = 1
+
+// Options fill the parts of the document that the result does not know.
+type Options struct {
+	// ToolVersion is bflint's version, written as tool.version.
+	ToolVersion string
+}
+
+// The structs below fix the field order, so the output is byte-for-byte
+// reproducible; doc.go and schema.json describe the same fields.
+type document struct {
+	Version  int       `json:"version"`
+	Tool     tool      `json:"tool"`
+	Findings []finding `json:"findings"`
+	Errors   []ierror  `json:"errors"`
+	Summary  summary   `json:"summary"`
+}
+
+type tool struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+type finding struct {
+	Code        string `json:"code"`
+	Name        string `json:"name"`
+	Severity    string `json:"severity"`
+	Message     string `json:"message"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	EndLine     int    `json:"end_line,omitempty"`
+	EndColumn   int    `json:"end_column,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+}
+
+type ierror struct {
+	Code    string `json:"code"`
+	File    string `json:"file"`
+	Message string `json:"message"`
+}
+
+type summary struct {
+	Errors     int `json:"errors"`
+	Warnings   int `json:"warnings"`
+	Infos      int `json:"infos"`
+	Suppressed int `json:"suppressed"`
+}
+
+// Write writes res as one JSON document followed by a newline.
+func Write(w io.Writer, res *rules.Result, opts Options) error {
+	doc := document{
+		Version:  Version,
+		Tool:     tool{Name: "bflint", Version: opts.ToolVersion},
+		Findings: []finding{},
+		Errors:   []ierror{},
+	}
+	prints := reporters.Fingerprints(res.Findings)
+	for i, f := range res.Findings {
+		if f.Suppressed != nil {
+			doc.Summary.Suppressed++
+			continue
+		}
+		sev := reporters.EffectiveSeverity(f)
+		switch sev {
+		case rules.SeverityError:
+			doc.Summary.Errors++
+		case rules.SeverityWarning:
+			doc.Summary.Warnings++
+		default:
+			doc.Summary.Infos++
+		}
+		start, end, hasEnd := reporters.Span(res.Fset, f)
+		out := finding{
+			Code:        reporters.RuleCode(f.Rule),
+			Name:        reporters.RuleName(f.Rule),
+			Severity:    severityName(sev),
+			Message:     f.Message,
+			File:        reporters.FileName(f.File),
+			Line:        start.Line,
+			Column:      start.Column,
+			Fingerprint: prints[i],
+		}
+		if hasEnd {
+			out.EndLine, out.EndColumn = end.Line, end.Column
+		}
+		doc.Findings = append(doc.Findings, out)
+	}
+	for _, e := range res.Errors {
+		doc.Errors = append(doc.Errors, ierror{Code: reporters.RuleCode(e.Rule), File: reporters.FileName(e.File), Message: e.Message})
+	}
+	// Encode into memory first so a failure never leaves half a document
+	// on the writer. HTML escaping is off: "<" and "&" in SQL quoted by a
+	// message should stay readable, and the output is never embedded in HTML.
+	var buf bytes.Buffer
+	enc := stdjson.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+// severityName maps severities to the words of the schema; the zero value
+// cannot reach here (EffectiveSeverity resolves it), so anything that is not
+// an error or a warning is info.
+func severityName(s rules.Severity) string {
+	switch s {
+	case rules.SeverityError:
+		return "error"
+	case rules.SeverityWarning:
+		return "warning"
+	}
+	return "info"
+}

@@ -1,0 +1,243 @@
+// Package text renders findings for people at a terminal, in the compact
+// shape of golangci-lint: a "path:line:col: severity: message [CODE name]"
+// line that editors and CI log viewers can jump to, the source line, and a
+// caret under the column.
+package text
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/bflint/bflint/reporters"
+	"github.com/bflint/bflint/rules"
+	"github.com/fatih/color"
+)
+
+// Options control the text output.
+type Options struct {
+	// Color turns ANSI colours on. The CLI decides it (NO_COLOR, --no-color,
+	// whether stdout is a terminal); the reporter never guesses, so that
+	// output written to a file or a test buffer is plain unless asked for.
+	Color bool
+}
+
+// maxSourceWidth bounds the source excerpt: generated or minified SQL can put
+// a whole statement on one line, and printing thousands of characters would
+// bury the caret. Longer lines are cut to a window around the column.
+const maxSourceWidth = 160
+
+// Write prints every active finding of res, then its internal errors, then a
+// one-line summary. Suppressed findings are only counted in the summary.
+func Write(w io.Writer, res *rules.Result, opts Options) error {
+	p := newPalette(opts.Color)
+	bw := bufio.NewWriter(w)
+	var errs, warns, infos, suppressed int
+	for _, f := range res.Findings {
+		if f.Suppressed != nil {
+			suppressed++
+			continue
+		}
+		sev := reporters.EffectiveSeverity(f)
+		switch sev {
+		case rules.SeverityError:
+			errs++
+		case rules.SeverityWarning:
+			warns++
+		default:
+			infos++
+		}
+		writeFinding(bw, res, f, sev, p)
+	}
+	for _, e := range res.Errors {
+		name := reporters.FileName(e.File)
+		if name == "" {
+			name = "bflint"
+		}
+		first, _, _ := strings.Cut(e.Message, "\n")
+		fmt.Fprintf(bw, "%s: %s: %s\n", printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
+	}
+	fmt.Fprintln(bw, summary(errs, warns, infos, suppressed, len(res.Errors)))
+	// bufio keeps the first write error and turns later writes into no-ops,
+	// so checking Flush alone is enough.
+	return bw.Flush()
+}
+
+func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Severity, p palette) {
+	start, _, _ := reporters.Span(res.Fset, f)
+	lines := strings.Split(f.Message, "\n")
+	tag := p.code.Sprintf("[%s %s]", reporters.RuleCode(f.Rule), reporters.RuleName(f.Rule))
+	fmt.Fprintf(w, "%s:%d:%d: %s: %s %s\n", printable(reporters.FileName(f.File)), start.Line, start.Column,
+		p.severity(sev).Sprint(sev.String()), printable(strings.TrimSuffix(lines[0], "\r")), tag)
+	// Further message lines are indented so that tools matching
+	// "path:line:col:" never mistake them for findings of their own.
+	for _, l := range lines[1:] {
+		fmt.Fprintf(w, "\t%s\n", printable(strings.TrimSuffix(l, "\r")))
+	}
+	if f.File == nil {
+		return
+	}
+	text := f.File.Line(start.Line)
+	if strings.TrimSpace(text) == "" {
+		return
+	}
+	src, caret := excerpt(text, start.Column)
+	fmt.Fprintln(w, src)
+	fmt.Fprintln(w, p.caret.Sprint(caret))
+}
+
+// excerpt returns the source line as it can be shown safely and the caret
+// line pointing at the 1-based byte column. Each source character becomes
+// one displayed character (see printableRune), so the caret is placed by
+// counting runes; tabs are copied into the padding so that the terminal
+// expands them the same way on both lines. Wide (East Asian) characters and
+// combining marks still shift the caret: fixing that needs display widths,
+// which the terminal does not promise either.
+func excerpt(line string, byteCol int) (src, caret string) {
+	var disp []rune
+	caretAt := 0
+	target := byteCol - 1
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		if i < target {
+			caretAt++
+		}
+		disp = append(disp, printableRune(r))
+		i += size
+	}
+	// A column past the text points at the line break itself.
+	if target > len(line) {
+		caretAt += target - len(line)
+	}
+
+	from, to := 0, len(disp)
+	if len(disp) > maxSourceWidth {
+		from = max(0, min(caretAt-maxSourceWidth/2, len(disp)-maxSourceWidth))
+		to = from + maxSourceWidth
+	}
+	var sb, pad strings.Builder
+	if from > 0 {
+		sb.WriteRune('…')
+		pad.WriteByte(' ')
+	}
+	for i := from; i < to; i++ {
+		sb.WriteRune(disp[i])
+		if i < caretAt {
+			if disp[i] == '\t' {
+				pad.WriteByte('\t')
+			} else {
+				pad.WriteByte(' ')
+			}
+		}
+	}
+	if to < len(disp) {
+		sb.WriteRune('…')
+	}
+	if caretAt > len(disp) {
+		pad.WriteString(strings.Repeat(" ", caretAt-len(disp)))
+	}
+	pad.WriteByte('^')
+	return sb.String(), pad.String()
+}
+
+// printable makes text from linted files safe to print on a terminal: file
+// content, names and messages quoting it may hold escape sequences that
+// would recolour, move the cursor or retitle the window, or bidirectional
+// controls that make the line read differently from what it contains.
+func printable(s string) string {
+	ok := true
+	for _, r := range s {
+		if printableRune(r) != r {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	var sb strings.Builder
+	for _, r := range s {
+		sb.WriteRune(printableRune(r))
+	}
+	return sb.String()
+}
+
+// printableRune maps a character that must not reach the terminal to
+// U+FFFD, one character for one, so columns stay countable. Tabs pass:
+// they are common in SQL and harmless. Invalid UTF-8 already decodes to
+// U+FFFD.
+func printableRune(r rune) rune {
+	if r == '\t' {
+		return r
+	}
+	if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
+		return utf8.RuneError
+	}
+	return r
+}
+
+// summary is the last line: the counts a user acts on, with suppressed
+// findings and internal errors only when there are some.
+func summary(errs, warns, infos, suppressed, internal int) string {
+	var s string
+	if errs+warns+infos == 0 {
+		s = "no findings"
+	} else {
+		s = plural(errs, "error") + ", " + plural(warns, "warning")
+		if infos > 0 {
+			s += ", " + plural(infos, "info")
+		}
+	}
+	if suppressed > 0 {
+		s += fmt.Sprintf(" (%d suppressed)", suppressed)
+	}
+	if internal > 0 {
+		s += "; " + plural(internal, "internal error")
+	}
+	return s
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+type palette struct {
+	err, warn, info, code, caret *color.Color
+}
+
+// newPalette sets colour on each object rather than through color.NoColor,
+// a process-wide switch that would also change other writers (and other
+// tests running in parallel).
+func newPalette(on bool) palette {
+	p := palette{
+		err:   color.New(color.FgRed),
+		warn:  color.New(color.FgYellow),
+		info:  color.New(color.FgBlue),
+		code:  color.New(color.Faint),
+		caret: color.New(color.FgGreen),
+	}
+	for _, c := range []*color.Color{p.err, p.warn, p.info, p.code, p.caret} {
+		if on {
+			c.EnableColor()
+		} else {
+			c.DisableColor()
+		}
+	}
+	return p
+}
+
+func (p palette) severity(s rules.Severity) *color.Color {
+	switch s {
+	case rules.SeverityError:
+		return p.err
+	case rules.SeverityWarning:
+		return p.warn
+	}
+	return p.info
+}

@@ -1,0 +1,80 @@
+package rules_test
+
+import (
+	"go/token"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/all"
+)
+
+// lint runs every rule over root as the CLI would.
+func lint(t *testing.T, root string) *rules.Result {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	disc, err := rules.Discover([]string{root}, root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	return rules.Run(fset, rules.Load(fset, disc, root), &rules.Settings{
+		Registry: all.Registry(), Config: &config.Config{}, Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), Jobs: 1,
+	})
+}
+
+// A file bflint cannot read is reported, never skipped: here a SQL file that
+// is a link to nothing.
+func TestUnreadableSQLIsReported(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Symlink("missing.sql", filepath.Join(dir, "dangling.sql")); err != nil {
+		t.Fatal(err)
+	}
+	res := lint(t, dir)
+	if len(res.Findings) != 1 {
+		t.Fatalf("want one finding, got %d: %+v", len(res.Findings), res.Findings)
+	}
+	f := res.Findings[0]
+	if f.Rule.Code != "BF003" || f.File.Name != "dangling.sql" || !strings.Contains(f.Message, "cannot read SQL file") {
+		t.Errorf("got %s %s %q", f.Rule.Code, f.File.Name, f.Message)
+	}
+}
+
+// A plan whose YAML is broken still leaves the plan beside it linted.
+func TestBrokenPlanDoesNotStopTheRun(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("a.backfill.yaml", "bflint: 1\nid: [unclosed\n")
+	write("b.backfill.yaml", "bflint: 1\nid: bf_b\ntarget: analytics.t\n")
+	res := lint(t, dir)
+	perFile := map[string][]string{}
+	for _, f := range res.Findings {
+		perFile[f.File.Name] = append(perFile[f.File.Name], f.Rule.Code)
+	}
+	if got := perFile["a.backfill.yaml"]; len(got) != 1 || got[0] != "BF001" {
+		t.Errorf("a.backfill.yaml: want only BF001, got %v", got)
+	}
+	if got := perFile["b.backfill.yaml"]; !contains(got, "BF601") || !contains(got, "BF101") {
+		t.Errorf("b.backfill.yaml: want its missing sections reported, got %v", got)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
