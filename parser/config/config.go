@@ -68,7 +68,7 @@ func Load(fset *token.FileSet, path, name string) (*Config, []error) {
 	cfg := &Config{File: f}
 	root, problems := yamlx.Parse(f)
 	if root != nil {
-		dec := &yamlx.Decoder{File: f}
+		dec := &yamlx.Decoder{File: f, RootName: "the configuration"}
 		dec.Decode(root, "", cfg)
 		problems = append(problems, dec.Problems...)
 	}

@@ -24,7 +24,7 @@ func Parse(f *source.File) *Plan {
 		return p
 	}
 	p.Readable = true
-	dec := &yamlx.Decoder{File: f}
+	dec := &yamlx.Decoder{File: f, RootName: "the plan"}
 	p.Field = yamlx.Field{Key: f.LineCol(root.Line, root.Column), Value: f.LineCol(root.Line, root.Column), Set: true}
 	dec.Decode(root, "", p)
 	p.Problems = append(p.Problems, dec.Problems...)

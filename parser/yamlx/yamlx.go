@@ -96,7 +96,9 @@ const maxNodeVisits = 100_000
 
 // Decoder decodes one file's nodes into structs and collects problems.
 type Decoder struct {
-	File     *source.File
+	File *source.File
+	// RootName names the top-level mapping in messages ("the plan").
+	RootName string
 	Problems []Problem
 	visits   int
 	stopped  bool
@@ -220,21 +222,21 @@ func (d *Decoder) decodeMapping(n *yaml.Node, path string, v reflect.Value) {
 		k, val := d.resolve(n.Content[i]), d.resolve(n.Content[i+1])
 		key := k.Value
 		if k.Kind != yaml.ScalarNode {
-			d.problem(k, "a key in %s is a %s: keys must be plain names", orRoot(path), kindName(k))
+			d.problem(k, "a key in %s is a %s: keys must be plain names", d.orRoot(path), kindName(k))
 			continue
 		}
 		if key == "<<" {
-			d.problem(k, "YAML merge keys (<<) are not supported in %s: write the keys out", orRoot(path))
+			d.problem(k, "YAML merge keys (<<) are not supported in %s: write the keys out", d.orRoot(path))
 			continue
 		}
 		if first, dup := seen[key]; dup {
-			d.problem(k, "duplicate key %q in %s (first set on line %d): YAML keeps only one of them", join(path, key), orRoot(path), first.Line)
+			d.problem(k, "duplicate key %q in %s (first set on line %d): YAML keeps only one of them", join(path, key), d.orRoot(path), first.Line)
 			continue
 		}
 		seen[key] = k
 		fi, ok := fields[key]
 		if !ok {
-			msg := fmt.Sprintf("unknown key %q in %s", key, orRoot(path))
+			msg := fmt.Sprintf("unknown key %q in %s", key, d.orRoot(path))
 			if s := Suggest(key, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else {
@@ -247,9 +249,12 @@ func (d *Decoder) decodeMapping(n *yaml.Node, path string, v reflect.Value) {
 	}
 }
 
-func orRoot(path string) string {
+func (d *Decoder) orRoot(path string) string {
 	if path == "" {
-		return "the plan"
+		if d.RootName == "" {
+			return "the file"
+		}
+		return d.RootName
 	}
 	return "\"" + path + "\""
 }
