@@ -1,0 +1,61 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"strings"
+	"testing"
+)
+
+const examplesNow = "2026-11-30T09:00:00Z"
+
+// TestExamples keeps the shipped examples and the README honest: the good
+// plan is clean, the broken one fails with exactly the findings of its
+// golden file, and every line of output the README quotes is real.
+func TestExamples(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--now", examplesNow, "--no-color", "../../examples/good"}, &stdout, &stderr); code != exitClean {
+		t.Errorf("examples/good: exit %d, want 0\n%s%s", code, stdout.String(), stderr.String())
+	}
+	t.Chdir("../..")
+	stdout.Reset()
+	if code := run([]string{"--now", examplesNow, "--no-color", "examples/"}, &stdout, &stderr); code != exitFindings {
+		t.Fatalf("examples/: exit %d, want 1\n%s", code, stderr.String())
+	}
+	const golden = "testdata/golden/examples.txt"
+	if *updateE2E {
+		if err := os.WriteFile(golden, stdout.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(stdout.Bytes(), want) {
+		t.Errorf("bflint over examples/ differs from %s (run with -update to accept):\n%s", golden, stdout.String())
+	}
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	quoted := between(string(readme), "```text\nexamples/", "```")
+	if quoted == "" {
+		t.Fatal("README.md quotes no output of bflint over examples/")
+	}
+	for _, line := range strings.Split("examples/"+quoted, "\n") {
+		if line != "" && line != "..." && !strings.Contains(stdout.String(), line) {
+			t.Errorf("README.md quotes a line bflint does not print:\n%s", line)
+		}
+	}
+}
+
+// between returns the text after the first start marker up to end.
+func between(s, start, end string) string {
+	_, after, ok := strings.Cut(s, start)
+	if !ok {
+		return ""
+	}
+	inner, _, _ := strings.Cut(after, end)
+	return inner
+}
