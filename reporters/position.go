@@ -7,9 +7,12 @@
 package reporters
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"go/token"
+	"io"
 	"strconv"
 	"unicode/utf8"
 
@@ -156,4 +159,19 @@ func FileName(f *source.File) string {
 		return ""
 	}
 	return f.Name
+}
+
+// WriteJSON encodes v indented into memory first, so a failure never leaves
+// half a document on w. HTML escaping is off: messages quote SQL, where "<",
+// ">" and "&" are common, and the output is never embedded in HTML.
+func WriteJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(buf.Bytes())
+	return err
 }

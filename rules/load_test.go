@@ -1,33 +1,18 @@
 package rules_test
 
 import (
-	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
+	"github.com/bflint/bflint/rules/ruletest"
 )
 
-// lint runs every rule over root as the CLI would.
 func lint(t *testing.T, root string) *rules.Result {
-	t.Helper()
-	root, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	disc, err := rules.Discover([]string{root}, root, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	return rules.Run(fset, rules.Load(fset, disc, root), &rules.Settings{
-		Registry: all.Registry(), Config: &config.Config{}, Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), Jobs: 1,
-	})
+	return ruletest.Lint(t, root, all.Registry(), nil)
 }
 
 // A file bflint cannot read is reported, never skipped: here a SQL file that

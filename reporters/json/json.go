@@ -1,8 +1,6 @@
 package json
 
 import (
-	"bytes"
-	stdjson "encoding/json"
 	"io"
 
 	"github.com/bflint/bflint/reporters"
@@ -86,7 +84,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		out := finding{
 			Code:        reporters.RuleCode(f.Rule),
 			Name:        reporters.RuleName(f.Rule),
-			Severity:    severityName(sev),
+			Severity:    sev.String(),
 			Message:     f.Message,
 			File:        reporters.FileName(f.File),
 			Line:        start.Line,
@@ -101,29 +99,5 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	for _, e := range res.Errors {
 		doc.Errors = append(doc.Errors, ierror{Code: reporters.RuleCode(e.Rule), File: reporters.FileName(e.File), Message: e.Message})
 	}
-	// Encode into memory first so a failure never leaves half a document
-	// on the writer. HTML escaping is off: "<" and "&" in SQL quoted by a
-	// message should stay readable, and the output is never embedded in HTML.
-	var buf bytes.Buffer
-	enc := stdjson.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(doc); err != nil {
-		return err
-	}
-	_, err := w.Write(buf.Bytes())
-	return err
-}
-
-// severityName maps severities to the words of the schema; the zero value
-// cannot reach here (EffectiveSeverity resolves it), so anything that is not
-// an error or a warning is info.
-func severityName(s rules.Severity) string {
-	switch s {
-	case rules.SeverityError:
-		return "error"
-	case rules.SeverityWarning:
-		return "warning"
-	}
-	return "info"
+	return reporters.WriteJSON(w, doc)
 }

@@ -3,15 +3,12 @@ package sarif
 import (
 	"bytes"
 	"flag"
-	"go/token"
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
-	"github.com/bflint/bflint/parser/config"
-	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
+	"github.com/bflint/bflint/rules/ruletest"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
@@ -24,18 +21,7 @@ func TestRealRunsMatchSchema(t *testing.T) {
 	sch := loadSchema(t, "sarif-schema-2.1.0.json")
 	for _, dir := range []string{"../../examples", "../../testdata/rules"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			root, err := filepath.Abs(dir)
-			if err != nil {
-				t.Fatal(err)
-			}
-			disc, err := rules.Discover([]string{root}, root, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			fset := token.NewFileSet()
-			res := rules.Run(fset, rules.Load(fset, disc, root), &rules.Settings{
-				Registry: all.Registry(), Config: &config.Config{}, Now: time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC), Jobs: 2,
-			})
+			res := ruletest.Lint(t, dir, all.Registry(), nil)
 			if len(res.Findings) == 0 {
 				t.Fatal("the run found nothing; it should exercise the reporter")
 			}

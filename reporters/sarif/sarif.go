@@ -6,8 +6,6 @@
 package sarif
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"net/url"
@@ -202,17 +200,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			ColumnKind: "utf16CodeUnits",
 		}},
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	// Messages quote SQL, where "<", ">" and "&" are common; escaping them
-	// for HTML would only make the log harder to read.
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(log); err != nil {
-		return err
-	}
-	_, err = w.Write(buf.Bytes())
-	return err
+	return reporters.WriteJSON(w, log)
 }
 
 // ruleIndex numbers the rules of the log. A finding whose rule is not in

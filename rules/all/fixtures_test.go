@@ -9,31 +9,31 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/ruletest"
 )
-
-// fixtureNow is the clock of every fixture, so date rules are reproducible.
-var fixtureNow = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
 
 const fixtureRoot = "../../testdata/rules"
 
 // want is one expectation comment: a finding of code on line whose message
-// matches pattern.
+// matches pattern, with the given severity when one is written
+// ("BF403:error").
 type want struct {
-	file    string
-	line    int
-	code    string
-	pattern *regexp.Regexp
-	matched bool
+	file     string
+	line     int
+	code     string
+	severity string
+	pattern  *regexp.Regexp
+	matched  bool
 }
 
 var wantComment = regexp.MustCompile(`(?:#|--)\s*want\s+(.*)$`)
-var wantItem = regexp.MustCompile(`^\s*(BF\d{3})(?:\s+("(?:[^"\\]|\\.)*"))?`)
+var wantItem = regexp.MustCompile(`^\s*(BF\d{3})(?::(error|warning|info))?(?:\s+("(?:[^"\\]|\\.)*"))?`)
 
-// parseWants reads "want [+N|-N] CODE ["regexp"] ..." comments of a fixture.
+// parseWants reads "want [+N|-N] CODE[:severity] ["regexp"] ..." comments
+// of a fixture.
 func parseWants(t *testing.T, name string, content []byte) []*want {
 	var out []*want
 	for i, line := range strings.Split(string(content), "\n") {
@@ -56,14 +56,14 @@ func parseWants(t *testing.T, name string, content []byte) []*want {
 				t.Fatalf("%s:%d: malformed want comment %q", name, i+1, rest)
 			}
 			pat := ".*"
-			if im[2] != "" {
-				s, err := strconv.Unquote(im[2])
+			if im[3] != "" {
+				s, err := strconv.Unquote(im[3])
 				if err != nil {
 					t.Fatalf("%s:%d: %v", name, i+1, err)
 				}
 				pat = s
 			}
-			out = append(out, &want{file: name, line: target, code: im[1], pattern: regexp.MustCompile(pat)})
+			out = append(out, &want{file: name, line: target, code: im[1], severity: im[2], pattern: regexp.MustCompile(pat)})
 			rest = rest[len(im[0]):]
 		}
 	}
@@ -100,12 +100,10 @@ func lintDir(t *testing.T, reg *rules.Registry, dir string) (*rules.Result, stri
 	if err != nil {
 		t.Fatal(err)
 	}
-	root, _ = filepath.EvalSymlinks(root)
-	fset := token.NewFileSet()
-	cfg := &config.Config{}
+	var cfg *config.Config
 	if path := filepath.Join(root, config.FileName); fileExists(path) {
 		var errs []error
-		cfg, errs = config.Load(fset, path, config.FileName)
+		cfg, errs = config.Load(token.NewFileSet(), path, config.FileName)
 		if len(errs) > 0 {
 			t.Fatalf("fixture config: %v", errs)
 		}
@@ -115,16 +113,7 @@ func lintDir(t *testing.T, reg *rules.Registry, dir string) (*rules.Result, stri
 		rel, _ := filepath.Rel(root, sub)
 		exclude = append(exclude, filepath.ToSlash(rel)+"/**")
 	}
-	disc, err := rules.Discover([]string{root}, root, exclude)
-	if err != nil {
-		t.Fatal(err)
-	}
-	units := rules.Load(fset, disc, root)
-	res := rules.Run(fset, units, &rules.Settings{Registry: reg, Config: cfg, Now: fixtureNow, Jobs: 2})
-	for _, e := range res.Errors {
-		t.Errorf("internal error: %s: %s", e.File.Name, e.Message)
-	}
-	return res, root
+	return ruletest.Lint(t, root, reg, cfg, exclude...), root
 }
 
 func configuredSubdirs(t *testing.T, root string) []string {
@@ -197,8 +186,8 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 			continue
 		}
 		pos := res.Fset.Position(f.Pos)
-		if !matchWant(wants, f.File.Name, pos.Line, code, f.Message) {
-			t.Errorf("%s:%d:%d: unexpected %s: %s", f.File.Name, pos.Line, pos.Column, code, f.Message)
+		if !matchWant(wants, f.File.Name, pos.Line, code, f.Severity.String(), f.Message) {
+			t.Errorf("%s:%d:%d: unexpected %s (%s): %s", f.File.Name, pos.Line, pos.Column, code, f.Severity, f.Message)
 		}
 	}
 	for _, w := range wants {
@@ -218,9 +207,10 @@ func hasCode(ws []*want, code string) bool {
 	return false
 }
 
-func matchWant(ws []*want, file string, line int, code, msg string) bool {
+func matchWant(ws []*want, file string, line int, code, severity, msg string) bool {
 	for _, w := range ws {
-		if !w.matched && w.file == file && w.line == line && w.code == code && w.pattern.MatchString(msg) {
+		if !w.matched && w.file == file && w.line == line && w.code == code &&
+			(w.severity == "" || w.severity == severity) && w.pattern.MatchString(msg) {
 			w.matched = true
 			return true
 		}

@@ -1,0 +1,43 @@
+// Package ruletest runs bflint the way the CLI does, for tests of rules and
+// reporters: discovery, loading and every rule, at a fixed clock.
+package ruletest
+
+import (
+	"go/token"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/rules"
+)
+
+// Now is the clock of every test run, so date rules are reproducible.
+var Now = time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+
+// Lint lints root (a folder, which is also the project root) with the
+// rules of reg, skipping the doublestar globs in exclude. A nil cfg means
+// the defaults. Internal errors fail the test: a rule must never crash.
+func Lint(t testing.TB, root string, reg *rules.Registry, cfg *config.Config, exclude ...string) *rules.Result {
+	t.Helper()
+	root, err := filepath.Abs(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if real, err := filepath.EvalSymlinks(root); err == nil {
+		root = real
+	}
+	if cfg == nil {
+		cfg = &config.Config{}
+	}
+	disc, err := rules.Discover([]string{root}, root, exclude)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	res := rules.Run(fset, rules.Load(fset, disc, root), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
+	for _, e := range res.Errors {
+		t.Errorf("internal error in %s: %s", e.File.Name, e.Message)
+	}
+	return res
+}
