@@ -59,3 +59,18 @@ func between(s, start, end string) string {
 	inner, _, _ := strings.Cut(after, end)
 	return inner
 }
+
+// TestSchemaCommand prints the plan schema editors use, byte for byte.
+func TestSchemaCommand(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"schema"}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	want, err := os.ReadFile("../../parser/plan/schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(stdout.Bytes(), want) {
+		t.Error("bflint schema does not print parser/plan/schema.json")
+	}
+}
