@@ -1,0 +1,260 @@
+package sqlparse
+
+import (
+	"fmt"
+	"strings"
+)
+
+// TokenKind classifies a lexical token of warehouse SQL with dbt Jinja.
+type TokenKind int
+
+const (
+	Space        TokenKind = iota
+	LineComment            // -- ... or # ... (BigQuery)
+	BlockComment           // /* ... */, nested as in PostgreSQL
+	Word                   // identifier or keyword
+	QuotedIdent            // "..."
+	Backtick               // `...` (BigQuery, Spark)
+	String                 // '...', E'...', r'...', '''...''', $tag$...$tag$
+	Number
+	Param       // $1, @name, :name
+	Punct       // ( ) [ ] , ; .
+	Operator    // any other run of operator characters
+	JinjaExpr   // {{ ... }}
+	JinjaTag    // {% ... %}
+	JinjaNote   // {# ... #}
+)
+
+// Token is a span of the source; Start and End are byte offsets.
+type Token struct {
+	Kind       TokenKind
+	Start, End int
+}
+
+// Text returns the token's text in src.
+func (t Token) Text(src string) string { return src[t.Start:t.End] }
+
+// IsCode reports whether the token is SQL or Jinja, not space or a comment.
+func (t Token) IsCode() bool {
+	return t.Kind != Space && t.Kind != LineComment && t.Kind != BlockComment && t.Kind != JinjaNote
+}
+
+// LexError is where and why the lexer stopped; tokens before it are valid.
+type LexError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *LexError) Error() string { return e.Msg }
+
+// Lex splits src into tokens. It stops at the first fault (an unterminated
+// string, comment or Jinja block, or a NUL byte) and returns the tokens
+// before it with the error, so statements before the fault can still be
+// analysed.
+func Lex(src string) ([]Token, *LexError) {
+	var toks []Token
+	// The PostgreSQL parser reads C strings, which end at a NUL byte: the
+	// file is read up to it and no further.
+	if nul := strings.IndexByte(src, 0); nul >= 0 {
+		toks, _ := Lex(src[:nul])
+		return toks, &LexError{nul, "NUL byte in the file: it is binary or corrupt, not SQL"}
+	}
+	i := 0
+	for i < len(src) {
+		start := i
+		c := src[i]
+		var kind TokenKind
+		var err *LexError
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+			for i < len(src) && strings.IndexByte(" \t\n\r\f\v", src[i]) >= 0 {
+				i++
+			}
+			kind = Space
+		case strings.HasPrefix(src[i:], "--") || (c == '#' && isHashComment(src, i)):
+			for i < len(src) && src[i] != '\n' {
+				i++
+			}
+			kind = LineComment
+		case strings.HasPrefix(src[i:], "/*"):
+			i, err = blockComment(src, i)
+			kind = BlockComment
+		case strings.HasPrefix(src[i:], "{{"):
+			i, err = jinjaBlock(src, i, "}}", "Jinja expression {{ ... }}")
+			kind = JinjaExpr
+		case strings.HasPrefix(src[i:], "{%"):
+			i, err = jinjaBlock(src, i, "%}", "Jinja tag {% ... %}")
+			kind = JinjaTag
+		case strings.HasPrefix(src[i:], "{#"):
+			i, err = jinjaBlock(src, i, "#}", "Jinja comment {# ... #}")
+			kind = JinjaNote
+		case c == '\'':
+			i, err = quoted(src, i, i, "'")
+			kind = String
+		case (c == 'E' || c == 'e' || c == 'r' || c == 'R' || c == 'b' || c == 'B' || c == 'N' || c == 'n' || c == 'X' || c == 'x') && i+1 < len(src) && src[i+1] == '\'' && !wordBefore(src, i):
+			i, err = quoted(src, i, i+1, "'")
+			kind = String
+		case c == '"':
+			i, err = quoted(src, i, i, "\"")
+			kind = QuotedIdent
+		case c == '`':
+			i, err = quoted(src, i, i, "`")
+			kind = Backtick
+		case c == '$' && i+1 < len(src) && isDigit(src[i+1]):
+			i++
+			for i < len(src) && isDigit(src[i]) {
+				i++
+			}
+			kind = Param
+		case c == '$':
+			if end, ok := dollarQuoted(src, i); ok {
+				i, kind = end, String
+			} else if end < 0 {
+				return toks, &LexError{i, "unterminated dollar-quoted string"}
+			} else {
+				i, kind = i+1, Operator
+			}
+		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+			i = number(src, i)
+			kind = Number
+		case isWordStart(c):
+			for i < len(src) && isWordPart(src[i]) {
+				i++
+			}
+			kind = Word
+		case (c == '@' || c == ':') && i+1 < len(src) && isWordStart(src[i+1]) && !(c == ':' && i > 0 && src[i-1] == ':'):
+			i++
+			for i < len(src) && isWordPart(src[i]) {
+				i++
+			}
+			kind = Param
+		case strings.IndexByte("()[],;.", c) >= 0:
+			i++
+			kind = Punct
+		default:
+			i++
+			for i < len(src) && isOperatorChar(src[i]) && !strings.HasPrefix(src[i:], "--") && !strings.HasPrefix(src[i:], "/*") {
+				i++
+			}
+			kind = Operator
+		}
+		if err != nil {
+			return toks, err
+		}
+		toks = append(toks, Token{kind, start, i})
+	}
+	return toks, nil
+}
+
+// isHashComment tells a BigQuery "#" comment from PostgreSQL's "#"
+// operator: a comment starts a line or follows white space and is followed
+// by a space or the end of the line.
+func isHashComment(src string, i int) bool {
+	before := i == 0 || src[i-1] == '\n' || src[i-1] == ' ' || src[i-1] == '\t'
+	after := i+1 >= len(src) || src[i+1] == ' ' || src[i+1] == '\n' || src[i+1] == '\r' || src[i+1] == '#' || src[i+1] == '!'
+	return before && after
+}
+
+func blockComment(src string, i int) (int, *LexError) {
+	start := i
+	depth := 0
+	for i < len(src) {
+		switch {
+		case strings.HasPrefix(src[i:], "/*"):
+			depth++
+			i += 2
+		case strings.HasPrefix(src[i:], "*/"):
+			depth--
+			i += 2
+			if depth == 0 {
+				return i, nil
+			}
+		default:
+			i++
+		}
+	}
+	return i, &LexError{start, "unterminated /* comment"}
+}
+
+func jinjaBlock(src string, i int, close, what string) (int, *LexError) {
+	end := strings.Index(src[i+2:], close)
+	if end < 0 {
+		return len(src), &LexError{i, "unterminated " + what}
+	}
+	return i + 2 + end + len(close), nil
+}
+
+// quoted reads a quoted token whose opening quote is at q; a doubled quote
+// escapes it, and so does a backslash in E'' strings and in BigQuery's and
+// Spark's strings. Triple-quoted strings ('''...''') run to the next triple.
+func quoted(src string, start, q int, quote string) (int, *LexError) {
+	what := map[string]string{"'": "string", "\"": "quoted identifier", "`": "back-quoted identifier"}[quote]
+	if strings.HasPrefix(src[q:], quote+quote+quote) && quote == "'" {
+		end := strings.Index(src[q+3:], "'''")
+		if end < 0 {
+			return len(src), &LexError{start, "unterminated triple-quoted string"}
+		}
+		return q + 3 + end + 3, nil
+	}
+	backslash := quote == "'" && q > start && (src[start] == 'E' || src[start] == 'e')
+	i := q + 1
+	for i < len(src) {
+		switch {
+		case backslash && src[i] == '\\':
+			i += 2
+		case strings.HasPrefix(src[i:], quote+quote):
+			i += 2
+		case src[i:i+1] == quote:
+			return i + 1, nil
+		default:
+			i++
+		}
+	}
+	return len(src), &LexError{start, fmt.Sprintf("unterminated %s", what)}
+}
+
+// dollarQuoted reads $tag$...$tag$; end is -1 when the opening delimiter
+// is complete but the closing one is missing, 0 when this is no delimiter.
+func dollarQuoted(src string, i int) (end int, ok bool) {
+	j := i + 1
+	for j < len(src) && isWordPart(src[j]) && src[j] != '$' {
+		j++
+	}
+	if j >= len(src) || src[j] != '$' {
+		return 0, false
+	}
+	tag := src[i : j+1]
+	close := strings.Index(src[j+1:], tag)
+	if close < 0 {
+		return -1, false
+	}
+	return j + 1 + close + len(tag), true
+}
+
+func number(src string, i int) int {
+	for i < len(src) && (isDigit(src[i]) || src[i] == '.' || src[i] == '_') {
+		i++
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		j := i + 1
+		if j < len(src) && (src[j] == '+' || src[j] == '-') {
+			j++
+		}
+		if j < len(src) && isDigit(src[j]) {
+			i = j
+			for i < len(src) && isDigit(src[i]) {
+				i++
+			}
+		}
+	}
+	return i
+}
+
+func wordBefore(src string, i int) bool { return i > 0 && isWordPart(src[i-1]) }
+
+func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
+func isWordPart(c byte) bool  { return isWordStart(c) || isDigit(c) || c == '$' }
+func isOperatorChar(c byte) bool {
+	return strings.IndexByte("+-*/<>=~!@#%^&|`?:", c) >= 0
+}

@@ -1,0 +1,306 @@
+// Package sqlparse reads the SQL a backfill runs: warehouse dialects and dbt
+// Jinja are normalised into PostgreSQL syntax, each statement is parsed with
+// the PostgreSQL parser (pg_query), and every position maps back to the text
+// the user wrote.
+package sqlparse
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
+)
+
+// Limits bflint applies before handing a statement to the parser, so that
+// hostile input cannot exhaust the parser's stack or the machine's memory.
+// A statement past a limit is reported (BF002), never skipped in silence.
+const (
+	MaxNesting        = 500     // parentheses or brackets open at once
+	MaxStatementBytes = 4 << 20 // one statement's normalised text
+)
+
+// Options say how to read a file.
+type Options struct {
+	// ModelName is the dbt model the file defines; {{ this }} becomes it.
+	ModelName string
+	// Resolve maps a dbt ref ("ref", [pkg,] name) or source ("source",
+	// source, table) to a relation name; nil keeps a readable name built
+	// from the arguments.
+	Resolve func(kind string, args []string) string
+	// PostgresOnly skips warehouse rewrites (configuration dialect: postgres).
+	PostgresOnly bool
+}
+
+// Flags record what the dialect rewrites removed from a statement, so that
+// rules still know what the user's SQL does (a CREATE OR REPLACE parses as
+// CREATE, an INSERT OVERWRITE as INSERT).
+type Flags uint32
+
+const (
+	CreateOrReplace    Flags = 1 << iota // CREATE OR REPLACE TABLE/VIEW
+	InsertOverwrite                      // INSERT OVERWRITE
+	OverwritePartition                   // INSERT OVERWRITE ... PARTITION (...)
+	ReplaceWhere                         // INSERT INTO t REPLACE WHERE ...
+	CopyInto                             // Snowflake COPY INTO t
+	MergeBySource                        // MERGE ... WHEN NOT MATCHED BY SOURCE
+)
+
+// Statement is one statement of a file.
+type Statement struct {
+	// Start and End delimit the statement in the original text; Start is
+	// its first real token, never a comment or blank line above it.
+	Start, End int
+	// Text is the statement after normalisation, as parsed.
+	Text string
+	// Map maps offsets in Text (and pg_query node locations) back to the
+	// original text.
+	Map *OffsetMap
+	// Node is the parsed statement; nil when it could not be parsed.
+	Node *pg_query.Node
+	// Problem says why Node is nil (rule BF002).
+	Problem *Problem
+	// Flags are what normalisation removed.
+	Flags Flags
+	// Variant names the branch of {% if is_incremental() %} this statement
+	// comes from: "" when the file has none, else "incremental" or "full".
+	Variant string
+}
+
+// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
+// offset in the original text; unknown locations map to the statement start.
+func (s *Statement) Orig(loc int32) int {
+	if loc < 0 {
+		return s.Start
+	}
+	return s.Map.Orig(int(loc))
+}
+
+// Problem is a defect of the SQL at an offset of the original text.
+type Problem struct {
+	Offset int
+	Msg    string
+}
+
+// File is a parsed SQL file.
+type File struct {
+	Statements []*Statement
+	Comments   []Comment
+	// Problems are faults outside any statement's parse: where the lexer
+	// stopped, or Jinja that does not balance.
+	Problems []Problem
+	// Model is the dbt config() of the file, when it has one.
+	Model *Model
+}
+
+// Comment is a "--", "#" or "/* */" comment.
+type Comment struct {
+	Start, End int
+	Text       string // without the comment markers, trimmed
+	// Trailing is set when code stands before it on its line.
+	Trailing bool
+}
+
+// Parse reads src. It never fails: what cannot be read is a Problem, on the
+// file or on the statement it belongs to.
+func Parse(src string, opts Options) *File {
+	f := &File{}
+	toks, lexErr := Lex(src)
+	f.Comments = comments(src, toks)
+	variants := []variant{{}}
+	if hasJinja(toks) {
+		var problems []Problem
+		variants, f.Model, problems = jinja(src, toks, opts)
+		f.Problems = append(f.Problems, problems...)
+	}
+	var dialect []edit
+	var marks []mark
+	if !opts.PostgresOnly {
+		dialect, marks = dialectEdits(src, toks)
+	}
+	pieces := split(src, toks)
+	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].end-1] != ';' {
+		pieces = pieces[:len(pieces)-1] // the unfinished statement the fault is in
+	}
+	if lexErr != nil {
+		// The statement the fault is in cannot be read; those before it can.
+		last := 0
+		if len(pieces) > 0 {
+			last = pieces[len(pieces)-1].end
+		}
+		tail := Statement{Start: firstCode(toks, last), End: len(src), Problem: &Problem{lexErr.Offset, lexErr.Msg}}
+		if tail.Start < 0 {
+			tail.Start = lexErr.Offset
+		}
+		defer func() { f.Statements = append(f.Statements, &tail) }()
+	}
+	seen := map[string]bool{}
+	for _, v := range variants {
+		edits := sortEdits(append(append([]edit(nil), v.edits...), dialect...))
+		for _, p := range pieces {
+			text, m := rewrite(src, p.start, p.end, edits)
+			ntoks, _ := Lex(text)
+			first := firstCode(ntoks, 0)
+			if first < 0 || text[first:] == ";" {
+				continue // only comments, blanks or Jinja that produced nothing
+			}
+			key := fmt.Sprint(p.start, "\x00", text)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			st := &Statement{Text: text, Map: m, Variant: v.name, Start: m.Orig(first), End: p.end}
+			for _, mk := range marks {
+				if mk.offset >= p.start && mk.offset < p.end {
+					st.Flags |= mk.flags
+				}
+			}
+			st.Problem = parseInto(st, ntoks)
+			f.Statements = append(f.Statements, st)
+		}
+	}
+	return f
+}
+
+// parseInto parses st.Text and sets st.Node, or returns why it could not.
+func parseInto(st *Statement, toks []Token) *Problem {
+	if !utf8.ValidString(st.Text) {
+		off := 0
+		for off < len(st.Text) {
+			r, size := utf8.DecodeRuneInString(st.Text[off:])
+			if r == utf8.RuneError && size == 1 {
+				break
+			}
+			off += size
+		}
+		return &Problem{st.Map.Orig(off), "invalid UTF-8 in the statement: bflint reads SQL files as UTF-8"}
+	}
+	if len(st.Text) > MaxStatementBytes {
+		return &Problem{st.Start, fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
+	}
+	if off, depth := deepest(st.Text, toks); depth > MaxNesting {
+		return &Problem{st.Map.Orig(off), fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
+	}
+	res, err := pg_query.Parse(st.Text)
+	if err != nil {
+		return parseProblem(st, err)
+	}
+	if len(res.Stmts) == 0 {
+		return nil
+	}
+	st.Node = res.Stmts[0].Stmt
+	return nil
+}
+
+// parseProblem converts pg_query's error, whose cursor counts characters
+// from 1 in the parsed text, into a Problem at an original offset.
+func parseProblem(st *Statement, err error) *Problem {
+	var pe *pgparser.Error
+	if errors.As(err, &pe) && pe.Cursorpos > 0 {
+		return &Problem{st.Map.Orig(byteOffset(st.Text, pe.Cursorpos-1)), pe.Message}
+	}
+	return &Problem{st.Start, err.Error()}
+}
+
+// byteOffset converts a count of characters into a byte offset.
+func byteOffset(s string, chars int) int {
+	off := 0
+	for i := 0; i < chars && off < len(s); i++ {
+		_, size := utf8.DecodeRuneInString(s[off:])
+		off += size
+	}
+	return off
+}
+
+// deepest returns the deepest nesting of brackets outside strings and where
+// it is reached; a rough count is enough to keep the parser's stack safe.
+func deepest(text string, toks []Token) (offset, depth int) {
+	d, maxD, at := 0, 0, 0
+	for _, t := range toks {
+		if t.Kind != Punct {
+			continue
+		}
+		switch text[t.Start] {
+		case '(', '[':
+			d++
+			if d > maxD {
+				maxD, at = d, t.Start
+			}
+		case ')', ']':
+			d--
+		}
+	}
+	return at, maxD
+}
+
+// piece is the span of one statement, from after the previous ';' to its
+// own ';' inclusive (or the end of the file).
+type piece struct{ start, end int }
+
+// split cuts the token stream at semicolons outside brackets.
+func split(src string, toks []Token) []piece {
+	var out []piece
+	start, depth := 0, 0
+	for _, t := range toks {
+		if t.Kind != Punct {
+			continue
+		}
+		switch c := src[t.Start]; {
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth = max(depth-1, 0)
+		case c == ';' && depth == 0:
+			out = append(out, piece{start, t.End})
+			start = t.End
+		}
+	}
+	if len(toks) > 0 && start < toks[len(toks)-1].End {
+		out = append(out, piece{start, toks[len(toks)-1].End})
+	}
+	return out
+}
+
+func firstCode(toks []Token, from int) int {
+	for _, t := range toks {
+		if t.Start >= from && t.IsCode() {
+			return t.Start
+		}
+	}
+	return -1
+}
+
+// comments collects the comments of the file, marking those that trail code
+// on their line.
+func comments(src string, toks []Token) []Comment {
+	var out []Comment
+	codeLineEnd := -1 // offset of the end of the line holding the last code token
+	for _, t := range toks {
+		switch t.Kind {
+		case LineComment, BlockComment:
+			out = append(out, Comment{Start: t.Start, End: t.End, Text: commentText(src[t.Start:t.End]), Trailing: t.Start < codeLineEnd})
+		case Space:
+		default:
+			if nl := strings.IndexByte(src[t.End:], '\n'); nl >= 0 {
+				codeLineEnd = t.End + nl
+			} else {
+				codeLineEnd = len(src)
+			}
+		}
+	}
+	return out
+}
+
+func commentText(c string) string {
+	switch {
+	case strings.HasPrefix(c, "--"):
+		c = c[2:]
+	case strings.HasPrefix(c, "#"):
+		c = c[1:]
+	case strings.HasPrefix(c, "/*"):
+		c = strings.TrimSuffix(c[2:], "*/")
+	}
+	return strings.TrimSpace(c)
+}

@@ -1,0 +1,154 @@
+package sqlparse
+
+import (
+	"strings"
+	"testing"
+)
+
+// at returns "line:col" (1-based, byte columns) of an offset in src.
+func at(src string, off int) string {
+	line := strings.Count(src[:off], "\n") + 1
+	col := off - strings.LastIndex(src[:off], "\n")
+	return itoa(line) + ":" + itoa(col)
+}
+
+func itoa(i int) string {
+	if i < 10 {
+		return string(rune('0' + i))
+	}
+	return itoa(i/10) + string(rune('0'+i%10))
+}
+
+func TestStatementSpansSkipCommentsAbove(t *testing.T) {
+	src := "-- header\r\n/* block */\r\nSELECT 1;\r\n\t-- second\r\n\tDELETE FROM t WHERE a = 'é';\r\nUPDATE t SET a = 1"
+	f := Parse(src, Options{})
+	var got []string
+	for _, st := range f.Statements {
+		if st.Problem != nil {
+			t.Fatalf("statement at %s: %s", at(src, st.Start), st.Problem.Msg)
+		}
+		got = append(got, at(src, st.Start)+" "+strings.TrimSpace(src[st.Start:st.End]))
+	}
+	want := []string{"3:1 SELECT 1;", "5:2 DELETE FROM t WHERE a = 'é';", "6:1 UPDATE t SET a = 1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(f.Comments) != 3 || f.Comments[0].Text != "header" || f.Comments[1].Text != "block" {
+		t.Errorf("comments: %+v", f.Comments)
+	}
+}
+
+func TestParseErrorPointsAtTheConstruct(t *testing.T) {
+	// Multi-byte characters and a tab before the fault: the position must
+	// still land on the offending word.
+	src := "SELECT 'naïve' AS a,\tx FROM t;\nSELECT 'über' FROM t WHERE WHERE x;\nSELECT 2;"
+	f := Parse(src, Options{})
+	if len(f.Statements) != 3 {
+		t.Fatalf("got %d statements", len(f.Statements))
+	}
+	bad := f.Statements[1]
+	if bad.Problem == nil {
+		t.Fatal("the second statement should not parse")
+	}
+	if got := at(src, bad.Problem.Offset); got != "2:29" || !strings.Contains(bad.Problem.Msg, `syntax error at or near "WHERE"`) {
+		t.Errorf("problem at %s: %s", got, bad.Problem.Msg)
+	}
+	if f.Statements[0].Node == nil || f.Statements[2].Node == nil {
+		t.Error("the statements around the bad one must still parse")
+	}
+}
+
+func TestLexFaultKeepsEarlierStatements(t *testing.T) {
+	src := "SELECT 1;\nINSERT INTO t VALUES ('open;\nSELECT 3;"
+	f := Parse(src, Options{})
+	if len(f.Statements) != 2 || f.Statements[0].Node == nil {
+		t.Fatalf("want the first statement parsed and the rest reported, got %d", len(f.Statements))
+	}
+	tail := f.Statements[1]
+	if tail.Problem == nil || at(src, tail.Start) != "2:1" || at(src, tail.Problem.Offset) != "2:23" || tail.Problem.Msg != "unterminated string" {
+		t.Errorf("tail: start %s problem %+v", at(src, tail.Start), tail.Problem)
+	}
+}
+
+func TestLimits(t *testing.T) {
+	deep := "SELECT " + strings.Repeat("(", MaxNesting+1) + "1" + strings.Repeat(")", MaxNesting+1)
+	cases := map[string]struct{ src, msg string }{
+		"nesting": {deep, "nests parentheses more than 500 deep"},
+		"NUL":     {"SELECT 1;\nSELECT '\x00';", "NUL byte"},
+		"UTF-8":   {"SELECT 'a\xffb';", "invalid UTF-8"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			f := Parse(c.src, Options{})
+			var msgs []string
+			for _, st := range f.Statements {
+				if st.Problem != nil {
+					msgs = append(msgs, st.Problem.Msg)
+				}
+			}
+			if len(msgs) != 1 || !strings.Contains(msgs[0], c.msg) {
+				t.Errorf("problems %q, want one containing %q", msgs, c.msg)
+			}
+		})
+	}
+}
+
+func TestJinjaModel(t *testing.T) {
+	src := `{{ config(materialized='incremental', incremental_strategy="merge", unique_key=['order_id', 'line']) }}
+-- a model
+select o.order_id, {{ dbt_utils.star(ref('customers')) }}
+from {{ ref('stg_orders') }} o
+join {{ source('shop', 'customers') }} c on c.id = o.customer_id
+{% if is_incremental() %}
+where o.updated_at > (select max(updated_at) from {{ this }})
+{% else %}
+where o.updated_at >= '2020-01-01'
+{% endif %}`
+	f := Parse(src, Options{ModelName: "fct_orders"})
+	if f.Model == nil || f.Model.Materialized != "incremental" || f.Model.IncrementalStrategy != "merge" || strings.Join(f.Model.UniqueKey, ",") != "order_id,line" {
+		t.Fatalf("model config: %+v", f.Model)
+	}
+	if len(f.Statements) != 2 {
+		t.Fatalf("want one statement per is_incremental() branch, got %d", len(f.Statements))
+	}
+	for _, st := range f.Statements {
+		if st.Problem != nil {
+			t.Fatalf("%s: %s\n%s", st.Variant, st.Problem.Msg, st.Text)
+		}
+		if at(src, st.Start) != "3:1" {
+			t.Errorf("%s starts at %s, want 3:1 (after config and the comment)", st.Variant, at(src, st.Start))
+		}
+	}
+	inc, full := f.Statements[0], f.Statements[1]
+	if inc.Variant != "incremental" || !strings.Contains(inc.Text, "from  fct_orders") || strings.Contains(inc.Text, "2020-01-01") {
+		t.Errorf("incremental text:\n%s", inc.Text)
+	}
+	if full.Variant != "full" || !strings.Contains(full.Text, "2020-01-01") || !strings.Contains(full.Text, "shop.customers") {
+		t.Errorf("full text:\n%s", full.Text)
+	}
+}
+
+func TestUnbalancedJinja(t *testing.T) {
+	src := "select 1\n{% if var('x') %}\nfrom t\n{% endfor %}"
+	f := Parse(src, Options{})
+	var msgs []string
+	for _, p := range f.Problems {
+		msgs = append(msgs, at(src, p.Offset)+" "+p.Msg)
+	}
+	want := "4:1 Jinja {% endfor %} closes no {% for %}\n2:1 Jinja {% if %} is never closed with {% endif %}"
+	if strings.Join(msgs, "\n") != want {
+		t.Errorf("got:\n%s\nwant:\n%s", strings.Join(msgs, "\n"), want)
+	}
+}
+
+func TestOffsetMapThroughRewrites(t *testing.T) {
+	src := "CREATE OR REPLACE TRANSIENT TABLE `proj.ds.t` AS SELECT bad bad bad FROM x"
+	f := Parse(src, Options{})
+	st := f.Statements[0]
+	if st.Flags&CreateOrReplace == 0 {
+		t.Error("CREATE OR REPLACE not marked")
+	}
+	if st.Problem == nil || at(src, st.Problem.Offset) != "1:65" {
+		t.Fatalf("want the error on the third 'bad' at 1:65, got %+v (text %q)", st.Problem, st.Text)
+	}
+}

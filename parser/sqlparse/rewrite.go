@@ -1,0 +1,88 @@
+package sqlparse
+
+import (
+	"sort"
+	"strings"
+)
+
+// edit replaces src[Start:End] with Text. Inserted text maps back to Start,
+// so a parser error inside it still points at what the user wrote.
+type edit struct {
+	Start, End int
+	Text       string
+}
+
+// segment is a run of the rewritten text and where it came from.
+type segment struct {
+	out, orig int  // start offsets in the rewritten and the original text
+	length    int  // length in the rewritten text
+	copied    bool // copied byte for byte; otherwise replacement text
+}
+
+// OffsetMap maps offsets in rewritten text back to the original.
+type OffsetMap struct {
+	segments []segment
+}
+
+// Orig returns the original offset of an offset in the rewritten text. An
+// offset inside replacement text maps to the start of what it replaced.
+func (m *OffsetMap) Orig(out int) int {
+	segs := m.segments
+	if len(segs) == 0 {
+		return out
+	}
+	i := sort.Search(len(segs), func(i int) bool { return segs[i].out > out }) - 1
+	if i < 0 {
+		i = 0
+	}
+	s := segs[i]
+	if s.copied {
+		return s.orig + min(out-s.out, s.length)
+	}
+	return s.orig
+}
+
+// rewrite applies edits (sorted, not overlapping) to src[start:end] and
+// returns the new text with its map back to offsets in src.
+func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
+	var b strings.Builder
+	m := &OffsetMap{}
+	pos := start
+	copyTo := func(to int) {
+		if to > pos {
+			m.segments = append(m.segments, segment{out: b.Len(), orig: pos, length: to - pos, copied: true})
+			b.WriteString(src[pos:to])
+			pos = to
+		}
+	}
+	for _, e := range edits {
+		if e.End <= start || e.Start >= end {
+			continue
+		}
+		copyTo(max(e.Start, pos))
+		if e.Text != "" {
+			m.segments = append(m.segments, segment{out: b.Len(), orig: e.Start, length: len(e.Text)})
+			b.WriteString(e.Text)
+		}
+		pos = max(pos, min(e.End, end))
+	}
+	copyTo(end)
+	return b.String(), m
+}
+
+// sortEdits orders edits by position and drops any that overlap an earlier
+// one: two rewrites claiming the same text is a bug in a rewrite, and the
+// first one wins rather than corrupting the output.
+func sortEdits(edits []edit) []edit {
+	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	out := edits[:0]
+	last := -1
+	for _, e := range edits {
+		if e.Start < last {
+			continue
+		}
+		out = append(out, e)
+		last = max(last, e.End)
+	}
+	return out
+}
