@@ -135,7 +135,7 @@ func (r *Rule) applies(u *Unit) bool {
 	case ScopePlan:
 		return u.Plan != nil
 	case ScopeSQL:
-		return u.Plan == nil
+		return true
 	}
 	return false
 }
@@ -163,11 +163,17 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if sev == SeverityDefault {
 			sev = r.Severity
 		}
-		pos := d.Pos
-		if !u.File.Contains(pos) {
-			pos = u.File.Pos(0)
+		pos, file := d.Pos, u.fileOf(d.Pos)
+		if file == nil {
+			// A position outside the unit is a bug in the rule; the finding
+			// is still shown, at the top of the unit's file.
+			pos, file = u.File.Pos(0), u.File
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: u.File, Pos: pos, End: d.End, Message: d.Message, Fixes: d.SuggestedFixes})
+		end := d.End
+		if !file.Contains(end) || end < pos {
+			end = token.NoPos
+		}
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

@@ -12,8 +12,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -198,56 +200,85 @@ func readHead(path string, n int64) ([]byte, error) {
 
 // Load reads the discovered files into units. Plans are parsed and their
 // file references resolved; a SQL file that a plan references belongs to
-// that plan's unit and is not linted again on its own.
-func Load(fset *token.FileSet, d *Discovered, root string) []*Unit {
+// that plan's unit and is not linted again on its own. Each SQL file is
+// read and parsed once, however many plans name it.
+func Load(fset *token.FileSet, d *Discovered, root string, cfg *config.Config) []*Unit {
+	l := &loader{fset: fset, root: root, cfg: cfg, parsed: map[string]*SQLFile{}}
 	var units []*Unit
 	referenced := map[string]bool{}
-	// A SQL file shared by several plans is one file in the FileSet.
-	sqlFiles := map[string]*source.File{}
 	for _, path := range d.Plans {
 		content, err := readFile(path)
 		f := source.Add(fset, displayName(root, path), content)
 		u := &Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
-		if err == nil {
-			p := plan.Parse(f)
-			u.Plan = p
-			p.ResolvePaths(filepath.Dir(path), root)
-			u.Directives = YAMLDirectives(f)
-			u.SQL = map[string]*source.File{}
-			for _, ref := range p.Paths {
-				if ref.Err != nil || ref.Key == "downstream.manifest" {
-					continue
-				}
-				referenced[ref.Abs] = true
-				content, err := readFile(ref.Abs)
+		units = append(units, u)
+		if err != nil {
+			continue
+		}
+		p := plan.Parse(f)
+		u.Plan = p
+		p.ResolvePaths(filepath.Dir(path), root)
+		u.Directives = YAMLDirectives(f)
+		byPath := map[string]*SQLFile{}
+		for _, ref := range p.Paths {
+			if ref.Err != nil || ref.Key == "downstream.manifest" {
+				continue
+			}
+			referenced[ref.Abs] = true
+			sf := byPath[ref.Abs]
+			if sf == nil {
+				shared, err := l.sql(ref.Abs)
 				if err != nil {
 					ref.Err = fmt.Errorf("cannot be read: %v", err)
 					continue
 				}
-				sf := sqlFiles[ref.Abs]
-				if sf == nil {
-					sf = source.Add(fset, ref.Rel, content)
-					sqlFiles[ref.Abs] = sf
-				}
-				u.SQL[ref.Key] = sf
+				// The keys are the plan's own; the parse is shared.
+				sf = &SQLFile{Source: shared.Source, Parsed: shared.Parsed}
+				byPath[ref.Abs] = sf
+				u.SQL = append(u.SQL, sf)
 				u.Directives = append(u.Directives, SQLDirectives(sf)...)
 			}
+			sf.Keys = append(sf.Keys, ref.Key)
 		}
-		units = append(units, u)
 	}
 	for _, path := range d.SQL {
 		if referenced[path] {
 			continue
 		}
-		content, err := readFile(path)
-		f := source.Add(fset, displayName(root, path), content)
-		u := &Unit{File: f, ReadError: err}
-		if err == nil {
-			u.Directives = SQLDirectives(f)
+		sf, err := l.sql(path)
+		if err != nil {
+			f := source.Add(fset, displayName(root, path), nil)
+			units = append(units, &Unit{File: f, ReadError: err})
+			continue
 		}
-		units = append(units, u)
+		units = append(units, &Unit{File: sf.Source, SQL: []*SQLFile{sf}, Directives: SQLDirectives(sf)})
 	}
 	return units
+}
+
+type loader struct {
+	fset   *token.FileSet
+	root   string
+	cfg    *config.Config
+	parsed map[string]*SQLFile
+}
+
+// sql reads and parses a SQL file once per run.
+func (l *loader) sql(path string) (*SQLFile, error) {
+	if sf, ok := l.parsed[path]; ok {
+		return sf, nil
+	}
+	content, err := readFile(path)
+	if err != nil {
+		return nil, err
+	}
+	f := source.Add(l.fset, displayName(l.root, path), content)
+	opts := sqlparse.Options{
+		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
+		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
+	}
+	sf := &SQLFile{Source: f, Parsed: sqlparse.Parse(string(content), opts)}
+	l.parsed[path] = sf
+	return sf, nil
 }
 
 func readFile(path string) ([]byte, error) {

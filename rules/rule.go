@@ -50,7 +50,8 @@ type Scope int
 const (
 	// ScopePlan rules run once per plan, with the files it references.
 	ScopePlan Scope = iota + 1
-	// ScopeSQL rules run on every SQL file, referenced by a plan or not.
+	// ScopeSQL rules also run on standalone SQL files, which no plan
+	// references; inside a plan unit they see the plan too.
 	ScopeSQL
 )
 

@@ -108,22 +108,17 @@ func (d *Directive) suppresses(r *Rule, pos token.Pos) bool {
 }
 
 // SQLDirectives finds the directives of a SQL file. A directive governs a
-// whole statement: the one its line trails, else the next one. A file the
-// scanner cannot read yields none; the SQL rules report that file.
-func SQLDirectives(f *source.File) []*Directive {
-	scanned, err := sqlparse.Scan(string(f.Content))
-	if err != nil {
-		return nil
-	}
+// whole statement: the one its line trails, else the next one.
+func SQLDirectives(sf *SQLFile) []*Directive {
 	var out []*Directive
-	for _, c := range scanned.Comments {
+	for _, c := range sf.Parsed.Comments {
 		names, reason, ok := ParseDirective(c.Text)
 		if !ok {
 			continue
 		}
-		d := &Directive{File: f, Pos: f.Pos(c.Start), Names: names, Reason: reason}
-		if st, ok := governed(scanned.Statements, c); ok {
-			d.From, d.To = f.Pos(st.Start), f.Pos(st.End)
+		d := &Directive{File: sf.Source, Pos: sf.Pos(c.Start), Names: names, Reason: reason}
+		if st := governed(sf.Parsed.Statements, c); st != nil {
+			d.From, d.To = sf.Pos(st.Start), sf.Pos(st.End)
 		}
 		out = append(out, d)
 	}
@@ -131,21 +126,21 @@ func SQLDirectives(f *source.File) []*Directive {
 }
 
 // governed is the statement a directive comment applies to: for a trailing
-// comment the last statement starting before it on its line, else the
-// first statement after it.
-func governed(stmts []sqlparse.Statement, c sqlparse.Comment) (sqlparse.Statement, bool) {
-	if c.Trailing {
-		for i := len(stmts) - 1; i >= 0; i-- {
-			if stmts[i].Start < c.Start {
-				return stmts[i], true
+// comment the last statement starting before it, else the first statement
+// after it.
+func governed(stmts []*sqlparse.Statement, c sqlparse.Comment) *sqlparse.Statement {
+	var found *sqlparse.Statement
+	for _, st := range stmts {
+		switch {
+		case c.Trailing && st.Start < c.Start:
+			if found == nil || st.Start > found.Start {
+				found = st
+			}
+		case !c.Trailing && st.Start > c.Start:
+			if found == nil || st.Start < found.Start {
+				found = st
 			}
 		}
-		return sqlparse.Statement{}, false
 	}
-	for _, st := range stmts {
-		if st.Start > c.Start {
-			return st, true
-		}
-	}
-	return sqlparse.Statement{}, false
+	return found
 }

@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"go/token"
+
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse"
 )
 
 // Unit is what rules run on: one plan with the files it references, or one
@@ -10,12 +13,46 @@ import (
 type Unit struct {
 	File *source.File
 	Plan *plan.Plan // nil for a standalone SQL file
-	// SQL are the SQL files a plan references, by plan key, read once for
-	// every rule.
-	SQL map[string]*source.File
+	// SQL are the unit's SQL files, parsed once for every rule: those a
+	// plan references, or the standalone file itself.
+	SQL []*SQLFile
 	// ReadError is set when the file could not be read; the unit then only
 	// carries that finding.
 	ReadError error
 	// Directives are the bflint:ignore comments of the unit's files.
 	Directives []*Directive
+}
+
+// SQLFile is a parsed SQL file and the plan keys that name it ("staging.build",
+// "publish.sql"); a standalone file has no keys.
+type SQLFile struct {
+	Keys   []string
+	Source *source.File
+	Parsed *sqlparse.File
+}
+
+// Has reports whether the plan names the file under key.
+func (f *SQLFile) Has(key string) bool {
+	for _, k := range f.Keys {
+		if k == key {
+			return true
+		}
+	}
+	return false
+}
+
+// Pos converts an offset of the file's text to a position.
+func (f *SQLFile) Pos(offset int) token.Pos { return f.Source.Pos(offset) }
+
+// fileOf returns the file of the unit that holds pos, or nil.
+func (u *Unit) fileOf(pos token.Pos) *source.File {
+	if u.File.Contains(pos) {
+		return u.File
+	}
+	for _, f := range u.SQL {
+		if f.Source.Contains(pos) {
+			return f.Source
+		}
+	}
+	return nil
 }

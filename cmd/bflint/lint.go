@@ -176,7 +176,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	units := rules.Load(fset, disc, root)
+	units := rules.Load(fset, disc, root, cfg)
 	res := rules.Run(fset, units, settings)
 	if err := writeReports(res, o, root, stdout, stderr); err != nil {
 		return err

@@ -6,7 +6,7 @@ import (
 	"github.com/bflint/bflint/rules/compute"
 	"github.com/bflint/bflint/rules/daterange"
 	"github.com/bflint/bflint/rules/governance"
-	"github.com/bflint/bflint/rules/planfile"
+	"github.com/bflint/bflint/rules/files"
 	"github.com/bflint/bflint/rules/publish"
 	"github.com/bflint/bflint/rules/rerun"
 	"github.com/bflint/bflint/rules/rollback"
@@ -15,7 +15,7 @@ import (
 
 // families lists every rule family; a family is one package under rules/.
 var families = [][]*rules.Rule{
-	planfile.Rules,
+	files.Rules,
 	daterange.Rules,
 	rerun.Rules,
 	compute.Rules,

@@ -136,7 +136,7 @@ func fileExists(p string) bool {
 func checkFixtureDir(t *testing.T, reg *rules.Registry, code, dir string) {
 	with, without := checkFixtureRun(t, reg, code, dir)
 	if with == 0 || without == 0 {
-		t.Errorf("%s needs at least one plan that fires and one that stays silent (have %d and %d)", code, with, without)
+		t.Errorf("%s needs at least one fixture (plan or SQL file) that fires and one that stays silent (have %d and %d)", code, with, without)
 	}
 }
 
@@ -169,7 +169,7 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 		rel, _ := filepath.Rel(root, p)
 		ws := parseWants(t, filepath.ToSlash(rel), content)
 		wants = append(wants, ws...)
-		if strings.Contains(p, ".backfill.y") {
+		if strings.Contains(p, ".backfill.y") || strings.HasSuffix(p, ".sql") {
 			if hasCode(ws, code) {
 				plansWith++
 			} else {

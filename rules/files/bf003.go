@@ -1,4 +1,4 @@
-package planfile
+package files
 
 import "github.com/bflint/bflint/rules"
 

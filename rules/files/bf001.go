@@ -1,12 +1,12 @@
-// Package planfile holds the rules about the plan file itself: whether it
-// reads, whether the files it names exist, and whether its suppressions
-// are justified.
-package planfile
+// Package files holds the rules about the files themselves: whether a plan
+// reads, whether SQL parses, whether the files a plan names exist, and
+// whether suppressions are justified.
+package files
 
 import "github.com/bflint/bflint/rules"
 
-// Rules are the plan-file family.
-var Rules = []*rules.Rule{PlanInvalid, MissingFile, SuppressionUnjustified}
+// Rules are the file family.
+var Rules = []*rules.Rule{PlanInvalid, SQLUnparsed, MissingFile, SuppressionUnjustified}
 
 // PlanInvalid reports what the plan parser could not accept.
 var PlanInvalid = &rules.Rule{

@@ -1,0 +1,2 @@
+CREATE TABLE backfill_staging.fct_orders__bf20260826_a AS
+SELECT order_id,, amount FROM raw.orders;  -- want BF002 "syntax error at or near \",\""

@@ -1,0 +1,8 @@
+-- A standalone file: the bad statement is reported at the word that stops
+-- the parser, and the statements around it are still read.
+SELECT order_id FROM analytics.fct_orders;
+
+DELETE FROM backfill_staging.fct_orders__bf20260826_a
+WHERE WHERE order_date = DATE '2026-01-14';  -- want BF002 "cannot parse this statement: syntax error at or near \"WHERE\""
+
+SELECT 2;
