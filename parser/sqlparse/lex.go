@@ -17,12 +17,12 @@ const (
 	Backtick               // `...` (BigQuery, Spark)
 	String                 // '...', E'...', r'...', '''...''', $tag$...$tag$
 	Number
-	Param       // $1, @name, :name
-	Punct       // ( ) [ ] , ; .
-	Operator    // any other run of operator characters
-	JinjaExpr   // {{ ... }}
-	JinjaTag    // {% ... %}
-	JinjaNote   // {# ... #}
+	Param     // $1, @name, :name
+	Punct     // ( ) [ ] , ; .
+	Operator  // any other run of operator characters
+	JinjaExpr // {{ ... }}
+	JinjaTag  // {% ... %}
+	JinjaNote // {# ... #}
 )
 
 // Token is a span of the source; Start and End are byte offsets.
@@ -185,8 +185,8 @@ func jinjaBlock(src string, i int, close, what string) (int, *LexError) {
 }
 
 // quoted reads a quoted token whose opening quote is at q; a doubled quote
-// escapes it, and so does a backslash in E'' strings and in BigQuery's and
-// Spark's strings. Triple-quoted strings ('''...''') run to the next triple.
+// escapes it, and so does a backslash in E” strings and in BigQuery's and
+// Spark's strings. Triple-quoted strings (”'...”') run to the next triple.
 func quoted(src string, start, q int, quote string) (int, *LexError) {
 	what := map[string]string{"'": "string", "\"": "quoted identifier", "`": "back-quoted identifier"}[quote]
 	if strings.HasPrefix(src[q:], quote+quote+quote) && quote == "'" {
