@@ -53,8 +53,11 @@ type SCD2 struct {
 
 // Defaults used when the configuration is silent.
 var (
-	DefaultStaging        = []string{"backfill_staging.*", "*_staging.*", "staging_*.*"}
-	DefaultReportingCycle = 35 * 24 * time.Hour
+	DefaultStaging          = []string{"backfill_staging.*", "*_staging.*", "staging_*.*"}
+	DefaultReportingCycle   = 35 * 24 * time.Hour
+	DefaultPartitionColumns = []string{"ds", "dt", "*_date", "*_day", "*_hour", "*_month", "event_time"}
+	DefaultValidFrom        = []string{"valid_from", "dbt_valid_from", "effective_from"}
+	DefaultValidTo          = []string{"valid_to", "dbt_valid_to", "effective_to"}
 )
 
 // Load reads the configuration at path. fset receives the file so positions
@@ -140,4 +143,36 @@ func (c *Config) Cycle() time.Duration {
 		}
 	}
 	return DefaultReportingCycle
+}
+
+// PartitionColumnPatterns returns the globs over column names that count as
+// partition columns in SQL no plan describes.
+func (c *Config) PartitionColumnPatterns() []string {
+	if c != nil && c.PartitionColumns.Set {
+		return c.PartitionColumns.Values()
+	}
+	return DefaultPartitionColumns
+}
+
+// SCD2Relations returns the globs over relation names of type-2 dimensions.
+func (c *Config) SCD2Relations() []string {
+	if c != nil && c.SCD2 != nil && c.SCD2.Relations.Set {
+		return c.SCD2.Relations.Values()
+	}
+	return nil
+}
+
+// ValidityColumns returns the names of the columns where a type-2 version
+// starts and ends.
+func (c *Config) ValidityColumns() (from, to []string) {
+	from, to = DefaultValidFrom, DefaultValidTo
+	if c != nil && c.SCD2 != nil {
+		if c.SCD2.ValidFrom.Set {
+			from = c.SCD2.ValidFrom.Values()
+		}
+		if c.SCD2.ValidTo.Set {
+			to = c.SCD2.ValidTo.Values()
+		}
+	}
+	return from, to
 }

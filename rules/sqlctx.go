@@ -1,0 +1,126 @@
+package rules
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// dbtResourcePrefixes start the dbt unique_ids a plan's target may be.
+var dbtResourcePrefixes = []string{"model.", "snapshot.", "seed.", "source."}
+
+// TargetRelation is the plan's target as a relation name: for a dbt
+// unique_id (model.shop.fct_orders) its last part, which is how SQL names
+// the model when no manifest says more.
+func (p *Pass) TargetRelation() (sqlparse.Relation, bool) {
+	if p.Plan == nil || !p.Plan.Target.Set || strings.TrimSpace(p.Plan.Target.V) == "" {
+		return sqlparse.Relation{}, false
+	}
+	t := p.Plan.Target.V
+	for _, prefix := range dbtResourcePrefixes {
+		if strings.HasPrefix(t, prefix) && strings.Count(t, ".") >= 2 {
+			parts := strings.Split(t, ".")
+			name := parts[2]
+			if prefix == "source." && len(parts) > 3 {
+				name = parts[3]
+			}
+			return sqlparse.Relation{Parts: []string{name}, Offset: -1}, true
+		}
+	}
+	return sqlparse.ParseRelationName(t), true
+}
+
+// IsTarget reports whether rel names the plan's target.
+func (p *Pass) IsTarget(rel sqlparse.Relation) bool {
+	t, ok := p.TargetRelation()
+	return ok && rel.Matches(t)
+}
+
+// IsStaging reports whether writing rel is free, as rules.md defines
+// staging: the plan's staging relation and anything else in its schema
+// (only names that start with it when that schema is the target's own), and
+// the configured staging patterns.
+func (p *Pass) IsStaging(rel sqlparse.Relation) bool {
+	if p.Plan != nil && p.Plan.Staging != nil && p.Plan.Staging.Relation.Set {
+		st := sqlparse.ParseRelationName(p.Plan.Staging.Relation.V)
+		if rel.Matches(st) {
+			return true
+		}
+		if schema := strings.ToLower(st.Schema()); schema != "" && strings.EqualFold(rel.Schema(), schema) {
+			target, ok := p.TargetRelation()
+			if !ok || !strings.EqualFold(target.Schema(), schema) {
+				return true
+			}
+			key, stKey := rel.Key(), st.Key()
+			if strings.HasPrefix(key[len(key)-1], stKey[len(stKey)-1]) {
+				return true
+			}
+		}
+	}
+	return matchesAny(p.Config.StagingPatterns(), rel)
+}
+
+// matchesAny reports whether a doublestar pattern over dotted, lower-cased
+// names matches rel, written in full or as its last two parts.
+func matchesAny(patterns []string, rel sqlparse.Relation) bool {
+	key := rel.Key()
+	names := []string{strings.Join(key, ".")}
+	if len(key) > 2 {
+		names = append(names, strings.Join(key[len(key)-2:], "."))
+	}
+	for _, pat := range patterns {
+		pat = strings.ToLower(pat)
+		for _, n := range names {
+			if ok, _ := doublestar.Match(pat, n); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// IsPartitionColumn reports whether a column is the partition column: the
+// plan's range.partition_column when it names one, else the configured
+// partition column patterns.
+func (p *Pass) IsPartitionColumn(col string) bool {
+	col = strings.ToLower(col)
+	if p.Plan != nil && p.Plan.Range != nil && p.Plan.Range.PartitionColumn.Set {
+		return col == strings.ToLower(p.Plan.Range.PartitionColumn.V)
+	}
+	for _, pat := range p.Config.PartitionColumnPatterns() {
+		if ok, _ := doublestar.Match(strings.ToLower(pat), col); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// SQLFiles returns the unit's SQL files named under any of keys (a plan key
+// such as "staging.build"; "validation.checks" matches every check), and
+// the standalone file of a SQL unit whatever the keys.
+func (p *Pass) SQLFiles(keys ...string) []*SQLFile {
+	var out []*SQLFile
+	for _, f := range p.Unit.SQL {
+		if len(f.Keys) == 0 {
+			out = append(out, f)
+			continue
+		}
+		for _, k := range keys {
+			if f.hasPrefix(k) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func (f *SQLFile) hasPrefix(key string) bool {
+	for _, k := range f.Keys {
+		if k == key || strings.HasPrefix(k, key+"[") || strings.HasPrefix(k, key+".") {
+			return true
+		}
+	}
+	return false
+}
