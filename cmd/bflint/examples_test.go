@@ -2,9 +2,12 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/rules/all"
 )
 
 const examplesNow = "2026-11-30T09:00:00Z"
@@ -72,5 +75,26 @@ func TestSchemaCommand(t *testing.T) {
 	}
 	if !bytes.Equal(stdout.Bytes(), want) {
 		t.Error("bflint schema does not print parser/plan/schema.json")
+	}
+}
+
+// TestRulesJSON lists exactly the registered rules, in code order.
+func TestRulesJSON(t *testing.T) {
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"rules", "--format", "json"}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got []struct{ Code, Name, Severity, Title string }
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	reg := all.Registry().All()
+	if len(got) != len(reg) {
+		t.Fatalf("listed %d rules, registry has %d", len(got), len(reg))
+	}
+	for i, r := range reg {
+		if g := got[i]; g.Code != r.Code || g.Name != r.Name || g.Severity != r.Severity.String() || g.Title != r.Doc.Title {
+			t.Errorf("entry %d = %+v, want %s %s %s %q", i, g, r.Code, r.Name, r.Severity, r.Doc.Title)
+		}
 	}
 }

@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestSQLPositions checks line and column of SQL findings, through the
+// whole CLI, in files whose text moves byte offsets away from what a naive
+// count would give: CRLF line endings, tabs, multi-byte characters and dbt
+// Jinja before the statement.
+func TestSQLPositions(t *testing.T) {
+	files := map[string]string{
+		"crlf.sql":      "-- Größe\r\nSELECT 1;\r\n\r\nSELECT 'ü' FROM t WHERE WHERE x;\r\n",
+		"tabs.sql":      "\t-- indented\n\tSELECT\tamount,\t'€'\tFROM\tt\tWHERE\tWHERE;\n",
+		"jinja.sql":     "{{ config(materialized='table') }}\n{% set cols = ['a', 'b'] %}\nselect {{ cols | join(', ') }}, 'ñ' from {{ ref('orders') }} where where\n",
+		"multibyte.sql": "SELECT '日本語' AS name, amount FROM t WHERE WHERE;\n",
+	}
+	want := []string{
+		// byte columns, 1-based: the second WHERE in each file
+		"crlf.sql:4:26: error: cannot parse this statement: syntax error at or near \"WHERE\"",
+		"jinja.sql:3:69: error: cannot parse this statement: syntax error at or near \"where\"",
+		"multibyte.sql:1:49: error: cannot parse this statement: syntax error at or near \"WHERE\"",
+		"tabs.sql:2:36: error: cannot parse this statement: syntax error at or near \"WHERE\"",
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--no-color", dir}, &stdout, &stderr); code != exitFindings {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var got []string
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		if strings.Contains(line, ": error: ") {
+			got = append(got, strings.SplitN(line, "; no SQL rule", 2)[0])
+		}
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got:\n%s\nwant:\n%s\n\nfull output:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"), stdout.String())
+	}
+}
