@@ -46,6 +46,14 @@ const (
 	ReplaceWhere                         // INSERT INTO t REPLACE WHERE ...
 	CopyInto                             // Snowflake COPY INTO t
 	MergeBySource                        // MERGE ... WHEN NOT MATCHED BY SOURCE
+	// MergeAllColumns: MERGE ... UPDATE SET * or INSERT * / INSERT ROW,
+	// which parse as UPDATE SET "*" = DEFAULT and INSERT DEFAULT VALUES
+	// but write every column of the source.
+	MergeAllColumns
+	Qualify           // a QUALIFY filter (often a dedupe) was removed
+	GroupByAll        // GROUP BY ALL, parsed as GROUP BY ()
+	SwapWith          // Snowflake ALTER TABLE t SWAP WITH s, parsed as INHERIT s
+	TruncatePartition // TRUNCATE TABLE t PARTITION (...): only those partitions
 )
 
 // Statement is one statement of a file.
@@ -283,10 +291,14 @@ func comments(src string, toks []Token) []Comment {
 			out = append(out, Comment{Start: t.Start, End: t.End, Text: commentText(src[t.Start:t.End]), Trailing: t.Start < codeLineEnd})
 		case Space:
 		default:
-			if nl := strings.IndexByte(src[t.End:], '\n'); nl >= 0 {
-				codeLineEnd = t.End + nl
-			} else {
-				codeLineEnd = len(src)
+			// Only a token past the known line end can move it, which keeps
+			// a file written on one long line linear to scan.
+			if t.End > codeLineEnd {
+				if nl := strings.IndexByte(src[t.End:], '\n'); nl >= 0 {
+					codeLineEnd = t.End + nl
+				} else {
+					codeLineEnd = len(src)
+				}
 			}
 		}
 	}
