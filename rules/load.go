@@ -198,12 +198,23 @@ func readHead(path string, n int64) ([]byte, error) {
 	return nil, err
 }
 
+// LoadOptions say where a run's files come from.
+type LoadOptions struct {
+	Root   string // the project root, absolute
+	Config *config.Config
+	// Manifest is the --manifest flag: the dbt manifest for files whose
+	// plan names none.
+	Manifest string
+}
+
 // Load reads the discovered files into units. Plans are parsed and their
 // file references resolved; a SQL file that a plan references belongs to
 // that plan's unit and is not linted again on its own. Each SQL file is
 // read and parsed once, however many plans name it.
-func Load(fset *token.FileSet, d *Discovered, root string, cfg *config.Config) []*Unit {
-	l := &loader{fset: fset, root: root, cfg: cfg, parsed: map[string]*SQLFile{}}
+func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
+	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest,
+		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}}
+	root := opts.Root
 	var units []*Unit
 	referenced := map[string]bool{}
 	for _, path := range d.Plans {
@@ -218,6 +229,15 @@ func Load(fset *token.FileSet, d *Discovered, root string, cfg *config.Config) [
 		u.Plan = p
 		p.ResolvePaths(filepath.Dir(path), root)
 		u.Directives = YAMLDirectives(f)
+		mpath := l.manifestFor(filepath.Dir(path))
+		for _, ref := range p.Paths {
+			if ref.Key == "downstream.manifest" {
+				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
+			}
+		}
+		if mpath != "" {
+			u.manifest = l.manifest(mpath)
+		}
 		byPath := map[string]*SQLFile{}
 		for _, ref := range p.Paths {
 			if ref.Err != nil || ref.Key == "downstream.manifest" {
@@ -226,7 +246,7 @@ func Load(fset *token.FileSet, d *Discovered, root string, cfg *config.Config) [
 			referenced[ref.Abs] = true
 			sf := byPath[ref.Abs]
 			if sf == nil {
-				shared, err := l.sql(ref.Abs)
+				shared, err := l.sql(ref.Abs, u.manifest)
 				if err != nil {
 					ref.Err = fmt.Errorf("cannot be read: %v", err)
 					continue
@@ -244,27 +264,38 @@ func Load(fset *token.FileSet, d *Discovered, root string, cfg *config.Config) [
 		if referenced[path] {
 			continue
 		}
-		sf, err := l.sql(path)
+		var m *manifestResult
+		if mpath := l.manifestFor(filepath.Dir(path)); mpath != "" {
+			m = l.manifest(mpath)
+		}
+		sf, err := l.sql(path, m)
 		if err != nil {
 			f := source.Add(fset, displayName(root, path), nil)
 			units = append(units, &Unit{File: f, ReadError: err})
 			continue
 		}
-		units = append(units, &Unit{File: sf.Source, SQL: []*SQLFile{sf}, Directives: SQLDirectives(sf)})
+		units = append(units, &Unit{File: sf.Source, SQL: []*SQLFile{sf}, Directives: SQLDirectives(sf), manifest: m})
 	}
 	return units
 }
 
 type loader struct {
-	fset   *token.FileSet
-	root   string
-	cfg    *config.Config
-	parsed map[string]*SQLFile
+	fset         *token.FileSet
+	root         string
+	cfg          *config.Config
+	manifestFlag string
+	parsed       map[string]*SQLFile
+	manifests    map[string]*manifestResult
 }
 
-// sql reads and parses a SQL file once per run.
-func (l *loader) sql(path string) (*SQLFile, error) {
-	if sf, ok := l.parsed[path]; ok {
+// sql reads and parses a SQL file once per run and manifest: ref() reads
+// differently under a different manifest.
+func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
+	key := path
+	if m != nil {
+		key += "\x00" + m.path
+	}
+	if sf, ok := l.parsed[key]; ok {
 		return sf, nil
 	}
 	content, err := readFile(path)
@@ -275,9 +306,10 @@ func (l *loader) sql(path string) (*SQLFile, error) {
 	opts := sqlparse.Options{
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
+		Resolve:      m.resolve,
 	}
 	sf := &SQLFile{Source: f, Parsed: sqlparse.Parse(string(content), opts)}
-	l.parsed[path] = sf
+	l.parsed[key] = sf
 	return sf, nil
 }
 

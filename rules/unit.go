@@ -3,6 +3,7 @@ package rules
 import (
 	"go/token"
 
+	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -21,6 +22,26 @@ type Unit struct {
 	ReadError error
 	// Directives are the bflint:ignore comments of the unit's files.
 	Directives []*Directive
+
+	manifest *manifestResult
+}
+
+// Manifest is the unit's dbt manifest, nil when none was found or it could
+// not be read.
+func (u *Unit) Manifest() *manifest.Manifest {
+	if u.manifest == nil {
+		return nil
+	}
+	return u.manifest.manifest
+}
+
+// ManifestError says why the manifest found for the unit cannot be used,
+// with the path it was found at; nil when there is none or it loaded.
+func (u *Unit) ManifestError() (path string, err error) {
+	if u.manifest == nil || u.manifest.err == nil {
+		return "", nil
+	}
+	return u.manifest.path, u.manifest.err
 }
 
 // SQLFile is a parsed SQL file and the plan keys that name it ("staging.build",

@@ -163,9 +163,13 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	manifest := ""
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
 			return usageErrorf("--manifest %s: no such file", o.manifest)
+		}
+		if manifest, err = filepath.Abs(o.manifest); err != nil {
+			return usageErrorf("--manifest %s: %v", o.manifest, err)
 		}
 	}
 	disc, err := rules.Discover(o.paths, root, cfg.Exclude.Values())
@@ -176,7 +180,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	units := rules.Load(fset, disc, root, cfg)
+	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
 	res := rules.Run(fset, units, settings)
 	if err := writeReports(res, o, root, stdout, stderr); err != nil {
 		return err

@@ -1,0 +1,119 @@
+package rules
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/bflint/bflint/parser/manifest"
+)
+
+// manifestResult is a manifest loaded once per run, or why it could not be.
+type manifestResult struct {
+	path     string // as shown to the user
+	manifest *manifest.Manifest
+	err      error
+	refs     map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
+	sources  map[string]string // "source.table" to relation names
+}
+
+// ManifestFor is the dbt manifest of a unit: the plan's
+// downstream.manifest, else --manifest, else configuration manifest:, else
+// target/manifest.json (or dbt_project.yml's target-path) of the nearest
+// folder at or above dir that holds dbt_project.yml. "" when there is none.
+func (l *loader) manifestFor(dir string) string {
+	if l.manifestFlag != "" {
+		return l.manifestFlag
+	}
+	if l.cfg != nil && l.cfg.Manifest.Set {
+		if filepath.IsAbs(l.cfg.Manifest.V) {
+			return l.cfg.Manifest.V
+		}
+		return filepath.Join(l.root, filepath.FromSlash(l.cfg.Manifest.V))
+	}
+	for {
+		project := filepath.Join(dir, "dbt_project.yml")
+		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
+			candidate := filepath.Join(dir, targetPath(project), "manifest.json")
+			if _, err := os.Stat(candidate); err == nil {
+				return candidate
+			}
+			return ""
+		}
+		if dir == l.root || filepath.Dir(dir) == dir {
+			return ""
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// targetPath reads target-path from dbt_project.yml: a top-level scalar,
+// so one line is enough and the rest of the file need not be valid YAML.
+func targetPath(project string) string {
+	f, err := os.Open(project)
+	if err != nil {
+		return "target"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if value, ok := strings.CutPrefix(sc.Text(), "target-path:"); ok {
+			value = strings.Trim(strings.TrimSpace(strings.SplitN(value, " #", 2)[0]), `"'`)
+			if value != "" && !strings.Contains(value, "{{") {
+				return filepath.FromSlash(value)
+			}
+		}
+	}
+	return "target"
+}
+
+// manifest loads the manifest at path once per run.
+func (l *loader) manifest(path string) *manifestResult {
+	if r, ok := l.manifests[path]; ok {
+		return r
+	}
+	r := &manifestResult{path: displayName(l.root, path)}
+	r.manifest, r.err = manifest.Load(path)
+	if r.err == nil {
+		r.index()
+	}
+	l.manifests[path] = r
+	return r
+}
+
+// index maps the names ref() and source() use to relation names, so that
+// SQL of dbt models reads as the relations it touches.
+func (r *manifestResult) index() {
+	r.refs, r.sources = map[string]string{}, map[string]string{}
+	for _, n := range r.manifest.Nodes() {
+		rel := r.manifest.RelationName(n)
+		if rel == "" {
+			continue
+		}
+		switch n.ResourceType {
+		case manifest.Model, manifest.Snapshot, manifest.Seed:
+			// The latest version of a versioned model answers ref(name).
+			if n.Version != "" && n.LatestVersion != "" && n.Version != n.LatestVersion {
+				continue
+			}
+			r.refs[n.Name] = rel
+			r.refs[n.PackageName+"."+n.Name] = rel
+		case manifest.Source:
+			if parts := strings.Split(n.UniqueID, "."); len(parts) >= 4 {
+				r.sources[parts[2]+"."+parts[3]] = rel
+			}
+		}
+	}
+}
+
+// resolve answers ref() and source() for the SQL parser.
+func (r *manifestResult) resolve(kind string, args []string) string {
+	if r == nil || r.manifest == nil {
+		return ""
+	}
+	if kind == "source" {
+		return r.sources[strings.Join(args, ".")]
+	}
+	return r.refs[strings.Join(args, ".")]
+}
