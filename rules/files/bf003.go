@@ -7,12 +7,13 @@ var MissingFile = &rules.Rule{
 	Code:     "BF003",
 	Name:     "missing-file",
 	Severity: rules.SeverityError,
-	Scope:    rules.ScopePlan,
+	Scope:    rules.ScopeSQL,
 	Doc: rules.Doc{
-		Title: "A file the plan names does not exist, is not a regular file, or lies outside the project",
+		Title: "A file the plan names does not exist, is not a regular file, or lies outside the project; or a dbt manifest cannot be read",
 		Why: "The SQL a plan points at is the plan: the build, the uniqueness check, the validation queries, the publish and the rollback. " +
 			"A reference to a file that is not there means the step was never written, or was written somewhere no reviewer looked. " +
-			"Paths must also stay inside the repository, so that what is reviewed is what runs and a plan cannot read files outside the project.",
+			"Paths must also stay inside the repository, so that what is reviewed is what runs and a plan cannot read files outside the project. " +
+			"A dbt manifest that cannot be read is reported the same way: without it, ref() names and the lineage checks are blind.",
 		Bad: rules.Example{Lang: "yaml", Text: `publish:
   mode: whole_range
   mechanism: merge
@@ -38,10 +39,22 @@ rollback:
 			}
 			return nil
 		}
-		for _, ref := range pass.Plan.Paths {
-			if ref.Err != nil {
-				pass.Reportf(ref.Value.Value, "%s %q %v", ref.Key, ref.Value.V, ref.Err)
+		if pass.Plan != nil {
+			for _, ref := range pass.Plan.Paths {
+				if ref.Err != nil {
+					pass.Reportf(ref.Value.Value, "%s %q %v", ref.Key, ref.Value.V, ref.Err)
+				}
 			}
+		}
+		if path, err := pass.Unit.ManifestError(); err != nil {
+			at := pass.Unit.File.Pos(0)
+			if pass.Plan != nil {
+				at = pass.PlanStart()
+				if d := pass.Plan.Downstream; d != nil && d.Manifest.Set {
+					at = d.Manifest.Value
+				}
+			}
+			pass.Reportf(at, "the dbt manifest %s cannot be read, so ref() names and lineage are unknown for this file: %v", path, err)
 		}
 		return nil
 	},
