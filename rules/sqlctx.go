@@ -58,12 +58,13 @@ func (p *Pass) IsStaging(rel sqlparse.Relation) bool {
 			}
 		}
 	}
-	return matchesAny(p.Config.StagingPatterns(), rel)
+	return MatchesAny(p.Config.StagingPatterns(), rel)
 }
 
-// matchesAny reports whether a doublestar pattern over dotted, lower-cased
-// names matches rel, written in full or as its last two parts.
-func matchesAny(patterns []string, rel sqlparse.Relation) bool {
+// MatchesAny reports whether a doublestar pattern over dotted, lower-cased
+// names matches rel, written in full or as its last two parts: how the
+// configuration's relation patterns (staging, scd2.relations) apply.
+func MatchesAny(patterns []string, rel sqlparse.Relation) bool {
 	key := rel.Key()
 	names := []string{strings.Join(key, ".")}
 	if len(key) > 2 {

@@ -24,6 +24,22 @@ type Unit struct {
 	Directives []*Directive
 
 	manifest *manifestResult
+	facts    map[any]any
+}
+
+// Fact returns what compute derives from the unit, computing it once: the
+// rules of a family often need the same analysis, and a unit's rules run
+// one after another, so no lock is needed.
+func (u *Unit) Fact(key any, compute func() any) any {
+	if v, ok := u.facts[key]; ok {
+		return v
+	}
+	if u.facts == nil {
+		u.facts = map[any]any{}
+	}
+	v := compute()
+	u.facts[key] = v
+	return v
 }
 
 // Manifest is the unit's dbt manifest, nil when none was found or it could

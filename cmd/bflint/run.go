@@ -47,6 +47,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return explainCommand(args[1:], stdout)
 		case "schema":
 			return schemaCommand(args[1:], stdout)
+		case "lineage":
+			return lineageCommand(args[1:], stdout)
 		case "version":
 			fmt.Fprintf(stdout, "bflint %s\n", version())
 			return nil

@@ -8,44 +8,75 @@ type mark struct {
 	flags  Flags
 }
 
-// dialectEdits rewrites warehouse syntax into PostgreSQL syntax the parser
-// reads, token by token on the original text, and marks what each rewrite
-// removed so rules still see the user's intent.
+// dialect finds the rewrites of one file. It works on the code tokens of
+// the original text, so every edit is a span the user wrote and every
+// position maps back to it. Brackets and statement ends are indexed once,
+// and scans remember where they stopped, so that a file that repeats a
+// construct many times costs time in proportion to its length.
+type dialect struct {
+	src  string
+	code []Token
+	// match is the index of the bracket that closes or opens this one.
+	// parent is the innermost bracket open around a token. Both are -1
+	// where there is none.
+	match, parent []int
+	// ends is where the statement holding a token ends: at its ';', at a
+	// Jinja tag or at the end of the file.
+	ends []int
+	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
+	merge int
+	// scans holds, per purpose, the start and the result of the last scan.
+	scans map[string][2]int
+	edits []edit
+	marks []mark
+}
+
+// dialectEdits rewrites Snowflake, BigQuery and Databricks/Spark syntax into
+// SQL the PostgreSQL parser reads, and marks what each rewrite removed so
+// rules still see the user's intent. What it does not recognise is left as
+// written, for the parser to report.
 func dialectEdits(src string, toks []Token) ([]edit, []mark) {
-	var edits []edit
-	var marks []mark
-	code := codeTokens(toks)
-	word := func(i int) string {
-		if i < 0 || i >= len(code) || code[i].Kind != Word {
-			return ""
-		}
-		return strings.ToUpper(code[i].Text(src))
-	}
-	for i, t := range code {
-		switch t.Kind {
-		case Backtick:
-			edits = append(edits, edit{t.Start, t.End, backtickToQuoted(t.Text(src))})
-		case Word:
-			if word(i) == "CREATE" && word(i+1) == "OR" && word(i+2) == "REPLACE" {
-				j := i + 3
-				var drop []Token
-				for word(j) == "TRANSIENT" || word(j) == "TEMPORARY" || word(j) == "TEMP" || word(j) == "VOLATILE" {
-					if word(j) == "TRANSIENT" || word(j) == "VOLATILE" {
-						drop = append(drop, code[j])
-					}
-					j++
-				}
-				if word(j) == "TABLE" {
-					edits = append(edits, edit{code[i+1].Start, code[i+2].End, ""})
-					for _, d := range drop {
-						edits = append(edits, edit{d.Start, d.End, ""})
-					}
-				}
-				marks = append(marks, mark{t.Start, CreateOrReplace})
-			}
+	d := &dialect{src: src, code: codeTokens(toks), merge: -1, scans: map[string][2]int{}}
+	d.index()
+	for _, t := range toks {
+		// PostgreSQL reads "#" as an operator, so a BigQuery comment
+		// would reach the parser as code.
+		if t.Kind == LineComment && src[t.Start] == '#' {
+			d.replace(t.Start, t.Start+1, "--")
 		}
 	}
-	return edits, marks
+	for i := range d.code {
+		d.at(i)
+	}
+	return d.edits, d.marks
+}
+
+// index fills match, parent and ends.
+func (d *dialect) index() {
+	n := len(d.code)
+	d.match, d.parent, d.ends = make([]int, n), make([]int, n), make([]int, n)
+	var open []int
+	for k := range d.code {
+		d.match[k], d.parent[k] = -1, -1
+		if len(open) > 0 {
+			d.parent[k] = open[len(open)-1]
+		}
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			open = append(open, k)
+		case (d.punct(k, ')') || d.punct(k, ']')) && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			d.match[o], d.match[k], d.parent[k] = k, o, d.parent[o]
+		}
+	}
+	next := n
+	for k := n - 1; k >= 0; k-- {
+		if d.code[k].Kind == JinjaTag || (d.punct(k, ';') && d.parent[k] < 0) {
+			next = k
+		}
+		d.ends[k] = next
+	}
 }
 
 // codeTokens drops space and comments, so rewrites look at neighbours in
@@ -60,13 +91,1150 @@ func codeTokens(toks []Token) []Token {
 	return out
 }
 
+// at applies the rewrites that start at code token i.
+func (d *dialect) at(i int) {
+	t := d.code[i]
+	switch t.Kind {
+	case Backtick:
+		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.src)))
+	case String:
+		d.stringLiteral(i)
+	case Param:
+		switch text := t.Text(d.src); {
+		case text[0] == ':' && !d.path(i):
+			// A bind variable keeps its name, as an identifier, so rules
+			// never mistake it for a literal.
+			d.replace(t.Start, t.End, quoteIdent(text))
+		case text[0] == '$' && d.punct(i-1, '.') && d.touch(i-1, i):
+			// A stage file's column by position, qualified: t.$1.
+			d.replace(t.Start, t.End, quoteIdent(text))
+		}
+	case Operator:
+		switch t.Text(d.src) {
+		case "*":
+			d.starModifiers(i)
+		case ":":
+			d.path(i)
+		case "$":
+			// A Snowflake session variable, named as a bind variable is.
+			if i+1 < len(d.code) && d.code[i+1].Kind == Word && d.touch(i, i+1) {
+				d.replace(t.Start, d.code[i+1].End, quoteIdent(d.src[t.Start:d.code[i+1].End]))
+			}
+		}
+	case Word:
+		d.keyword(i)
+	}
+}
+
+func (d *dialect) keyword(i int) {
+	switch d.word(i) {
+	case "CREATE":
+		d.create(i)
+	case "INSERT":
+		d.insert(i)
+	case "MERGE":
+		d.mergeInto(i)
+	case "WHEN":
+		d.mergeWhen(i)
+	case "THEN":
+		d.mergeAction(i)
+	case "DELETE":
+		// Snowflake and BigQuery let FROM out of DELETE.
+		if d.dmlStart(i) && d.word(i+1) != "FROM" && d.nameStart(i+1) {
+			d.replaceTok(i, "DELETE FROM")
+		}
+	case "COPY":
+		d.copyInto(i)
+	case "USE":
+		d.use(i)
+	case "ALTER":
+		d.alter(i)
+	case "TRUNCATE":
+		d.truncate(i)
+	case "DROP":
+		// Spark's PURGE skips the trash; the drop is the same to rules.
+		if end := d.stmtEnd(i); d.stmtStart(i) && d.word(i+1) == "TABLE" && d.word(end-1) == "PURGE" && end-1 > i+1 {
+			d.drop(end-1, end-1)
+		}
+	case "OPTIMIZE", "VACUUM", "ANALYZE":
+		d.maintenance(i)
+	case "QUALIFY":
+		d.qualify(i)
+	case "GROUP":
+		// GROUP BY ALL groups by every selected column that is not an
+		// aggregate; the placeholder parses, the flag keeps the meaning.
+		if d.word(i+1) == "BY" && d.word(i+2) == "ALL" && d.selectClauseEnds(i+3) {
+			d.replaceTok(i+2, "()")
+			d.mark(i, GroupByAll)
+		}
+	case "TRY_CAST", "SAFE_CAST":
+		// Returning NULL instead of failing changes no rule's reading.
+		if d.punct(i+1, '(') {
+			d.replaceTok(i, "CAST")
+		}
+	case "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP",
+		"CURRENT_USER", "SESSION_USER", "CURRENT_ROLE", "CURRENT_CATALOG":
+		d.niladic(i)
+	case "IGNORE", "RESPECT":
+		if d.word(i+1) == "NULLS" {
+			d.drop(i, i+1)
+		}
+	case "LIMIT":
+		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
+		// subquery's LIMIT is PostgreSQL's own.
+		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == Word && d.word(o+1) != "SELECT" && d.word(o+1) != "WITH" &&
+			i+1 < len(d.code) && d.code[i+1].Kind == Number && d.punct(i+2, ')') {
+			d.drop(i, i+1)
+		}
+	case "INTERVAL":
+		d.interval(i)
+	case "FOR", "VERSION", "SYSTEM_TIME", "SYSTEM_VERSION":
+		d.timeTravel(i)
+	case "AT", "BEFORE":
+		// Snowflake's time travel, AT (OFFSET => -3600): the relation
+		// read is the same.
+		if d.punct(i+1, '(') && d.op(i+3, "=>") && d.nameEnded(i) {
+			if c := d.closing(i + 1); c > 0 {
+				d.drop(i, c)
+			}
+		}
+	case "DATE", "DATETIME", "TIMESTAMP", "TIME":
+		if d.timeTravel(i) {
+			return
+		}
+		// BigQuery writes literals in double quotes too; PostgreSQL would
+		// read DATE "2024-01-01" as a column.
+		if i+1 < len(d.code) && d.code[i+1].Kind == QuotedIdent {
+			if s := d.code[i+1].Text(d.src); len(s) > 2 && isDigit(s[1]) {
+				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
+			}
+		}
+	case "ARRAY", "STRUCT", "MAP":
+		d.angleType(i)
+	case "FROM", "JOIN":
+		d.stage(i + 1)
+	case "RLIKE", "REGEXP":
+		if i+1 < len(d.code) && d.code[i+1].Kind == String {
+			if d.word(i-1) == "NOT" {
+				d.replace(d.code[i-1].Start, d.code[i].End, "!~")
+			} else {
+				d.replaceTok(i, "~")
+			}
+		}
+	case "MINUS":
+		// Snowflake's name for EXCEPT.
+		if d.word(i+1) == "SELECT" || d.word(i+1) == "ALL" || d.punct(i+1, '(') {
+			d.replaceTok(i, "EXCEPT")
+		}
+	}
+}
+
+// create handles CREATE [OR REPLACE] ... TABLE/VIEW. PostgreSQL has no OR
+// REPLACE for tables or materialized views and none of the warehouses'
+// table modifiers and storage clauses.
+func (d *dialect) create(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	orReplace := d.word(j) == "OR" && d.word(j+1) == "REPLACE"
+	if orReplace {
+		j += 2
+	}
+	var modifiers []int
+	for more := true; more; {
+		switch d.word(j) {
+		case "TRANSIENT", "VOLATILE", "SECURE", "SNAPSHOT":
+			modifiers = append(modifiers, j)
+			j++
+		case "TEMP", "TEMPORARY", "LOCAL", "GLOBAL", "MATERIALIZED", "RECURSIVE":
+			j++
+		default:
+			more = false
+		}
+	}
+	kind := d.word(j)
+	if kind != "TABLE" && kind != "VIEW" {
+		return
+	}
+	for _, m := range modifiers {
+		d.drop(m, m)
+	}
+	if orReplace {
+		d.mark(i, CreateOrReplace)
+		if kind == "TABLE" || d.word(j-1) == "MATERIALIZED" {
+			d.drop(i+1, i+2)
+		}
+	}
+	d.relationTail(j+1, d.stmtEnd(i))
+}
+
+// relationTail handles what follows CREATE ... TABLE/VIEW: the name, a copy
+// of another table, a column list, then clauses up to AS.
+func (d *dialect) relationTail(j, end int) {
+	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+		j += 3
+	}
+	n := d.nameEnd(j)
+	if n == j {
+		return
+	}
+	j = n
+	k := j
+	if d.word(k) == "SHALLOW" || d.word(k) == "DEEP" {
+		k++
+	}
+	switch {
+	case d.word(k) == "CLONE" || (d.word(k) == "COPY" && d.word(k+1) != "GRANTS"):
+		// A zero-copy clone or BigQuery's table copy fills the new table
+		// with the source's rows, which is what AS TABLE says. Time travel
+		// and options after the source do not change which relation is
+		// read.
+		src := k + 1
+		srcEnd := d.nameEnd(src)
+		if srcEnd == src {
+			return
+		}
+		d.replace(d.code[j].Start, d.code[k].End, "AS TABLE")
+		if srcEnd < end {
+			d.drop(srcEnd, end-1)
+		}
+		return
+	case d.word(j) == "LIKE":
+		srcEnd := d.nameEnd(j + 1)
+		if srcEnd == j+1 || d.code[srcEnd-1].Kind == JinjaExpr {
+			return
+		}
+		last := d.code[srcEnd-1]
+		// The bracket closes in the replacement of the name's last part:
+		// an insertion at the end of a statement would fall outside it.
+		text := last.Text(d.src)
+		if last.Kind == Backtick {
+			text = backtickToQuoted(text)
+		}
+		d.replaceTok(j, "(LIKE")
+		d.replace(last.Start, last.End, text+")")
+		j = srcEnd
+	case d.punct(j, '('):
+		c := d.closing(j)
+		if c < 0 {
+			return
+		}
+		d.columns(j, c)
+		j = c + 1
+	}
+	for j < end && d.word(j) != "AS" {
+		n, warehouse := d.clause(j)
+		if n == 0 {
+			return
+		}
+		k := d.clauseEnd(j+n, end)
+		if warehouse {
+			d.drop(j, k-1)
+		}
+		j = k
+	}
+}
+
+// clause tells whether a clause of CREATE TABLE starts at j: n is the
+// number of its keywords, warehouse whether PostgreSQL lacks it.
+func (d *dialect) clause(j int) (n int, warehouse bool) {
+	w, w1 := d.word(j), d.word(j+1)
+	switch {
+	case w == "PARTITION" && w1 == "BY":
+		// PostgreSQL's own partitioning names a strategy and a column
+		// list; BigQuery's and Snowflake's is an expression.
+		s := d.word(j + 2)
+		return 2, !((s == "RANGE" || s == "LIST" || s == "HASH") && d.punct(j+3, '('))
+	case w1 == "BY" && (w == "PARTITIONED" || w == "CLUSTER" || w == "CLUSTERED" || w == "SORTED"),
+		w == "STORED" && w1 == "AS", w == "ROW" && w1 == "FORMAT", w == "COPY" && w1 == "GRANTS",
+		w == "DEFAULT" && w1 == "COLLATE":
+		return 2, true
+	case w == "OPTIONS" || w == "TBLPROPERTIES" || w == "LOCATION" || w == "COMMENT":
+		return 1, true
+	case w == "WITH" && (w1 == "TAG" || w1 == "ROW" || w1 == "AGGREGATION"):
+		return 1, true
+	case w == "WITH" && d.punct(j+1, '('), w == "INHERITS", w == "TABLESPACE", w == "USING", w == "WITHOUT":
+		return 1, false
+	case w == "ON" && w1 == "COMMIT":
+		return 2, false
+	case w != "" && d.op(j+1, "="):
+		// Snowflake's table parameters: DATA_RETENTION_TIME_IN_DAYS = 1.
+		return 1, true
+	}
+	return 0, false
+}
+
+// clauseEnd returns where the CREATE TABLE clause whose body starts at j
+// ends: at the next clause, at AS, or at end.
+func (d *dialect) clauseEnd(j, end int) int {
+	depth := 0
+	for k := j; k < end; k++ {
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			depth++
+		case d.punct(k, ')') || d.punct(k, ']'):
+			depth--
+			if depth < 0 {
+				return k
+			}
+		case d.code[k].Kind == JinjaTag:
+			return k
+		case depth == 0:
+			if n, _ := d.clause(k); n > 0 || d.word(k) == "AS" {
+				return k
+			}
+		}
+	}
+	return end
+}
+
+// columns drops the column options PostgreSQL lacks between the brackets
+// at open and close.
+func (d *dialect) columns(open, close int) {
+	for k := open + 1; k < close; k++ {
+		switch d.word(k) {
+		case "OPTIONS":
+			if c := d.closing(k + 1); d.punct(k+1, '(') && c > 0 && c < close {
+				d.drop(k, c)
+				k = c
+			}
+		case "COMMENT":
+			if k+1 < close && d.code[k+1].Kind == String {
+				d.drop(k, k+1)
+				k++
+			}
+		case "NOT":
+			// BigQuery's unenforced keys are documentation.
+			if d.word(k+1) == "ENFORCED" {
+				d.drop(k, k+1)
+			}
+		case "GENERATED":
+			// Databricks computes generated columns on write, as
+			// PostgreSQL's STORED ones.
+			if d.word(k+1) == "ALWAYS" && d.word(k+2) == "AS" && d.punct(k+3, '(') {
+				if c := d.closing(k + 3); c > 0 && c < close && d.word(c+1) != "STORED" {
+					d.replace(d.code[c].End, d.code[c].End, " STORED")
+				}
+			}
+		}
+	}
+}
+
+// insert handles INSERT OVERWRITE, Hive's TABLE and PARTITION, Databricks'
+// REPLACE WHERE and BY NAME, and BigQuery's INSERT without INTO.
+func (d *dialect) insert(i int) {
+	if !d.dmlStart(i) {
+		return
+	}
+	j := i + 1
+	overwrite := false
+	switch d.word(j) {
+	case "OVERWRITE":
+		overwrite = true
+		d.mark(i, InsertOverwrite)
+		if d.word(j+1) == "INTO" { // Snowflake
+			d.drop(j, j)
+			j++
+		} else {
+			d.replaceTok(j, "INTO")
+		}
+		j++
+	case "INTO":
+		j++
+	case "ALL", "FIRST", "VALUES", "DEFAULT":
+		return
+	default:
+		if !d.nameStart(j) {
+			return
+		}
+		d.replaceTok(i, "INSERT INTO")
+	}
+	if d.word(j) == "TABLE" {
+		d.drop(j, j)
+		j++
+	}
+	n := d.nameEnd(j)
+	if n == j {
+		return
+	}
+	j = n
+	if d.word(j) == "PARTITION" && d.punct(j+1, '(') {
+		c := d.closing(j + 1)
+		if c < 0 {
+			return
+		}
+		d.drop(j, c)
+		if overwrite {
+			d.mark(i, OverwritePartition)
+		}
+		j = c + 1
+	}
+	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+		d.drop(j, j+2)
+		j += 3
+	}
+	switch {
+	case d.word(j) == "REPLACE" && d.word(j+1) == "WHERE":
+		end := d.scanTo(j+2, "replace", d.replacingQuery)
+		if end < len(d.code) && d.replacingQuery(end) {
+			d.drop(j, end-1)
+			d.mark(i, ReplaceWhere)
+		}
+	case d.word(j) == "BY" && d.word(j+1) == "NAME":
+		d.drop(j, j+1)
+	}
+}
+
+// mergeInto handles MERGE without INTO (Snowflake, BigQuery) and with
+// Databricks' schema evolution, and opens the statement whose WHEN clauses
+// mergeWhen and mergeAction read.
+func (d *dialect) mergeInto(i int) {
+	if !d.dmlStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(j) == "WITH" && d.word(j+1) == "SCHEMA" && d.word(j+2) == "EVOLUTION" {
+		d.drop(j, j+2)
+		j += 3
+	}
+	if d.word(j) != "INTO" {
+		if !d.nameStart(j) {
+			return
+		}
+		d.replaceTok(i, "MERGE INTO")
+	}
+	d.merge = i
+}
+
+// inMerge reports whether token k belongs to the MERGE being read.
+func (d *dialect) inMerge(k int) bool {
+	return d.merge >= 0 && k < d.ends[d.merge]
+}
+
+// mergeWhen rewrites the WHEN clauses PostgreSQL 16 lacks.
+func (d *dialect) mergeWhen(k int) {
+	if !d.inMerge(k) || d.word(k+1) != "NOT" || d.word(k+2) != "MATCHED" || d.word(k+3) != "BY" {
+		return
+	}
+	switch d.word(k + 4) {
+	case "TARGET":
+		d.drop(k+3, k+4)
+	case "SOURCE":
+		// Target rows the source lacks become matched rows: the action
+		// and its condition keep their place and positions.
+		d.replace(d.code[k+1].Start, d.code[k+4].End, "MATCHED")
+		d.mark(d.merge, MergeBySource)
+	}
+}
+
+// mergeAction rewrites the actions that write every column.
+func (d *dialect) mergeAction(k int) {
+	if !d.inMerge(k) {
+		return
+	}
+	switch {
+	case d.word(k+1) == "UPDATE" && d.word(k+2) == "SET" && d.op(k+3, "*"):
+		// A column named "*" reads as "every column" to a person, and the
+		// flag says so to rules.
+		d.replaceTok(k+3, `"*" = DEFAULT`)
+		d.mark(d.merge, MergeAllColumns)
+	case d.word(k+1) == "INSERT" && (d.op(k+2, "*") || d.word(k+2) == "ROW"):
+		d.replaceTok(k+2, "DEFAULT VALUES")
+		d.mark(d.merge, MergeAllColumns)
+	}
+}
+
+// copyInto handles Snowflake's and Databricks' COPY INTO. A load keeps its
+// target and column list as written and reads from STDIN, whatever the
+// stage, path, query and options were. An unload (COPY INTO @stage or
+// 'location' FROM source) writes no relation: it becomes COPY source TO
+// STDOUT, with the source table or query kept for rules to read.
+func (d *dialect) copyInto(i int) {
+	if !d.stmtStart(i) || d.word(i+1) != "INTO" || i+2 >= len(d.code) {
+		return
+	}
+	end := d.stmtEnd(i)
+	tail := d.code[end-1].End
+	target := d.code[i+2]
+	if text := target.Text(d.src); target.Kind == String || (target.Kind == Param || target.Kind == Operator) && text[0] == '@' {
+		from := d.scanTo(i+3, "from", func(k int) bool { return d.word(k) == "FROM" })
+		if from >= end || d.word(from) != "FROM" {
+			return
+		}
+		srcEnd := d.nameEnd(from + 1)
+		if d.punct(from+1, '(') {
+			srcEnd = d.closing(from+1) + 1
+		}
+		if srcEnd <= from+1 {
+			return
+		}
+		d.replace(d.code[i].Start, d.code[from].End, "COPY")
+		d.replace(d.code[srcEnd-1].End, tail, " TO STDOUT")
+		return
+	}
+	n := d.nameEnd(i + 2)
+	if n == i+2 {
+		return
+	}
+	if d.punct(n, '(') {
+		n = d.closing(n) + 1
+	}
+	if n <= i+2 || d.word(n) != "FROM" {
+		return
+	}
+	d.replace(d.code[i].Start, d.code[i+1].End, "COPY")
+	d.replace(d.code[n].Start, tail, "FROM STDIN")
+	d.mark(i, CopyInto)
+}
+
+// use turns Snowflake's and Databricks' USE into a SET of a setting that
+// names what was chosen; a schema becomes search_path, which it is.
+func (d *dialect) use(i int) {
+	end := d.stmtEnd(i)
+	if !d.stmtStart(i) {
+		return
+	}
+	setting := "search_path"
+	j := i + 1
+	switch w := d.word(j); w {
+	case "WAREHOUSE", "ROLE", "DATABASE", "CATALOG":
+		setting = "use_" + strings.ToLower(w)
+		j++
+	case "SCHEMA":
+		j++
+	case "SECONDARY":
+		setting = "use_secondary_roles"
+		j += 2
+	}
+	if j >= end {
+		return
+	}
+	name := d.src[d.code[j].Start:d.code[end-1].End]
+	d.replace(d.code[i].Start, d.code[end-1].End, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
+}
+
+// alter handles Snowflake's ALTER SESSION and ALTER TABLE ... SWAP WITH.
+func (d *dialect) alter(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	switch d.word(i + 1) {
+	case "SESSION":
+		switch d.word(i + 2) {
+		case "SET":
+			// One replacement from ALTER on keeps the statement's start there.
+			d.replace(d.code[i].Start, d.code[i+2].End, "SET")
+		case "UNSET":
+			d.replace(d.code[i].Start, d.code[i+2].End, "RESET")
+		}
+	case "TABLE":
+		j := i + 2
+		if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+			j += 2
+		}
+		n := d.nameEnd(j)
+		if n > j && d.word(n) == "SWAP" && d.word(n+1) == "WITH" && d.nameEnd(n+2) > n+2 {
+			// INHERIT is the ALTER TABLE form that names a second
+			// relation, so both keep their positions; the flag says the
+			// two tables trade contents.
+			d.replace(d.code[n].Start, d.code[n+1].End, "INHERIT")
+			d.mark(i, SwapWith)
+		}
+	}
+}
+
+// truncate handles TRUNCATE IF EXISTS (Snowflake) and TRUNCATE ...
+// PARTITION (Spark), which PostgreSQL lacks.
+func (d *dialect) truncate(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(j) == "TABLE" {
+		j++
+	}
+	if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+		d.drop(j, j+1)
+		j += 2
+	}
+	n := d.nameEnd(j)
+	if n > j && d.word(n) == "PARTITION" && d.punct(n+1, '(') {
+		if c := d.closing(n + 1); c > 0 {
+			d.drop(n, c)
+			d.mark(i, TruncatePartition)
+		}
+	}
+}
+
+// maintenance reduces Databricks' table maintenance (OPTIMIZE ... ZORDER
+// BY, VACUUM ... RETAIN, ANALYZE TABLE ... COMPUTE STATISTICS) to the
+// PostgreSQL statement of the same kind on the same table: none of them
+// changes rows.
+func (d *dialect) maintenance(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(i) == "ANALYZE" {
+		if d.word(j) != "TABLE" {
+			return
+		}
+		d.drop(j, j)
+		j++
+	}
+	n := d.nameEnd(j)
+	end := d.stmtEnd(i)
+	if n == j || n >= end {
+		return
+	}
+	switch d.word(i) {
+	case "OPTIMIZE":
+		d.replaceTok(i, "VACUUM")
+	case "VACUUM":
+		// PostgreSQL's own options come before the table.
+		if w := d.word(n); w != "RETAIN" && w != "DRY" && w != "LITE" && w != "FULL" {
+			return
+		}
+	}
+	d.drop(n, end-1)
+}
+
+// qualify drops a QUALIFY filter, which PostgreSQL lacks, up to the end of
+// its query block.
+func (d *dialect) qualify(i int) {
+	if d.punct(i-1, ',') || d.punct(i-1, '.') || d.word(i-1) == "SELECT" || d.word(i-1) == "AS" {
+		return // a column named qualify
+	}
+	end := d.scanTo(i+1, "qualify", func(k int) bool {
+		switch d.word(k) {
+		case "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "WINDOW", "FETCH", "OFFSET":
+			return true
+		}
+		return false
+	})
+	if end > i+1 {
+		d.drop(i, end-1)
+		d.mark(i, Qualify)
+	}
+}
+
+// selectClauseEnds reports whether the clause before k ends at k.
+func (d *dialect) selectClauseEnds(k int) bool {
+	if k >= len(d.code) || d.punct(k, ';') || d.punct(k, ')') || d.code[k].Kind == JinjaTag {
+		return true
+	}
+	switch d.word(k) {
+	case "HAVING", "QUALIFY", "ORDER", "LIMIT", "WINDOW", "UNION", "EXCEPT", "INTERSECT", "MINUS":
+		return true
+	}
+	return false
+}
+
+// niladic drops the parentheses warehouses allow after PostgreSQL's
+// keyword functions (CURRENT_DATE(), CURRENT_TIMESTAMP()). BigQuery's
+// time zone argument goes too: the value still denotes "now", which is
+// what rules look for.
+func (d *dialect) niladic(i int) {
+	if !d.punct(i+1, '(') || d.punct(i-1, '.') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 {
+		return
+	}
+	switch d.word(i) {
+	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
+		if c == i+3 && d.code[i+2].Kind == Number {
+			return // PostgreSQL's own precision
+		}
+	}
+	d.drop(i+1, c)
+}
+
+// intervalUnits are the units BigQuery and Databricks write after an
+// unquoted INTERVAL count, singular and plural.
+var intervalUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"} {
+		m[u], m[u+"S"] = true, true
+	}
+	return m
+}()
+
+// interval quotes INTERVAL 1 DAY (BigQuery, Databricks) into PostgreSQL's
+// INTERVAL '1 DAY'; Databricks' INTERVAL 2 HOURS 30 MINUTES becomes one
+// string too.
+func (d *dialect) interval(i int) {
+	var parts []string
+	j := i + 1
+	for {
+		k := j
+		sign := ""
+		if d.op(k, "-") && k+1 < len(d.code) && d.touch(k, k+1) {
+			sign = "-"
+			k++
+		}
+		if k+1 >= len(d.code) || d.code[k].Kind != Number || !intervalUnits[d.word(k+1)] {
+			break
+		}
+		parts = append(parts, sign+d.code[k].Text(d.src)+" "+d.code[k+1].Text(d.src))
+		j = k + 2
+	}
+	if len(parts) > 0 {
+		d.replace(d.code[i+1].Start, d.code[j-1].End, "'"+strings.Join(parts, " ")+"'")
+	}
+}
+
+// timeTravel drops Databricks' VERSION AS OF / TIMESTAMP AS OF and
+// BigQuery's FOR SYSTEM_TIME AS OF after a relation: the relation read is
+// the same. It reports whether i starts such a clause.
+func (d *dialect) timeTravel(i int) bool {
+	j := i
+	if d.word(j) == "FOR" {
+		j++
+	}
+	switch d.word(j) {
+	case "VERSION", "TIMESTAMP", "SYSTEM_TIME", "SYSTEM_VERSION":
+	default:
+		return false
+	}
+	if d.word(j+1) != "AS" || d.word(j+2) != "OF" || !d.nameEnded(i) {
+		return false
+	}
+	end := d.expression(j + 3)
+	if end == j+3 {
+		return false
+	}
+	d.drop(i, end-1)
+	return true
+}
+
+// nameEnded reports whether a relation name ends just before i.
+func (d *dialect) nameEnded(i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch d.code[i-1].Kind {
+	case Word:
+		return !notNames[d.word(i-1)] && d.word(i-1) != "AS"
+	case QuotedIdent, Backtick, JinjaExpr:
+		return true
+	}
+	return false
+}
+
+// expression returns the index after a simple expression that starts at
+// k: operands (literals, names, calls, typed literals, intervals,
+// bracketed terms) joined by operators. It is enough for the point in time
+// of a time travel clause.
+func (d *dialect) expression(k int) int {
+	for {
+		e := d.operand(k)
+		if e == k || e >= len(d.code) || d.code[e].Kind != Operator {
+			return e
+		}
+		k = e + 1
+	}
+}
+
+func (d *dialect) operand(k int) int {
+	if k >= len(d.code) {
+		return k
+	}
+	switch t := d.code[k]; {
+	case t.Kind == String, t.Kind == Number, t.Kind == Param:
+		return k + 1
+	case d.punct(k, '('):
+		return max(d.closing(k)+1, k)
+	case d.word(k) == "INTERVAL":
+		e := d.operand(k + 1)
+		if intervalUnits[d.word(e)] {
+			e++
+		}
+		return e
+	case t.Kind == Word && d.punct(k+1, '('):
+		return max(d.closing(k+1)+1, k)
+	case t.Kind == Word && k+1 < len(d.code) && d.code[k+1].Kind == String:
+		return k + 2
+	case t.Kind == Word, t.Kind == QuotedIdent:
+		return k + 1
+	}
+	return k
+}
+
+// angleType rewrites BigQuery's and Databricks' ARRAY<T>, STRUCT<...> and
+// MAP<K, V> types into PostgreSQL type names: T[], struct and map.
+func (d *dialect) angleType(i int) {
+	// The bracket touches the type name where it is a type; "map < x"
+	// compares a column.
+	if !d.op(i+1, "<") || !d.touch(i, i+1) {
+		return
+	}
+	depth, nested := 0, false
+	for k := i + 1; k < len(d.code) && k < i+400; k++ {
+		t := d.code[k]
+		switch {
+		case t.Kind == Operator:
+			for c := t.Start; c < t.End; c++ {
+				switch d.src[c] {
+				case '<':
+					depth++
+					nested = nested || k > i+1
+				case '>':
+					depth--
+				default:
+					return
+				}
+				if depth == 0 {
+					d.closeAngle(i, k, c, nested)
+					return
+				}
+			}
+		case t.Kind == Word, t.Kind == Number, t.Kind == QuotedIdent, t.Kind == Backtick,
+			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'):
+		default:
+			return
+		}
+	}
+}
+
+// closeAngle writes the rewrite of the type at i whose closing '>' is at
+// offset c in token k.
+func (d *dialect) closeAngle(i, k, c int, nested bool) {
+	if c+1 == d.code[k].End && (d.punct(k+1, '[') || d.punct(k+1, '(')) {
+		return // a typed constructor: ARRAY<INT64>[1, 2]
+	}
+	kind := strings.ToLower(d.word(i))
+	switch {
+	case kind != "array":
+		d.replace(d.code[i].Start, c+1, kind)
+	case nested:
+		d.replace(d.code[i].Start, c+1, strings.ToLower(d.word(i+2))+"[]")
+	default:
+		d.replace(d.code[i].Start, d.code[i+1].End, "")
+		d.replace(c, c+1, "[]")
+	}
+}
+
+// stage rewrites a Snowflake stage read in FROM (@stage/path, @%table, @~)
+// into a relation named after it, without its FILE_FORMAT and PATTERN.
+func (d *dialect) stage(j int) {
+	if j >= len(d.code) || (d.code[j].Kind != Param && d.code[j].Kind != Operator) || d.code[j].Text(d.src)[0] != '@' {
+		return
+	}
+	k := j
+	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
+		k++
+	}
+	d.replace(d.code[j].Start, d.code[k].End, quoteIdent(d.src[d.code[j].Start:d.code[k].End]))
+	if d.punct(k+1, '(') && d.op(k+3, "=>") {
+		if c := d.closing(k + 1); c > 0 {
+			d.drop(k+1, c)
+		}
+	}
+}
+
+// path rewrites Snowflake's semi-structured access (src:a.b[0], $1:"Key")
+// into PostgreSQL's -> operators, bracketed so a following :: cast applies
+// to the whole path. It reports whether i starts such a path.
+func (d *dialect) path(i int) bool {
+	b := i - 1
+	if b < 0 || !d.touch(b, i) {
+		return false
+	}
+	switch base := d.code[b]; {
+	case base.Kind == Word, base.Kind == QuotedIdent, base.Kind == Param && d.src[base.Start] == '$':
+	default:
+		return false
+	}
+	if d.punct(b-1, '[') && d.punct(i+1, ']') {
+		return false // an array slice a[lo:hi]
+	}
+	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == Word || d.code[b-2].Kind == QuotedIdent) {
+		b -= 2
+	}
+	var edits []edit
+	k := i
+	switch {
+	case d.code[k].Kind == Param:
+		edits = append(edits, edit{d.code[k].Start, d.code[k].End, "->" + quoteString(d.code[k].Text(d.src)[1:])})
+		k++
+	case k+1 < len(d.code) && d.code[k+1].Kind == QuotedIdent && d.touch(k, k+1):
+		edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
+		k += 2
+	default:
+		return false
+	}
+segments:
+	for k+1 < len(d.code) && d.touch(k-1, k) {
+		switch {
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == Word:
+			edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(d.code[k+1].Text(d.src))})
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == QuotedIdent:
+			edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
+		case d.punct(k, '[') && d.punct(k+2, ']'):
+			edits = append(edits, edit{d.code[k].Start, d.code[k].End, "->"}, edit{d.code[k+2].Start, d.code[k+2].End, ""})
+			k++
+		default:
+			break segments
+		}
+		k += 2
+	}
+	// The closing bracket goes into the last segment's replacement: an
+	// insertion at the end of a statement would fall outside it.
+	edits[len(edits)-1].Text += ")"
+	d.replace(d.code[b].Start, d.code[b].Start, "(")
+	d.edits = append(d.edits, edits...)
+	return true
+}
+
+// starModifiers drops what Snowflake (EXCLUDE, RENAME, REPLACE), BigQuery
+// (EXCEPT, REPLACE) and Databricks (EXCEPT) write after SELECT *: the
+// star still stands for the relation's columns.
+func (d *dialect) starModifiers(i int) {
+	j := i + 1
+	for {
+		w := d.word(j)
+		if w != "EXCEPT" && w != "EXCLUDE" && w != "REPLACE" && w != "RENAME" {
+			return
+		}
+		switch {
+		case d.punct(j+1, '('):
+			if s := d.word(j + 2); s == "SELECT" || s == "WITH" {
+				return // a set operation
+			}
+			c := d.closing(j + 1)
+			if c < 0 {
+				return
+			}
+			d.drop(j, c)
+			j = c + 1
+		case w == "EXCLUDE" || w == "RENAME":
+			// Snowflake allows one column without brackets.
+			n := d.nameEnd(j + 1)
+			if n == j+1 {
+				return
+			}
+			if w == "RENAME" {
+				if d.word(n) != "AS" || d.nameEnd(n+1) == n+1 {
+					return
+				}
+				n = d.nameEnd(n + 1)
+			}
+			d.drop(j, n-1)
+			j = n
+		default:
+			return
+		}
+	}
+}
+
+// stringLiteral rewrites BigQuery's raw r'...' and triple-quoted strings
+// into PostgreSQL strings with the same value.
+func (d *dialect) stringLiteral(i int) {
+	t := d.code[i]
+	s := t.Text(d.src)
+	raw := s[0] == 'r' || s[0] == 'R'
+	if raw {
+		s = s[1:]
+	}
+	switch {
+	case strings.HasPrefix(s, "'''") && len(s) >= 6:
+		d.replace(t.Start, t.End, quoteString(s[3:len(s)-3]))
+	case raw:
+		d.replace(t.Start, t.Start+1, "")
+	}
+}
+
+// replace records an edit of the original text.
+func (d *dialect) replace(start, end int, text string) {
+	d.edits = append(d.edits, edit{start, end, text})
+}
+
+// replaceTok replaces code token i.
+func (d *dialect) replaceTok(i int, text string) {
+	d.replace(d.code[i].Start, d.code[i].End, text)
+}
+
+// drop removes code tokens i to j, and what lies between them. A space
+// stands in when the tokens around would otherwise run together.
+func (d *dialect) drop(i, j int) {
+	text := ""
+	if i > 0 && j+1 < len(d.code) && d.touch(i-1, i) && d.touch(j, j+1) {
+		text = " "
+	}
+	d.replace(d.code[i].Start, d.code[j].End, text)
+}
+
+func (d *dialect) mark(i int, f Flags) {
+	d.marks = append(d.marks, mark{d.code[i].Start, f})
+}
+
+// word returns code token i in upper case when it is a word, else "".
+func (d *dialect) word(i int) string {
+	if i < 0 || i >= len(d.code) || d.code[i].Kind != Word {
+		return ""
+	}
+	return strings.ToUpper(d.code[i].Text(d.src))
+}
+
+func (d *dialect) punct(i int, c byte) bool {
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == Punct && d.src[d.code[i].Start] == c
+}
+
+func (d *dialect) op(i int, text string) bool {
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == Operator && d.code[i].Text(d.src) == text
+}
+
+// touch reports whether code tokens i and j stand with nothing between.
+func (d *dialect) touch(i, j int) bool {
+	return i >= 0 && j < len(d.code) && d.code[i].End == d.code[j].Start
+}
+
+// closing returns the index of the bracket that closes the one at i, or -1.
+func (d *dialect) closing(i int) int {
+	if i < 0 || i >= len(d.code) || d.match[i] < i {
+		return -1
+	}
+	return d.match[i]
+}
+
+// scanTo returns the first index from i where stop holds outside brackets,
+// or where the enclosing bracket closes, the statement ends or a Jinja tag
+// stands: a rewrite must never swallow a Jinja branch. A scan that starts
+// within the span of the last one for the same purpose, at the same depth,
+// stops where that one did.
+func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
+	if i >= len(d.code) {
+		return len(d.code)
+	}
+	if last, ok := d.scans[purpose]; ok && last[0] < i && i <= last[1] && d.parent[i] == d.parent[last[0]] {
+		return last[1]
+	}
+	end, k := d.ends[i], i
+	for ; k < end; k++ {
+		if stop(k) || d.punct(k, ')') || d.punct(k, ']') {
+			break
+		}
+		if d.punct(k, '(') || d.punct(k, '[') {
+			if d.match[k] < 0 || d.match[k] >= end {
+				k = end // the bracket holds the statement's end
+				break
+			}
+			k = d.match[k]
+		}
+	}
+	d.scans[purpose] = [2]int{i, k}
+	return k
+}
+
+// stmtEnd returns the index of the ';' or Jinja tag that ends the
+// statement holding i, or the number of code tokens.
+func (d *dialect) stmtEnd(i int) int { return d.ends[i] }
+
+// stmtStart reports whether code token i begins a statement.
+func (d *dialect) stmtStart(i int) bool {
+	if i == 0 {
+		return true
+	}
+	p := d.code[i-1]
+	return d.punct(i-1, ';') || p.Kind == JinjaTag || p.Kind == JinjaExpr
+}
+
+// dmlStart reports whether code token i begins a statement that may follow
+// a WITH clause: it starts a statement, or follows a common table
+// expression's closing bracket.
+func (d *dialect) dmlStart(i int) bool {
+	if d.stmtStart(i) {
+		return true
+	}
+	o := d.match[i-1]
+	return d.punct(i-1, ')') && o > 0 && (d.word(o-1) == "AS" || d.word(o-1) == "MATERIALIZED")
+}
+
+// replacingQuery reports whether the query of INSERT ... REPLACE WHERE
+// starts at k, rather than a subquery of its condition.
+func (d *dialect) replacingQuery(k int) bool {
+	switch d.word(k) {
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return true
+	}
+	if !d.punct(k, '(') || (d.word(k+1) != "SELECT" && d.word(k+1) != "WITH") {
+		return false
+	}
+	switch d.word(k - 1) {
+	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
+		return false
+	}
+	return d.code[k-1].Kind != Operator && !d.punct(k-1, '(') && !d.punct(k-1, ',')
+}
+
+// notNames are the words that follow DELETE, INSERT or MERGE where a
+// relation name would stand but begin something else.
+var notNames = map[string]bool{
+	"FROM": true, "INTO": true, "WHEN": true, "WHERE": true, "VALUES": true, "ROW": true, "DEFAULT": true,
+	"SELECT": true, "WITH": true, "SET": true, "USING": true, "ON": true, "OVERWRITE": true, "TABLE": true,
+}
+
+// nameStart reports whether a relation name can start at i.
+func (d *dialect) nameStart(i int) bool {
+	if i >= len(d.code) {
+		return false
+	}
+	switch d.code[i].Kind {
+	case QuotedIdent, Backtick, JinjaExpr:
+		return true
+	case Word:
+		return !notNames[d.word(i)]
+	}
+	return false
+}
+
+// nameEnd returns the index after a possibly qualified relation name that
+// starts at i, or i when none does. dbt Jinja may stand for any part, or
+// glue onto one.
+func (d *dialect) nameEnd(i int) int {
+	part := func(k int) bool {
+		if k >= len(d.code) {
+			return false
+		}
+		switch d.code[k].Kind {
+		case Word, QuotedIdent, Backtick, JinjaExpr:
+			return true
+		}
+		return false
+	}
+	if !d.nameStart(i) {
+		return i
+	}
+	k := i + 1
+	for {
+		switch {
+		case d.punct(k, '.') && part(k+1):
+			k += 2
+		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == JinjaExpr || d.code[k-1].Kind == JinjaExpr):
+			k++
+		default:
+			return k
+		}
+	}
+}
+
 // backtickToQuoted turns `project.dataset.table` or `db` into PostgreSQL
 // quoted identifiers, one per dotted part.
 func backtickToQuoted(text string) string {
 	inner := strings.ReplaceAll(text[1:len(text)-1], "``", "`")
 	parts := strings.Split(inner, ".")
 	for i, p := range parts {
-		parts[i] = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		parts[i] = quoteIdent(p)
 	}
 	return strings.Join(parts, ".")
 }
+
+func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
+
+// identName returns the name a "quoted identifier" stands for.
+func identName(s string) string { return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`) }

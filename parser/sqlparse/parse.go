@@ -75,6 +75,8 @@ type Statement struct {
 	// Variant names the branch of {% if is_incremental() %} this statement
 	// comes from: "" when the file has none, else "incremental" or "full".
 	Variant string
+
+	facts facts
 }
 
 // Orig maps a pg_query location (an offset in Text, -1 when unknown) to an

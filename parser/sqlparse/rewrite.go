@@ -55,8 +55,17 @@ func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
 			pos = to
 		}
 	}
-	for _, e := range edits {
-		if e.End <= start || e.Start >= end {
+	// Edits are sorted and do not overlap, so those touching [start, end)
+	// begin at the first one ending after start: finding it by binary
+	// search keeps a file of many statements linear in its edits.
+	first := sort.Search(len(edits), func(i int) bool {
+		return edits[i].End > start || (edits[i].Start >= start && edits[i].End == edits[i].Start)
+	})
+	for _, e := range edits[first:] {
+		if e.Start >= end {
+			break
+		}
+		if e.End <= start && e.Start != e.End {
 			continue
 		}
 		copyTo(max(e.Start, pos))

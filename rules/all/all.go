@@ -10,6 +10,7 @@ import (
 	"github.com/bflint/bflint/rules/publish"
 	"github.com/bflint/bflint/rules/rerun"
 	"github.com/bflint/bflint/rules/rollback"
+	"github.com/bflint/bflint/rules/scd2"
 	"github.com/bflint/bflint/rules/validation"
 )
 
@@ -22,6 +23,7 @@ var families = [][]*rules.Rule{
 	validation.Rules,
 	publish.Rules,
 	rollback.Rules,
+	scd2.Rules,
 	governance.Rules,
 }
 

@@ -2,26 +2,32 @@ package daterange
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
 
-// IncludesCurrent reports a range that reaches into the partitions the
-// scheduled pipeline is still writing.
+// IncludesCurrent reports a range, or a write's partition predicate, that
+// reaches into the partitions the scheduled pipeline is still writing.
 var IncludesCurrent = &rules.Rule{
 	Code:     "BF102",
 	Name:     "range-includes-current-partition",
 	Severity: rules.SeverityError,
-	Scope:    rules.ScopePlan,
+	Scope:    rules.ScopeSQL,
 	Doc: rules.Doc{
-		Title: "The range reaches into the partitions the scheduled pipeline still writes",
+		Title: "The range, or a write's partition predicate, reaches into the partitions the scheduled pipeline still writes",
 		Why: "The newest partitions belong to the scheduled pipeline: it is still loading today, and often re-processes the last few days as late data arrives. " +
 			"A backfill that includes them races the pipeline. Whichever writes last wins, so the correction is silently overwritten by the next scheduled run, " +
 			"or the backfill overwrites rows the pipeline loaded after the staged copy was built. " +
 			"The current partition depends on the grain and on the timezone of the partition column: at 02:00 UTC it is still yesterday in New York, " +
-			"and at 20:00 UTC it is already tomorrow in Tokyo. range.pipeline_owns says how many of the newest partitions the pipeline keeps rewriting.",
+			"and at 20:00 UTC it is already tomorrow in Tokyo. range.pipeline_owns says how many of the newest partitions the pipeline keeps rewriting. " +
+			"The SQL makes the same mistake when a write statement bounds the partition column with CURRENT_DATE, now(), getdate() or sysdate, " +
+			"or from below only: it then writes up to today, and a rerun on another day writes another range. " +
+			"This holds for the build into staging as much as for the publish, since the publish carries into the target whatever the build recomputed. " +
+			"Without a plan (a standalone SQL file) the partition columns are the configured patterns; in a plan, range.partition_column when it is set.",
 		Bad: rules.Example{Lang: "yaml", Text: `# linted on 2026-11-30
 range:
   start: 2026-11-01
@@ -39,25 +45,35 @@ range:
 `},
 	},
 	Run: func(pass *rules.Pass) error {
-		p := pass.Plan
-		_, end, ok := p.Bounds()
-		if !ok {
-			return nil
+		if pass.Plan != nil {
+			checkPlanEnd(pass)
 		}
-		g, loc, owns := p.Grain(), p.Location(), p.PipelineOwns()
-		current := currentPartition(pass.Now, g, loc)
-		oldest := g.Add(current, -(owns - 1))
-		if end.Before(oldest) {
-			return nil
+		for _, f := range pass.Unit.SQL {
+			checkSQL(pass, f)
 		}
-		owned := fmt.Sprintf("only the current one (pipeline_owns: %d)", owns)
-		if owns > 1 {
-			owned = fmt.Sprintf("the %d newest, %s through %s (pipeline_owns: %d)", owns, g.Format(oldest), g.Format(current), owns)
-		}
-		pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s, the oldest partition the scheduled pipeline still writes: the current %s partition in %s is %s and the pipeline owns %s, so the backfill of %q races it and whichever writes last wins; end the range at %s or earlier",
-			p.Range.End.Raw, g.Format(oldest), g, loc, g.Format(current), owned, p.Target.V, g.Format(g.Add(oldest, -1)))
 		return nil
 	},
+}
+
+// checkPlanEnd compares range.end with the partitions the pipeline owns.
+func checkPlanEnd(pass *rules.Pass) {
+	p := pass.Plan
+	_, end, ok := p.Bounds()
+	if !ok {
+		return
+	}
+	g, loc, owns := p.Grain(), p.Location(), p.PipelineOwns()
+	current := currentPartition(pass.Now, g, loc)
+	oldest := g.Add(current, -(owns - 1))
+	if end.Before(oldest) {
+		return
+	}
+	owned := fmt.Sprintf("only the current one (pipeline_owns: %d)", owns)
+	if owns > 1 {
+		owned = fmt.Sprintf("the %d newest, %s through %s (pipeline_owns: %d)", owns, g.Format(oldest), g.Format(current), owns)
+	}
+	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s, the oldest partition the scheduled pipeline still writes: the current %s partition in %s is %s and the pipeline owns %s, so the backfill of %q races it and whichever writes last wins; end the range at %s or earlier",
+		p.Range.End.Raw, g.Format(oldest), g, loc, g.Format(current), owned, p.Target.V, g.Format(g.Add(oldest, -1)))
 }
 
 // currentPartition is the partition holding now in the plan's timezone.
@@ -67,4 +83,107 @@ func currentPartition(now time.Time, g plan.Grain, loc *time.Location) time.Time
 	l := now.In(loc)
 	wall := time.Date(l.Year(), l.Month(), l.Day(), l.Hour(), l.Minute(), l.Second(), 0, time.UTC)
 	return g.Truncate(wall)
+}
+
+// rowWrites are the writes whose rows a predicate chooses; DDL, TRUNCATE
+// and COPY choose none.
+var rowWrites = map[sqlparse.WriteKind]bool{
+	sqlparse.WriteInsert:           true,
+	sqlparse.WriteInsertOnConflict: true,
+	sqlparse.WriteInsertOverwrite:  true,
+	sqlparse.WriteReplaceWhere:     true,
+	sqlparse.WriteMerge:            true,
+	sqlparse.WriteCreateTableAs:    true,
+	sqlparse.WriteCreateOrReplace:  true,
+	sqlparse.WriteDelete:           true,
+	sqlparse.WriteUpdate:           true,
+}
+
+// checkSQL reports write statements whose partition predicate moves with
+// the clock or is open above. Writes into staging count too: the build
+// recomputes whatever partitions its predicate selects, and the publish
+// then carries them into the target.
+func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
+	src := string(f.Source.Content)
+	for _, st := range f.Parsed.Statements {
+		if st.Node == nil {
+			continue
+		}
+		w, ok := st.Write()
+		if !ok || !rowWrites[w.Kind] {
+			continue
+		}
+		conds := writeConditions(src, st, w)
+		write := fmt.Sprintf("the %s of %q", w.Kind, w.Target.Name())
+		clocked := map[string]bool{}
+		reported := map[int]bool{}
+		for _, c := range conds {
+			for _, conj := range sqlparse.Conjuncts(c.node) {
+				col := partitionColumn(pass, conj)
+				if col == "" {
+					continue
+				}
+				for _, off := range c.nowCalls(conj) {
+					clocked[strings.ToLower(col)] = true
+					if reported[off] {
+						continue
+					}
+					reported[off] = true
+					pass.Reportf(f.Pos(off), "%s in the predicate on %q ties %s to the day it runs: it reaches the current partition the scheduled pipeline still writes, and a rerun on another day writes a different range; bound %q with the literal first and last partitions of the range",
+						clockName(src, off), col, write, col)
+				}
+			}
+		}
+		for _, b := range openLowerBounds(pass, conds) {
+			if !clocked[b.Column] {
+				pass.Reportf(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes; add an upper bound at the last partition of the range",
+					b.Column, write)
+			}
+		}
+	}
+}
+
+// openLowerBounds returns, per partition column, the first lower bound of a
+// column that nothing bounds from above.
+func openLowerBounds(pass *rules.Pass, conds []cond) []sqlparse.Bound {
+	lower := map[string]sqlparse.Bound{}
+	upper := map[string]bool{}
+	var order []string
+	for _, c := range conds {
+		for _, b := range c.bounds() {
+			if !pass.IsPartitionColumn(b.Column) {
+				continue
+			}
+			switch b.Op {
+			case ">=", ">":
+				if _, ok := lower[b.Column]; !ok {
+					lower[b.Column] = b
+					order = append(order, b.Column)
+				}
+			default:
+				upper[b.Column] = true
+			}
+		}
+	}
+	var out []sqlparse.Bound
+	for _, col := range order {
+		if !upper[col] {
+			out = append(out, lower[col])
+		}
+	}
+	return out
+}
+
+// clockName is the time function at off as written, such as CURRENT_DATE
+// or getdate().
+func clockName(src string, off int) string {
+	end := off
+	for end < len(src) && (src[end] == '_' || src[end] >= '0' && src[end] <= '9' || src[end]|0x20 >= 'a' && src[end]|0x20 <= 'z') {
+		end++
+	}
+	name := src[off:end]
+	if strings.HasPrefix(src[end:], "(") {
+		name += "()"
+	}
+	return name
 }

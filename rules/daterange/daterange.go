@@ -1,6 +1,7 @@
 // Package daterange holds the rules about the range a backfill covers: that
 // it is written down, ends before the partitions the scheduled pipeline
-// still writes, rests on evidence for its start, and names real partitions.
+// still writes, rests on evidence for its start, names real partitions, and
+// is the range the SQL actually bounds.
 package daterange
 
 import (
@@ -9,7 +10,7 @@ import (
 )
 
 // Rules are the daterange family.
-var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, Invalid}
+var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, Invalid}
 
 // written reports whether a date key holds a value. A value the parser
 // rejected counts as written: BF001 already reports it, and calling it

@@ -1,35 +1,120 @@
 package rerun
 
-import "github.com/bflint/bflint/rules"
+import (
+	"path"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+)
 
 // AppendWrite reports a write that adds rows on every run.
 var AppendWrite = &rules.Rule{
 	Code:     "BF201",
 	Name:     "append-write",
 	Severity: rules.SeverityError,
-	Scope:    rules.ScopePlan,
+	Scope:    rules.ScopeSQL,
 	Doc: rules.Doc{
 		Title: "The backfill appends: re-running a partition duplicates its rows",
 		Why: "Re-run safety is a property of the write, not of the transformation. A pure transformation followed by an append " +
 			"adds the partition again every time it runs, and a backfill always runs some partitions twice: a retry after a timeout, " +
 			"a restart after a failure halfway, a second pass after a fix. Against an empty range that goes unnoticed; " +
 			"against the populated target it doubles revenue for exactly the days that were meant to be corrected. " +
-			"Write with a merge on a unique key or by replacing whole partitions, so a second run converges on the first.",
-		Bad: rules.Example{Lang: "yaml", Text: `rerun:
-  write: append          # a retried day is counted twice
+			"The append shows in the plan (rerun.write: append), in the SQL (INSERT INTO or COPY INTO a relation that is not staging, " +
+			"unless the same file deletes, truncates or recreates it first), and in dbt models that are incremental with the append strategy, or with merge, " +
+			"delete+insert or the adapter default but no unique_key. " +
+			"Write with a merge on a unique key or by replacing whole partitions (INSERT OVERWRITE, insert_overwrite, microbatch), " +
+			"so a second run converges on the first.",
+		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again
+INSERT INTO analytics.fct_orders
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 `},
-		Good: rules.Example{Lang: "yaml", Text: `rerun:
-  write: replace_partition
-  tested:
-    partition: 2026-03-01
-    identical: true
+		Good: rules.Example{Lang: "sql", Text: `MERGE INTO analytics.fct_orders AS t
+USING backfill_staging.fct_orders__bf20260826_a AS s
+  ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor
+WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
+  VALUES (s.order_id, s.order_date, s.amount_minor);
 `},
 	},
 	Run: func(pass *rules.Pass) error {
-		r := pass.Plan.Rerun
-		if r != nil && r.Write.Set && r.Write.V == "append" {
-			pass.Reportf(r.Write.Key, "rerun.write is append: re-running any partition of %q adds its rows again, doubling them; use merge on a unique key or replace_partition", pass.Plan.Target.V)
+		if pass.Plan != nil {
+			if r := pass.Plan.Rerun; r != nil && r.Write.Set && r.Write.V == "append" {
+				pass.Reportf(r.Write.Key, "rerun.write is append: re-running any partition of %q adds its rows again, doubling them; use merge on a unique key or replace_partition", pass.Plan.Target.V)
+			}
+		}
+		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
+			reportAppends(pass, f)
+			reportIncrementalAppend(pass, f)
 		}
 		return nil
 	},
+}
+
+// reportAppends reports INSERT and COPY into relations that are not
+// staging. A relation emptied or created afresh earlier in the file is
+// replaced, not appended to: whether the two steps are atomic is BF204's
+// question.
+func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
+	type emptied struct {
+		rel sqlparse.Relation
+		st  *sqlparse.Statement
+	}
+	var cleared []emptied
+	replaced := func(rel sqlparse.Relation, st *sqlparse.Statement) bool {
+		for _, c := range cleared {
+			if c.st.Start < st.Start && sameRun(c.st, st) && c.rel.Matches(rel) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, i := range inOrder(f.Parsed) {
+		st := f.Parsed.Statements[i]
+		for _, w := range st.Writes() {
+			switch w.Kind {
+			case sqlparse.WriteDelete, sqlparse.WriteTruncate, sqlparse.WriteDrop, sqlparse.WriteCreateOrReplace:
+				cleared = append(cleared, emptied{w.Target, st})
+			case sqlparse.WriteCreateTable, sqlparse.WriteCreateTableAs:
+				if w.Temporary {
+					cleared = append(cleared, emptied{w.Target, st})
+				}
+			case sqlparse.WriteInsert, sqlparse.WriteCopy:
+				if pass.IsStaging(w.Target) || replaced(w.Target, st) {
+					continue
+				}
+				verb := "INSERT into"
+				if w.Kind == sqlparse.WriteCopy {
+					verb = "COPY into"
+				}
+				pass.Reportf(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them; write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
+			}
+		}
+	}
+}
+
+// appendStrategies are the dbt incremental strategies that insert every
+// row when no unique_key says which rows to replace ("" is the adapter's
+// default, merge or delete+insert on most warehouses and append on some).
+var appendStrategies = map[string]bool{"merge": true, "delete+insert": true, "": true}
+
+// reportIncrementalAppend reads the model's own {{ config() }}; a
+// configuration that only the manifest holds is not seen here.
+func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
+	m := f.Parsed.Model
+	if m == nil || !strings.EqualFold(m.Materialized, "incremental") {
+		return
+	}
+	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
+	strategy := strings.ToLower(strings.TrimSpace(m.IncrementalStrategy))
+	switch {
+	case strategy == "append":
+		pass.Reportf(f.Pos(m.Offset), "dbt model %q is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them; use merge with a unique_key, insert_overwrite or microbatch", name)
+	case appendStrategies[strategy] && len(columnSet(m.UniqueKey)) == 0:
+		how := "incremental_strategy " + strategy
+		if strategy == "" {
+			how = "the adapter's default incremental strategy"
+		}
+		pass.Reportf(f.Pos(m.Offset), "dbt model %q is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them; set unique_key, or use insert_overwrite or microbatch", name, how)
+	}
 }

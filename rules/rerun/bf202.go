@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -20,7 +21,8 @@ var MergeKeyUnchecked = &rules.Rule{
 			"That is an assumption about the data, and a key that is nearly unique is worse than none: " +
 			"two different rows that share it are merged into one, or a single source row updates several target rows, " +
 			"and the result changes from one run to the next. The key has to be written down and checked against the staged range " +
-			"before the publish, with a query that returns the duplicates (GROUP BY the key HAVING COUNT(*) > 1).",
+			"before the publish, with a query that returns the duplicates (GROUP BY the key HAVING COUNT(*) > 1). " +
+			"A publish written as MERGE or INSERT ... ON CONFLICT ... DO UPDATE is a merge whatever rerun.write says.",
 		Bad: rules.Example{Lang: "yaml", Text: `rerun:
   write: merge           # on which columns, and are they unique?
 `},
@@ -32,22 +34,103 @@ var MergeKeyUnchecked = &rules.Rule{
 	},
 	Run: func(pass *rules.Pass) error {
 		r := pass.Plan.Rerun
-		if r == nil || !r.Write.Set || r.Write.V != "merge" {
-			return nil
-		}
-		hasKey := len(r.Key.Items) > 0
-		hasCheck := r.UniquenessCheck.Set && strings.TrimSpace(r.UniquenessCheck.V) != ""
+		hasKey := r != nil && len(columnSet(r.Key.Values())) > 0
+		hasCheck := r != nil && r.UniquenessCheck.Set && strings.TrimSpace(r.UniquenessCheck.V) != ""
 		target := pass.Plan.Target.V
-		switch {
-		case !hasKey && !hasCheck:
-			pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key and no rerun.uniqueness_check: a merge into %q is only idempotent on a unique key, and nothing names the key or proves it unique; list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", target)
-		case !hasKey:
-			pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key: nothing says which columns the merge into %q matches on, and a merge is only idempotent on a unique key; list them in rerun.key", target)
-		case !hasCheck:
-			pass.Reportf(r.Write.Key, "rerun.write is merge on %s with no rerun.uniqueness_check: nothing proves the key unique in staging, and a merge into %q on a key that repeats merges different rows and changes between runs; add a query that returns duplicate keys as rerun.uniqueness_check", quoteList(r.Key.Values()), target)
+		if r != nil && r.Write.Set && r.Write.V == "merge" {
+			switch {
+			case !hasKey && !hasCheck:
+				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key and no rerun.uniqueness_check: a merge into %q is only idempotent on a unique key, and nothing names the key or proves it unique; list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", target)
+			case !hasKey:
+				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key: nothing says which columns the merge into %q matches on, and a merge is only idempotent on a unique key; list them in rerun.key", target)
+			case !hasCheck:
+				pass.Reportf(r.Write.Key, "rerun.write is merge on %s with no rerun.uniqueness_check: nothing proves the key unique in staging, and a merge into %q on a key that repeats merges different rows and changes between runs; add a query that returns duplicate keys as rerun.uniqueness_check", quoteList(r.Key.Values()), target)
+			}
+		} else if !hasKey || !hasCheck {
+			reportUncheckedMerges(pass, hasKey, hasCheck)
+		}
+		if hasKey && hasCheck {
+			checkUniquenessQuery(pass, r.Key.Values())
 		}
 		return nil
 	},
+}
+
+// reportUncheckedMerges reports publish SQL that merges when the plan does
+// not say so; when rerun.write is merge, the plan finding already covers it.
+func reportUncheckedMerges(pass *rules.Pass, hasKey, hasCheck bool) {
+	missing := "no rerun.key and no rerun.uniqueness_check"
+	switch {
+	case hasKey:
+		missing = "no rerun.uniqueness_check"
+	case hasCheck:
+		missing = "no rerun.key"
+	}
+	for _, f := range pass.SQLFiles("publish.sql") {
+		for _, st := range f.Parsed.Statements {
+			w, ok := st.Write()
+			if !ok {
+				continue
+			}
+			var how string
+			switch {
+			case w.Kind == sqlparse.WriteMerge:
+				how = "MERGE"
+			case w.Kind == sqlparse.WriteInsertOnConflict && w.DoUpdate:
+				how = "INSERT ... ON CONFLICT DO UPDATE"
+			default:
+				continue
+			}
+			pass.Reportf(f.Pos(st.Start), "%s into %q with %s in the plan: the merge is only idempotent on a unique key, and nothing names that key or proves it unique in staging; list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", how, w.Target.Name(), missing)
+		}
+	}
+}
+
+// checkUniquenessQuery reports a rerun.uniqueness_check that does not return
+// the duplicates of exactly the key. The shape may sit at any depth, since
+// checks often count the duplicates in an outer query.
+func checkUniquenessQuery(pass *rules.Pass, key []string) {
+files:
+	for _, f := range pass.SQLFiles("rerun.uniqueness_check") {
+		var first *sqlparse.Statement
+		var groupedBy []string
+		groupsKey := false
+		for _, st := range f.Parsed.Statements {
+			if st.Node == nil {
+				continue files // BF002 reports it; what it checks is unknown
+			}
+			if first == nil || st.Start < first.Start {
+				first = st
+			}
+			for _, sel := range st.Selects() {
+				cols, ok := st.GroupBy(sel)
+				if !ok {
+					continue
+				}
+				if sameColumns(cols, key) {
+					if sqlparse.HavingCountGreaterThanOne(sel) {
+						continue files
+					}
+					groupsKey = true
+				} else if groupedBy == nil {
+					groupedBy = cols
+				}
+			}
+		}
+		if first == nil {
+			continue
+		}
+		var what string
+		switch {
+		case groupsKey:
+			what = "groups by the key but its HAVING is not COUNT(*) > 1, so it does not return exactly the duplicated keys"
+		case groupedBy != nil:
+			what = "groups by " + quoteList(columnSet(groupedBy)) + ", not by the key, so it proves some other columns unique"
+		default:
+			what = "has no GROUP BY the key with HAVING COUNT(*) > 1, so it does not return the duplicated keys"
+		}
+		pass.Reportf(f.Pos(first.Start), "the uniqueness check for rerun.key %s %s; the merge into %q relies on that key being unique: select the key columns GROUP BY exactly them HAVING COUNT(*) > 1", quoteList(columnSet(key)), what, pass.Plan.Target.V)
+	}
 }
 
 func quoteList(items []string) string {

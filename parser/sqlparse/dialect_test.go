@@ -1,0 +1,342 @@
+package sqlparse
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+)
+
+// TestDialectConstructs parses one construct per case. native says the
+// PostgreSQL parser reads it as written: those cases verify that no rewrite
+// is needed, the others that the rewrite is what makes them parse.
+func TestDialectConstructs(t *testing.T) {
+	cases := []struct {
+		name   string
+		src    string
+		flags  Flags
+		native bool
+		text   string // a part of the rewritten text, spaces collapsed
+	}{
+		// CREATE
+		{name: "create or replace table", src: "CREATE OR REPLACE TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
+		{name: "create or replace transient", src: "CREATE OR REPLACE TRANSIENT TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
+		{name: "create or replace temp", src: "CREATE OR REPLACE TEMP TABLE t AS SELECT 1 AS a", flags: CreateOrReplace, text: "TEMP TABLE"},
+		{name: "create transient table", src: "CREATE TRANSIENT TABLE stg.t (a INT)"},
+		{name: "create or replace view", src: "CREATE OR REPLACE VIEW v AS SELECT 1 AS a", flags: CreateOrReplace, native: true},
+		{name: "create or replace secure view", src: "CREATE OR REPLACE SECURE VIEW v COPY GRANTS AS SELECT 1 AS a", flags: CreateOrReplace},
+		{name: "create or replace materialized view", src: "CREATE OR REPLACE MATERIALIZED VIEW mv CLUSTER BY (a) AS SELECT a FROM t", flags: CreateOrReplace},
+		{name: "create temp table", src: "CREATE TEMP TABLE t AS SELECT 1 AS a", native: true},
+		{name: "ctas partition cluster options", src: "CREATE TABLE `p.d.t` PARTITION BY DATE(ts) CLUSTER BY a, b OPTIONS (description = 'x') AS SELECT a, b, ts FROM s", text: `"p"."d"."t" AS SELECT`},
+		{name: "ctas databricks clauses", src: "CREATE TABLE db.t USING DELTA PARTITIONED BY (ds) LOCATION 's3://b/p' COMMENT 'c' TBLPROPERTIES ('k' = 'v') AS SELECT 1 AS ds", text: "USING DELTA"},
+		{name: "ctas snowflake parameters", src: "CREATE TABLE t CLUSTER BY (a) DATA_RETENTION_TIME_IN_DAYS = 1 CHANGE_TRACKING = TRUE COMMENT = 'x' AS SELECT 1 AS a"},
+		{name: "table partition by expression", src: "CREATE TABLE t (a INT64, ts TIMESTAMP) PARTITION BY DATE(ts) CLUSTER BY a"},
+		{name: "table cluster by snowflake", src: "CREATE TABLE t (a NUMBER(38, 0), d DATE) CLUSTER BY (d, a)"},
+		{name: "postgres partition by range", src: "CREATE TABLE t (a int, d date) PARTITION BY RANGE (d)", native: true, text: "PARTITION BY RANGE (d)"},
+		{name: "bigquery types in columns", src: "CREATE TABLE t (a INT64, b FLOAT64, c STRING, d BOOL, e BYTES, f NUMERIC, g BIGNUMERIC, h DATETIME)", native: true},
+		{name: "bigquery angle types", src: "CREATE TABLE t (a ARRAY<STRING>, b STRUCT<x INT64, y ARRAY<STRING>>, c ARRAY<STRUCT<x INT64>>, m MAP<STRING, INT>)", text: "a STRING[], b struct, c struct[], m map"},
+		{name: "column options and comments", src: "CREATE TABLE t (a INT64 NOT NULL OPTIONS (description = 'k'), b STRING COMMENT 'note', PRIMARY KEY (a) NOT ENFORCED)"},
+		{name: "generated column", src: "CREATE TABLE t (ts TIMESTAMP, d DATE GENERATED ALWAYS AS (CAST(ts AS DATE)))", text: ")) STORED)"},
+		{name: "clone", src: "CREATE OR REPLACE TABLE bk.t CLONE prod.t AT (TIMESTAMP => '2024-01-01'::timestamp)", flags: CreateOrReplace, text: "AS TABLE prod.t"},
+		{name: "deep clone", src: "CREATE TABLE bk.t DEEP CLONE prod.t", text: "AS TABLE prod.t"},
+		{name: "like", src: "CREATE TABLE stg.t LIKE prod.t", text: "(LIKE prod.t)"},
+		{name: "like backticks", src: "CREATE TABLE stg.t LIKE `p.d.t`", text: `(LIKE "p"."d"."t")`},
+
+		// Identifiers, literals, comments
+		{name: "backtick project.dataset.table", src: "SELECT a FROM `proj.ds.tbl`", text: `"proj"."ds"."tbl"`},
+		{name: "backtick spark parts", src: "SELECT a FROM `db`.`t`", text: `"db"."t"`},
+		{name: "hash comment", src: "# rebuild\nSELECT 1", text: "-- rebuild"},
+		{name: "raw and triple-quoted strings", src: `SELECT r'\d+', '''it's''' FROM t`, text: `'\d+', 'it''s'`},
+		{name: "double-quoted date literal", src: `SELECT a FROM t WHERE d = DATE "2024-01-01"`, text: "DATE '2024-01-01'"},
+		{name: "snowflake casts", src: "SELECT a::date, b::varchar(10) FROM t", native: true},
+
+		// Functions
+		{name: "iff", src: "SELECT IFF(a > 1, 'x', 'y') FROM t", native: true},
+		{name: "try_to_date", src: "SELECT TRY_TO_DATE(a), TRY_TO_NUMBER(b) FROM t", native: true},
+		{name: "try_cast safe_cast", src: "SELECT TRY_CAST(a AS INT), SAFE_CAST(b AS INT64) FROM t", text: "CAST(a AS INT), CAST(b AS INT64)"},
+		{name: "bigquery types in cast", src: "SELECT CAST(a AS INT64), CAST(b AS FLOAT64), CAST(c AS STRING), CAST(d AS BOOL), CAST(e AS BYTES), CAST(f AS BIGNUMERIC), CAST(g AS DATETIME) FROM t", native: true},
+		{name: "array cast", src: "SELECT CAST(a AS ARRAY<INT64>) FROM t", text: "INT64[]"},
+		{name: "current_date()", src: "SELECT current_date(), current_timestamp(), current_time(), localtimestamp(), current_user() FROM t", text: "current_date , current_timestamp , current_time , localtimestamp , current_user "},
+		{name: "current_timestamp precision", src: "SELECT current_timestamp(3) FROM t", native: true},
+		{name: "current_date time zone", src: "SELECT CURRENT_DATE('America/New_York') FROM t", text: "CURRENT_DATE "},
+		{name: "getdate sysdate now", src: "SELECT getdate(), sysdate(), sysdate, systimestamp(), now() FROM t", native: true},
+		{name: "interval literal", src: "SELECT DATE_SUB(d, INTERVAL 1 DAY), ts - INTERVAL -2 HOURS, INTERVAL 2 HOURS 30 MINUTES FROM t", text: "INTERVAL '1 DAY'), ts - INTERVAL '-2 HOURS', INTERVAL '2 HOURS 30 MINUTES'"},
+		{name: "ignore nulls", src: "SELECT LAST_VALUE(x) IGNORE NULLS OVER (ORDER BY d), ARRAY_AGG(y RESPECT NULLS ORDER BY y LIMIT 3) FROM t"},
+		{name: "rlike", src: "SELECT a FROM t WHERE a RLIKE '^x' AND b NOT RLIKE 'y'", text: "a ~ '^x' AND b !~ 'y'"},
+
+		// Query clauses
+		{name: "qualify", src: "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC) = 1", flags: Qualify},
+		{name: "qualify before order by", src: "SELECT a FROM t QUALIFY RANK() OVER (ORDER BY b) = 1 ORDER BY a LIMIT 5", flags: Qualify, text: "FROM t ORDER BY a"},
+		{name: "qualify in subquery", src: "SELECT * FROM (SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1) s", flags: Qualify, text: "FROM t ) s"},
+		{name: "qualify before union", src: "SELECT a FROM t QUALIFY x = 1 UNION ALL SELECT a FROM u", flags: Qualify},
+		{name: "group by all", src: "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1", flags: GroupByAll},
+		{name: "select star exclude", src: "SELECT * EXCLUDE (a, b) FROM t", text: "SELECT * FROM t"},
+		{name: "select star exclude one", src: "SELECT t.* EXCLUDE a RENAME b AS c FROM t", text: "SELECT t.* FROM t"},
+		{name: "select star except replace", src: "SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t", text: "SELECT * FROM t"},
+		{name: "except set operation", src: "SELECT * FROM t EXCEPT (SELECT * FROM u)", native: true},
+		{name: "minus", src: "SELECT a FROM t MINUS SELECT a FROM u", text: "EXCEPT SELECT"},
+		{name: "time travel", src: "SELECT * FROM t VERSION AS OF 3 JOIN u TIMESTAMP AS OF '2024-01-01' ON true JOIN v FOR SYSTEM_TIME AS OF TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR) ON true"},
+		{name: "snowflake at", src: "SELECT * FROM t AT (OFFSET => -3600) AS x"},
+
+		// Snowflake stages, semi-structured data and variables
+		{name: "stage columns", src: "SELECT $1, $2 FROM @stg.files/2024/ (FILE_FORMAT => 'csv', PATTERN => '.*') s", text: `FROM "@stg.files/2024/" s`},
+		{name: "qualified stage columns", src: "SELECT s.$1 FROM @~/x s", text: `s."$1" FROM "@~/x" s`},
+		{name: "semi-structured path", src: `SELECT src:a.b[0]."C"::string, $1:id FROM t`, text: `(src->'a'->'b'->0->'C')::string, ($1->'id')`},
+		{name: "path at the end", src: `SELECT a FROM t WHERE t.src:kind`, text: `(t.src->'kind')`},
+		{name: "session and bind variables", src: "SELECT a FROM t WHERE d BETWEEN $start_date AND :end_date", text: `"$start_date" AND ":end_date"`},
+		{name: "bigquery parameter", src: "SELECT a FROM t WHERE d = @run_date", native: true},
+
+		// INSERT
+		{name: "insert overwrite partition", src: "INSERT OVERWRITE TABLE db.t PARTITION (ds = '2024-01-01', h = 3) SELECT a FROM s", flags: InsertOverwrite | OverwritePartition, text: "INSERT INTO db.t SELECT"},
+		{name: "insert overwrite dynamic partition", src: "INSERT OVERWRITE db.t PARTITION (ds) SELECT a, ds FROM s", flags: InsertOverwrite | OverwritePartition},
+		{name: "insert overwrite whole table", src: "INSERT OVERWRITE db.t SELECT a FROM s", flags: InsertOverwrite},
+		{name: "snowflake insert overwrite into", src: "INSERT OVERWRITE INTO db.t SELECT a FROM s", flags: InsertOverwrite},
+		{name: "hive insert into table partition", src: "INSERT INTO TABLE db.t PARTITION (ds = '2024-01-01') SELECT a FROM s", text: "INSERT INTO db.t SELECT"},
+		{name: "replace where", src: "INSERT INTO db.t REPLACE WHERE ds >= '2024-01-01' AND ds IN (SELECT ds FROM x) SELECT * FROM s", flags: ReplaceWhere, text: "db.t SELECT * FROM s"},
+		{name: "insert by name", src: "INSERT INTO db.t BY NAME SELECT b, a FROM s"},
+		{name: "bigquery insert without into", src: "INSERT `p.d.t` (a, b) SELECT a, b FROM s", text: `INSERT INTO "p"."d"."t"`},
+
+		// COPY
+		{name: "copy into from stage", src: "COPY INTO raw.t (a, b) FROM @stage/path/ FILE_FORMAT = (TYPE = 'CSV' SKIP_HEADER = 1) ON_ERROR = 'CONTINUE'", flags: CopyInto, text: "COPY raw.t (a, b) FROM STDIN"},
+		{name: "copy into from query", src: "COPY INTO raw.t FROM (SELECT $1:a::string FROM @stage) FILE_FORMAT = (FORMAT_NAME = 'json')", flags: CopyInto, text: "COPY raw.t FROM STDIN"},
+		{name: "databricks copy into", src: "COPY INTO main.raw.t FROM 's3://b/p/' FILEFORMAT = PARQUET COPY_OPTIONS ('mergeSchema' = 'true')", flags: CopyInto},
+		{name: "copy unload query", src: "COPY INTO @exports/x/ FROM (SELECT a FROM t) HEADER = TRUE", text: "COPY (SELECT a FROM t) TO STDOUT"},
+		{name: "copy unload table", src: "COPY INTO 's3://b/out/' FROM db.t FILE_FORMAT = (TYPE = PARQUET)", text: "COPY db.t TO STDOUT"},
+		{name: "postgres copy", src: "COPY t FROM STDIN", native: true},
+
+		// MERGE
+		{name: "merge qualified set", src: "MERGE INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET t.a = s.a WHEN NOT MATCHED THEN INSERT (id, a) VALUES (s.id, s.a)", native: true},
+		{name: "merge insert values", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.a)", native: true},
+		{name: "merge without into", src: "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE", text: "MERGE INTO t"},
+		{name: "merge by target", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN INSERT (id) VALUES (s.id)"},
+		{name: "merge by source", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE AND t.d > '2024-01-01' THEN DELETE", flags: MergeBySource, text: "WHEN MATCHED AND t.d"},
+		{name: "merge by source update", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET active = false", flags: MergeBySource},
+		{name: "merge insert row", src: "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT ROW", flags: MergeAllColumns, text: "INSERT DEFAULT VALUES"},
+		{name: "merge star", src: "MERGE WITH SCHEMA EVOLUTION INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", flags: MergeAllColumns, text: `UPDATE SET "*" = DEFAULT`},
+
+		// DELETE, UPDATE, TRUNCATE, DROP
+		{name: "delete without from", src: "DELETE t WHERE d = '2024-01-01'", text: "DELETE FROM t"},
+		{name: "delete where true", src: "DELETE FROM t WHERE true", native: true},
+		{name: "delete using", src: "DELETE FROM t USING s WHERE t.id = s.id", native: true},
+		{name: "update from", src: "UPDATE t SET a = s.a FROM s WHERE t.id = s.id", native: true},
+		{name: "truncate table", src: "TRUNCATE TABLE t", native: true},
+		{name: "truncate if exists", src: "TRUNCATE TABLE IF EXISTS t"},
+		{name: "truncate partition", src: "TRUNCATE TABLE db.t PARTITION (ds = '2024-01-01')", flags: TruncatePartition},
+		{name: "drop if exists", src: "DROP TABLE IF EXISTS t", native: true},
+		{name: "drop purge", src: "DROP TABLE IF EXISTS db.t PURGE"},
+
+		// Session and maintenance
+		{name: "use warehouse", src: "USE WAREHOUSE wh_xl", text: "SET use_warehouse TO 'wh_xl'"},
+		{name: "use schema", src: "USE SCHEMA db.staging", text: "SET search_path TO 'db.staging'"},
+		{name: "use databricks", src: "USE `main`", text: "SET search_path TO '`main`'"},
+		{name: "alter session", src: "ALTER SESSION SET TIMEZONE = 'UTC'", text: "SET TIMEZONE"},
+		{name: "swap", src: "ALTER TABLE fct.t SWAP WITH fct.t_staging", flags: SwapWith, text: "INHERIT fct.t_staging"},
+		{name: "optimize", src: "OPTIMIZE db.t WHERE ds >= '2024-01-01' ZORDER BY (a)", text: "VACUUM db.t"},
+		{name: "vacuum retain", src: "VACUUM db.t RETAIN 168 HOURS"},
+		{name: "postgres vacuum", src: "VACUUM FULL t", native: true},
+		{name: "analyze table", src: "ANALYZE TABLE db.t COMPUTE STATISTICS"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse(c.src, Options{})
+			if len(f.Statements) != 1 || len(f.Problems) > 0 {
+				t.Fatalf("want one statement, got %d, problems %v", len(f.Statements), f.Problems)
+			}
+			st := f.Statements[0]
+			if st.Problem != nil || st.Node == nil {
+				t.Fatalf("does not parse: %+v\n%s", st.Problem, st.Text)
+			}
+			if st.Flags != c.flags {
+				t.Errorf("flags %b, want %b", st.Flags, c.flags)
+			}
+			if !strings.Contains(strings.Join(strings.Fields(st.Text), " "), c.text) {
+				t.Errorf("text %q does not contain %q", st.Text, c.text)
+			}
+			pg := Parse(c.src, Options{PostgresOnly: true}).Statements[0]
+			if parses := pg.Problem == nil; parses != c.native {
+				t.Errorf("PostgreSQL alone parses it: %v, want %v (%+v)", parses, c.native, pg.Problem)
+			}
+		})
+	}
+}
+
+// TestDialectPositions checks that positions after and inside rewritten
+// text still point at what the user wrote.
+func TestDialectPositions(t *testing.T) {
+	t.Run("errors after rewrites", func(t *testing.T) {
+		cases := []struct{ src, at string }{
+			{"CREATE OR REPLACE TRANSIENT TABLE `p.d.t`\nCLUSTER BY (a)\nAS SELECT a FROM s WHERE WHERE", "3:26"},
+			{"INSERT OVERWRITE TABLE t PARTITION (ds = '2024-01-01')\nSELECT a FROM s\nQUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1\nORDER BY a a", "4:12"},
+			{"MERGE t USING s ON t.id = s.id\nWHEN NOT MATCHED BY SOURCE THEN DELETE\nWHEN MATCHED THEN UPDATE SET t.a = = 1", "3:36"},
+			{"SELECT src:a.b::string, current_date(), TRY_CAST(x AS INT)\nFROM `p.d.t` WHERE d = DATE \"2024-01-01\" AND AND", "2:46"},
+			{"DELETE `p.d.t`\nWHERE d BETWEEN DATE_SUB(d, INTERVAL 1 DAY) AND )", "2:49"},
+		}
+		for _, c := range cases {
+			st := Parse(c.src, Options{}).Statements[0]
+			if st.Problem == nil {
+				t.Errorf("%q parses, want an error at %s", c.src, c.at)
+				continue
+			}
+			if got := at(c.src, st.Problem.Offset); got != c.at {
+				t.Errorf("%q: error at %s (%s), want %s\n%s", c.src, got, st.Problem.Msg, c.at, st.Text)
+			}
+		}
+	})
+	t.Run("written relations", func(t *testing.T) {
+		cases := []struct {
+			src, at string
+			rel     func(*pg_query.Node) *pg_query.RangeVar
+		}{
+			{"-- load\nCOPY INTO raw.events\nFROM @stage FILE_FORMAT = (TYPE = 'JSON')", "2:11", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetCopyStmt().GetRelation() }},
+			{"MERGE `p.d.t` T USING s ON T.id = s.id WHEN MATCHED THEN DELETE", "1:7", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetMergeStmt().GetRelation() }},
+			{"DELETE\n  stg.t WHERE true", "2:3", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetDeleteStmt().GetRelation() }},
+			{"INSERT OVERWRITE TABLE db.t PARTITION (ds = 'x') SELECT 1", "1:24", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetInsertStmt().GetRelation() }},
+			{"INSERT INTO db.t REPLACE WHERE ds = 'x' SELECT 1", "1:13", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetInsertStmt().GetRelation() }},
+			{"CREATE OR REPLACE TABLE `p.d.t` PARTITION BY d AS SELECT 1 AS d", "1:25", func(n *pg_query.Node) *pg_query.RangeVar { return n.GetCreateTableAsStmt().GetInto().GetRel() }},
+		}
+		for _, c := range cases {
+			st := Parse(c.src, Options{}).Statements[0]
+			if st.Node == nil {
+				t.Fatalf("%q: %+v", c.src, st.Problem)
+			}
+			if got := at(c.src, st.Orig(c.rel(st.Node).GetLocation())); got != c.at {
+				t.Errorf("%q: relation at %s, want %s", c.src, got, c.at)
+			}
+			if st.Start != strings.Index(c.src, strings.Fields(strings.TrimPrefix(c.src, "-- load\n"))[0]) {
+				t.Errorf("%q: statement starts at %s", c.src, at(c.src, st.Start))
+			}
+		}
+	})
+}
+
+// TestDialectGaps lists warehouse syntax bflint does not normalise, with
+// why. Each must stay a parse problem (BF002) at the construct: never a
+// crash, and never a statement that parses into something else.
+func TestDialectGaps(t *testing.T) {
+	gaps := []struct{ why, src, near string }{
+		{"BigQuery scripting variables have no PostgreSQL statement that holds a typed value", "DECLARE run_date DATE DEFAULT '2024-01-01'", "DATE"},
+		{"Snowflake multi-table INSERT has no PostgreSQL form with several targets", "INSERT ALL INTO a VALUES (x) INTO b VALUES (y) SELECT x, y FROM s", "ALL"},
+		{"Hive's partition DDL has no PostgreSQL counterpart that names a partition by value", "ALTER TABLE db.t DROP IF EXISTS PARTITION (ds = '2024-01-01')", "("},
+		{"BigQuery STRUCT constructors with field names would need a rewrite of every field", "SELECT STRUCT(1 AS a, 'x' AS b) FROM t", "AS"},
+		{"Snowflake SAMPLE and BigQuery TABLESAMPLE ... PERCENT take arguments PostgreSQL cannot read", "SELECT * FROM t SAMPLE (10)", "10"},
+	}
+	for _, g := range gaps {
+		f := Parse(g.src, Options{})
+		st := f.Statements[0]
+		if st.Problem == nil {
+			t.Errorf("%s: %q now parses; move it to TestDialectConstructs", g.why, g.src)
+			continue
+		}
+		if want := strings.Index(g.src, g.near); st.Problem.Offset != want {
+			t.Errorf("%q: problem at %s (%s), want at %q", g.src, at(g.src, st.Problem.Offset), st.Problem.Msg, g.near)
+		}
+	}
+}
+
+// TestDialectCorpus parses every statement of the warehouse corpus. Each
+// must parse; with the rewrites off, every warehouse file must fail
+// somewhere, which proves the rewrites are what make it parse.
+func TestDialectCorpus(t *testing.T) {
+	dir := filepath.Join("..", "..", "testdata", "sql", "dialects")
+	files, err := filepath.Glob(filepath.Join(dir, "*.sql"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no corpus in %s: %v", dir, err)
+	}
+	type tally struct{ files, statements, unparsed int }
+	byWarehouse := map[string]*tally{}
+	var seen Flags
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, name := string(b), filepath.Base(path)
+		warehouse, _, _ := strings.Cut(name, "_")
+		n := byWarehouse[warehouse]
+		if n == nil {
+			n = &tally{}
+			byWarehouse[warehouse] = n
+		}
+		n.files++
+		f := Parse(src, Options{})
+		for _, p := range f.Problems {
+			n.unparsed++
+			t.Errorf("%s:%s: %s", name, at(src, p.Offset), p.Msg)
+		}
+		for _, st := range f.Statements {
+			n.statements++
+			seen |= st.Flags
+			if st.Problem != nil {
+				n.unparsed++
+				t.Errorf("%s:%s: %s\n%s", name, at(src, st.Problem.Offset), st.Problem.Msg, st.Text)
+			}
+		}
+		if warehouse == "dbt" {
+			continue
+		}
+		pgFailures := 0
+		for _, st := range Parse(src, Options{PostgresOnly: true}).Statements {
+			if st.Problem != nil {
+				pgFailures++
+			}
+		}
+		if pgFailures == 0 {
+			t.Errorf("%s parses without the warehouse rewrites: it tests nothing of them", name)
+		}
+	}
+	var names []string
+	warehouseStatements := 0
+	for w, n := range byWarehouse {
+		names = append(names, w)
+		if w != "dbt" {
+			warehouseStatements += n.statements
+		}
+	}
+	sort.Strings(names)
+	for _, w := range names {
+		n := byWarehouse[w]
+		t.Logf("%-10s %2d files %3d statements, %5.1f%% parsed", w, n.files, n.statements, 100*float64(n.statements-n.unparsed)/float64(n.statements))
+	}
+	for _, w := range []string{"snowflake", "bigquery", "databricks"} {
+		if byWarehouse[w] == nil || byWarehouse[w].files < 2 {
+			t.Errorf("the corpus needs several %s files", w)
+		}
+	}
+	if warehouseStatements < 40 {
+		t.Errorf("the corpus has %d warehouse statements, want at least 40", warehouseStatements)
+	}
+	all := CreateOrReplace | InsertOverwrite | OverwritePartition | ReplaceWhere | CopyInto | MergeBySource |
+		MergeAllColumns | Qualify | GroupByAll | SwapWith | TruncatePartition
+	if missing := all &^ seen; missing != 0 {
+		t.Errorf("no corpus statement carries flags %b", missing)
+	}
+}
+
+// FuzzDialect checks that no input makes the rewrites panic or produce a
+// position outside the file.
+func FuzzDialect(f *testing.F) {
+	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sql", "dialects", "*.sql"))
+	for _, p := range paths {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(string(b))
+		}
+	}
+	for _, s := range []string{
+		"MERGE t USING s ON a WHEN NOT MATCHED BY SOURCE THEN UPDATE SET *",
+		"COPY INTO @s FROM (SELECT $1:a FROM @t",
+		"CREATE TABLE t LIKE {{ ref('x') }}",
+		"SELECT x:", "SELECT ARRAY<", "INSERT OVERWRITE TABLE t PARTITION (", "t VERSION AS OF (",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		for _, st := range Parse(src, Options{}).Statements {
+			if st.Start < 0 || st.Start > len(src) || (st.Problem != nil && (st.Problem.Offset < 0 || st.Problem.Offset > len(src))) {
+				t.Fatalf("position outside the file: start %d, problem %+v", st.Start, st.Problem)
+			}
+		}
+	})
+}

@@ -1,0 +1,167 @@
+package daterange
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+)
+
+// SQLMismatch reports date literals in the run's SQL that bound a range
+// other than the plan's.
+var SQLMismatch = &rules.Rule{
+	Code:     "BF104",
+	Name:     "range-sql-mismatch",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "Date literals on the partition column in the build, publish or rollback capture SQL bound a range other than the plan's",
+		Why: "The plan's range is what was investigated, reviewed and approved; the SQL is what runs. When the two are typed separately they drift: " +
+			"an off-by-one start, an exclusive bound written as inclusive, a range widened while testing and never narrowed. " +
+			"Then the build recomputes partitions nobody planned, or leaves planned ones untouched, and the validation and the rollback capture " +
+			"cover yet another span. Each literal that bounds the partition column must denote the plan's range at its grain: " +
+			"the start inclusive, the end inclusive, or the partition after the end exclusive (< DATE '2026-07-01' for a range ending 2026-06-30). " +
+			"At month grain DATE '2026-01-01' is 2026-01; a date in the middle of a partition is not its start. Without range.partition_column, " +
+			"the configured partition column patterns say which column is meant.",
+		Bad: rules.Example{Lang: "sql", Text: `-- range: 2026-01-14 .. 2026-06-30, grain day
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
+SELECT * FROM raw.orders_events
+WHERE order_date >= DATE '2026-01-15'   -- a day late
+  AND order_date <= DATE '2026-07-01';  -- a day into July
+`},
+		Good: rules.Example{Lang: "sql", Text: `-- range: 2026-01-14 .. 2026-06-30, grain day
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
+SELECT * FROM raw.orders_events
+WHERE order_date >= DATE '2026-01-14'
+  AND order_date < DATE '2026-07-01';   -- the day after range.end, exclusive
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		p := pass.Plan
+		start, end, ok := p.Bounds()
+		if !ok {
+			return nil
+		}
+		r := planRange{g: p.Grain(), start: start, end: end}
+		for _, f := range pass.SQLFiles("staging.build", "publish.sql", "rollback.capture") {
+			src := string(f.Source.Content)
+			reported := map[int]bool{}
+			for _, st := range f.Parsed.Statements {
+				if st.Node == nil {
+					continue
+				}
+				for _, c := range allConditions(src, st) {
+					for _, b := range c.bounds() {
+						if reported[b.Value.Offset] || !pass.IsPartitionColumn(b.Column) {
+							continue
+						}
+						v, ok := literalTime(b.Value)
+						if !ok {
+							continue
+						}
+						if denotes, want, wrong := r.judge(b, v); wrong {
+							reported[b.Value.Offset] = true
+							pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved; write %s",
+								b.Column, b.Op, b.Value.Text, denotes, want)
+						}
+					}
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// planRange is the plan's range as partition starts at its grain.
+type planRange struct {
+	g          plan.Grain
+	start, end time.Time
+}
+
+// judge compares a bound's value v with the range. It describes what the
+// literal denotes and the bound that would match the plan, and says whether
+// they differ.
+func (r planRange) judge(b sqlparse.Bound, v time.Time) (denotes, want string, wrong bool) {
+	g, col := r.g, b.Column
+	next := g.Add(r.end, 1)
+	lit := func(t time.Time) string { return sqlLiteral(b.Value.Kind, g, t) }
+	switch b.Op {
+	case ">=", ">":
+		ok := b.Op == ">=" && v.Equal(r.start) ||
+			b.Op == ">" && (v.Equal(g.Add(r.start, -1)) || g != plan.Hour && v.Equal(r.start.AddDate(0, 0, -1)))
+		verb := "at"
+		if b.Op == ">" {
+			verb = "after"
+		}
+		return fmt.Sprintf("starts the SQL's range %s %s, not at range.start %s", verb, b.Value.Text, g.Format(r.start)),
+			fmt.Sprintf("%s >= %s", col, lit(r.start)), !ok
+	case "<=":
+		ok := v.Equal(r.end) || v.Equal(next.Add(-time.Second)) || v.Equal(next.Add(-time.Minute)) ||
+			g != plan.Hour && v.Equal(next.AddDate(0, 0, -1))
+		return fmt.Sprintf("ends the SQL's range at %s, not at range.end %s", b.Value.Text, g.Format(r.end)),
+			upperBound(col, g, r.end, next, lit), !ok
+	case "<":
+		return fmt.Sprintf("ends the SQL's range before %s, not after range.end %s", b.Value.Text, g.Format(r.end)),
+			fmt.Sprintf("%s < %s, the %s after range.end", col, lit(next), g), !v.Equal(next)
+	case "=":
+		if r.start.Equal(r.end) {
+			return fmt.Sprintf("holds the SQL to %s, not to the range's one partition %s", b.Value.Text, g.Format(r.start)),
+				fmt.Sprintf("%s = %s", col, lit(r.start)), !v.Equal(r.start)
+		}
+		return fmt.Sprintf("holds the SQL to %s alone, not to the range %s..%s", b.Value.Text, g.Format(r.start), g.Format(r.end)),
+			fmt.Sprintf("%s >= %s AND %s < %s", col, lit(r.start), col, lit(next)), true
+	}
+	return "", "", false
+}
+
+// upperBound is the inclusive bound to suggest for the end of the range:
+// at day and hour grain the last partition itself; at coarser grains the
+// partition after it, exclusive, which holds whether the column stores
+// days or partition starts.
+func upperBound(col string, g plan.Grain, end, next time.Time, lit func(time.Time) string) string {
+	if g == plan.Day || g == plan.Hour {
+		return fmt.Sprintf("%s <= %s", col, lit(end))
+	}
+	return fmt.Sprintf("%s < %s, the %s after range.end", col, lit(next), g)
+}
+
+// sqlLiteral writes t as a literal of the kind the SQL used; at hour grain
+// a date cannot name the partition, so a typed literal becomes a timestamp.
+func sqlLiteral(kind sqlparse.LiteralKind, g plan.Grain, t time.Time) string {
+	typed := kind == sqlparse.LiteralDate || kind == sqlparse.LiteralTimestamp
+	if g == plan.Hour {
+		s := "'" + t.Format("2006-01-02 15:04") + "'"
+		if typed {
+			return "TIMESTAMP " + s
+		}
+		return s
+	}
+	s := "'" + t.Format("2006-01-02") + "'"
+	switch kind {
+	case sqlparse.LiteralDate:
+		return "DATE " + s
+	case sqlparse.LiteralTimestamp:
+		return "TIMESTAMP " + s
+	}
+	return s
+}
+
+// fraction is the fractional seconds of a timestamp literal, which the plan
+// date format has no room for.
+var fraction = regexp.MustCompile(`(:\d{2})\.\d+`)
+
+// literalTime reads a date or timestamp literal as a plan date: UTC wall
+// clock, the footing plan dates are compared on.
+func literalTime(l sqlparse.Literal) (time.Time, bool) {
+	switch l.Kind {
+	case sqlparse.LiteralDate, sqlparse.LiteralTimestamp, sqlparse.LiteralString:
+	default:
+		return time.Time{}, false
+	}
+	t, _, err := plan.ParseDate(fraction.ReplaceAllString(strings.TrimSpace(l.Text), "$1"))
+	return t, err == nil
+}

@@ -1,0 +1,267 @@
+package daterange
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// cond is a condition of a statement: a WHERE, an ON, a MERGE WHEN ... AND.
+type cond struct {
+	st   *sqlparse.Statement // the statement the node was parsed in
+	node *pg_query.Node
+	// shift turns the statement's offsets into offsets of the SQL file: zero,
+	// except for a REPLACE WHERE predicate, which is parsed on its own.
+	shift int
+}
+
+func (c cond) bounds() []sqlparse.Bound {
+	bs := sqlparse.Bounds(c.st, c.node)
+	for i := range bs {
+		bs[i].Value.Offset += c.shift
+		bs[i].Offset += c.shift
+	}
+	return bs
+}
+
+func (c cond) nowCalls(n *pg_query.Node) []int {
+	offs := sqlparse.NowCalls(c.st, n)
+	for i := range offs {
+		offs[i] += c.shift
+	}
+	return offs
+}
+
+// condSet collects conditions once each: the same query can be reached as a
+// WITH query and as the source a MERGE names.
+type condSet struct {
+	st   *sqlparse.Statement
+	seen map[*pg_query.Node]bool
+	out  []cond
+}
+
+func newCondSet(st *sqlparse.Statement) *condSet {
+	return &condSet{st: st, seen: map[*pg_query.Node]bool{}}
+}
+
+func (s *condSet) add(n *pg_query.Node) {
+	if n != nil && !s.seen[n] {
+		s.seen[n] = true
+		s.out = append(s.out, cond{st: s.st, node: n})
+	}
+}
+
+// query adds the conditions that choose the rows a query returns: its WHERE,
+// the ON of its joins, and the same of the subqueries and WITH queries it
+// selects from, and of each branch of a UNION. Subqueries in its WHERE or
+// select list only compute values; their conditions choose no output rows.
+func (s *condSet) query(sel *pg_query.SelectStmt) {
+	if sel == nil {
+		return
+	}
+	s.add(sel.GetWhereClause())
+	s.query(sel.GetLarg())
+	s.query(sel.GetRarg())
+	s.ctes(sel.GetWithClause())
+	for _, item := range sel.GetFromClause() {
+		s.from(item)
+	}
+}
+
+func (s *condSet) from(n *pg_query.Node) {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_RangeSubselect:
+		s.query(x.RangeSubselect.GetSubquery().GetSelectStmt())
+	case *pg_query.Node_JoinExpr:
+		s.add(x.JoinExpr.GetQuals())
+		s.from(x.JoinExpr.GetLarg())
+		s.from(x.JoinExpr.GetRarg())
+	}
+}
+
+func (s *condSet) ctes(w *pg_query.WithClause) {
+	for _, c := range w.GetCtes() {
+		s.query(c.GetCommonTableExpr().GetCtequery().GetSelectStmt())
+	}
+}
+
+// writeConditions returns the conditions that choose the rows a write
+// changes: the WHERE of a DELETE or UPDATE, Databricks' REPLACE WHERE, the
+// ON and WHEN conditions of a MERGE with the query of its source, and the
+// query that feeds an INSERT or CREATE TABLE ... AS.
+func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []cond {
+	s := newCondSet(st)
+	s.add(w.Where)
+	if m := st.Node.GetMergeStmt(); m != nil {
+		s.add(m.GetJoinCondition())
+		for _, c := range m.GetMergeWhenClauses() {
+			s.add(c.GetMergeWhenClause().GetCondition())
+		}
+		s.ctes(m.GetWithClause())
+		s.from(m.GetSourceRelation())
+	}
+	s.ctes(st.Node.GetInsertStmt().GetWithClause())
+	s.query(st.Select())
+	if rw, ok := replaceWhere(src, st); ok {
+		s.out = append(s.out, rw)
+	}
+	return s.out
+}
+
+// allConditions returns every condition of a statement, in queries at any
+// depth: the WHERE of each query, DELETE and UPDATE, each join's ON, a
+// MERGE's ON and WHEN conditions, and Databricks' REPLACE WHERE.
+func allConditions(src string, st *sqlparse.Statement) []cond {
+	s := newCondSet(st)
+	walk(st.Node, func(m proto.Message) bool {
+		switch x := m.(type) {
+		case *pg_query.SelectStmt:
+			s.add(x.GetWhereClause())
+		case *pg_query.JoinExpr:
+			s.add(x.GetQuals())
+		case *pg_query.DeleteStmt:
+			s.add(x.GetWhereClause())
+		case *pg_query.UpdateStmt:
+			s.add(x.GetWhereClause())
+		case *pg_query.MergeStmt:
+			s.add(x.GetJoinCondition())
+		case *pg_query.MergeWhenClause:
+			s.add(x.GetCondition())
+		}
+		return true
+	})
+	if rw, ok := replaceWhere(src, st); ok {
+		s.out = append(s.out, rw)
+	}
+	return s.out
+}
+
+// partitionColumn returns the first partition column n refers to, at any
+// depth; "" when it refers to none.
+func partitionColumn(pass *rules.Pass, n *pg_query.Node) string {
+	found := ""
+	walk(n, func(m proto.Message) bool {
+		if c, ok := m.(*pg_query.ColumnRef); ok && found == "" {
+			if fields := c.GetFields(); len(fields) > 0 {
+				if col := fields[len(fields)-1].GetString_().GetSval(); col != "" && pass.IsPartitionColumn(col) {
+					found = col
+				}
+			}
+		}
+		return found == ""
+	})
+	return found
+}
+
+// walk calls visit for m and every message below it, parents first; visit
+// returns false to skip what lies below a message.
+func walk(m proto.Message, visit func(proto.Message) bool) {
+	r := m.ProtoReflect()
+	if !r.IsValid() || !visit(m) {
+		return
+	}
+	r.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil || fd.IsMap():
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walk(l.Get(i).Message().Interface(), visit)
+			}
+		default:
+			walk(v.Message().Interface(), visit)
+		}
+		return true
+	})
+}
+
+// replacePrefix makes a REPLACE WHERE predicate a query of its own.
+const replacePrefix = "SELECT 1 WHERE "
+
+// replaceWhere reads the predicate of INSERT INTO t REPLACE WHERE pred
+// query. PostgreSQL has no such clause, so normalisation removes it before
+// parsing and the parsed statement does not hold it: it is cut from the
+// original text, up to the query that supplies the rows, and parsed as the
+// WHERE of a query.
+func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
+	if st.Flags&sqlparse.ReplaceWhere == 0 {
+		return cond{}, false
+	}
+	text := src[st.Start:st.End]
+	toks, _ := sqlparse.Lex(text)
+	var code []sqlparse.Token
+	for _, t := range toks {
+		if t.IsCode() {
+			code = append(code, t)
+		}
+	}
+	word := func(i int) string {
+		if i < 0 || i >= len(code) || code[i].Kind != sqlparse.Word {
+			return ""
+		}
+		return strings.ToUpper(code[i].Text(text))
+	}
+	punct := func(i int, c byte) bool {
+		return i >= 0 && i < len(code) && code[i].Kind == sqlparse.Punct && text[code[i].Start] == c
+	}
+	from := -1
+	for i := range code {
+		if word(i) == "REPLACE" && word(i+1) == "WHERE" {
+			from = i + 2
+			break
+		}
+	}
+	if from < 0 || from >= len(code) {
+		return cond{}, false
+	}
+	end, depth := len(code), 0
+	for j := from; j < len(code) && end == len(code); j++ {
+		switch {
+		case punct(j, ';'):
+			end = j
+		case depth == 0 && startsQuery(word, punct, code, j):
+			end = j
+		case punct(j, '('):
+			depth++
+		case punct(j, ')'):
+			depth--
+		}
+	}
+	if end == from {
+		return cond{}, false
+	}
+	pred := text[code[from].Start:code[end-1].End]
+	f := sqlparse.Parse(replacePrefix+pred, sqlparse.Options{})
+	if len(f.Statements) != 1 || f.Statements[0].Node == nil {
+		return cond{}, false
+	}
+	pst := f.Statements[0]
+	where := pst.Select().GetWhereClause()
+	if where == nil {
+		return cond{}, false
+	}
+	return cond{st: pst, node: where, shift: st.Start + code[from].Start - len(replacePrefix)}, true
+}
+
+// startsQuery reports whether code[j] begins the query that follows a
+// REPLACE WHERE predicate, the way normalisation decides it: a query
+// keyword, or a parenthesised query that is not an operand of the
+// predicate (IN (SELECT ...), EXISTS (SELECT ...)).
+func startsQuery(word func(int) string, punct func(int, byte) bool, code []sqlparse.Token, j int) bool {
+	switch word(j) {
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return true
+	}
+	if !punct(j, '(') || (word(j+1) != "SELECT" && word(j+1) != "WITH") {
+		return false
+	}
+	switch word(j - 1) {
+	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
+		return false
+	}
+	return code[j-1].Kind != sqlparse.Operator && !punct(j-1, '(') && !punct(j-1, ',')
+}

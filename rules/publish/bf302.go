@@ -1,0 +1,99 @@
+package publish
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+)
+
+// FullRefresh reports a range backfill that rebuilds the whole table.
+var FullRefresh = &rules.Rule{
+	Code:     "BF302",
+	Name:     "full-refresh",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopeSQL,
+	Doc: rules.Doc{
+		Title: "The backfill rebuilds the whole table: dbt --full-refresh, or TRUNCATE, DROP, CREATE OR REPLACE or INSERT OVERWRITE without PARTITION of the target",
+		Why: "A range backfill is meant to change the partitions of its range and nothing else. A full refresh rewrites every partition: " +
+			"years of history the correction was never meant to touch are recomputed from today's inputs, which may have been archived, " +
+			"deduplicated or re-keyed since, and readers see the table empty or half-built until the rebuild ends. It also costs a full run " +
+			"of the table where a range was planned. Replace only the range: INSERT OVERWRITE ... PARTITION, a DELETE and INSERT of the range " +
+			"in one transaction, or a MERGE on the key. In a plan the build and publish SQL are checked against the target (the rollback SQL, " +
+			"which may restore the whole table by design, is not); a standalone SQL file has no target, so a whole-table rewrite of any " +
+			"relation that is not staging or temporary is reported.",
+		Bad: rules.Example{Lang: "sql", Text: `-- publish of a range 2026-01-14 .. 2026-06-30
+INSERT OVERWRITE analytics.fct_orders
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
+`},
+		Good: rules.Example{Lang: "sql", Text: `INSERT OVERWRITE analytics.fct_orders PARTITION (order_date)
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		if p := pass.Plan; p != nil && p.Run != nil && p.Run.Command.Set && dbtFullRefresh(p.Run.Command.V) {
+			pass.Reportf(p.Run.Command.Key, "run.command runs dbt with --full-refresh: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends; drop --full-refresh and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", p.Target.V)
+		}
+		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
+			for _, st := range f.Parsed.Statements {
+				if st.Node == nil {
+					continue
+				}
+				for _, w := range st.Writes() {
+					what, consequence := wholeTable(w)
+					if what == "" || w.Temporary || len(w.Target.Parts) == 0 {
+						continue
+					}
+					switch {
+					case pass.Plan != nil && pass.IsTarget(w.Target):
+						pass.Reportf(f.Pos(w.Target.Offset), "%s the target %q: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
+					case pass.Plan == nil && !pass.IsStaging(w.Target):
+						pass.Reportf(f.Pos(w.Target.Offset), "%s %q, which is not staging: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
+					}
+				}
+			}
+		}
+		return nil
+	},
+}
+
+const rangeOnly = "replace only the range's partitions: INSERT OVERWRITE ... PARTITION, DELETE and INSERT of the range in one transaction, or MERGE on the key"
+
+// wholeTable says how a write replaces a whole relation and what that does
+// outside the range; what is "" when the write is not one.
+func wholeTable(w sqlparse.Write) (what, consequence string) {
+	switch {
+	case w.Kind == sqlparse.WriteTruncate && !w.Partitioned:
+		return "TRUNCATE empties the whole of", "the partitions outside the range are deleted too, and readers see an empty table until all of it is rebuilt"
+	case w.Kind == sqlparse.WriteDrop:
+		return "DROP removes", "the partitions outside the range go with it, and readers' queries fail until all of it is rebuilt"
+	case w.Kind == sqlparse.WriteCreateOrReplace:
+		return "CREATE OR REPLACE replaces the whole of", "the table becomes exactly what the statement selects, so every partition outside the range is recomputed or lost"
+	case w.Kind == sqlparse.WriteInsertOverwrite && !w.Partitioned:
+		return "INSERT OVERWRITE without PARTITION replaces every partition of", "the partitions outside the range are deleted unless the query selects them again"
+	}
+	return "", ""
+}
+
+// shellSeparators end one command of a shell line and start the next.
+var shellSeparators = regexp.MustCompile(`&&|\|\||[;|\n]`)
+
+// dbtFullRefresh reports whether a shell line runs dbt with --full-refresh.
+// It reads words only: quoting and variables are the run-command parser's
+// concern.
+func dbtFullRefresh(cmd string) bool {
+	for _, c := range shellSeparators.Split(cmd, -1) {
+		dbt := false
+		for _, w := range strings.Fields(c) {
+			w = strings.Trim(w, `"'`)
+			switch {
+			case !dbt:
+				dbt = w == "dbt" || strings.HasSuffix(w, "/dbt")
+			case w == "--full-refresh":
+				return true
+			}
+		}
+	}
+	return false
+}

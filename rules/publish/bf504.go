@@ -1,0 +1,50 @@
+package publish
+
+import "github.com/bflint/bflint/rules"
+
+// BuildWritesTarget reports a build that writes outside staging.
+var BuildWritesTarget = &rules.Rule{
+	Code:     "BF504",
+	Name:     "build-writes-target",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "The build SQL writes the target, or a relation that is not staging",
+		Why: "The build is the recompute, and it is meant to land where no consumer reads it, so it can be validated and published in one operation. " +
+			"A build that writes the target publishes as it goes: readers see half a range, validation compares the new numbers with themselves, " +
+			"and the rollback capture may copy data that is already changed. A build that writes any other relation outside staging changes a table " +
+			"that other pipelines or consumers own, with no plan to validate or undo it. Temporary tables end with the session and are fine.",
+		Bad: rules.Example{Lang: "sql", Text: `-- staging.build
+DELETE FROM analytics.fct_orders
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+INSERT INTO analytics.fct_orders
+SELECT * FROM raw.orders_events
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+`},
+		Good: rules.Example{Lang: "sql", Text: `-- staging.build
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
+SELECT * FROM raw.orders_events
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		for _, f := range pass.SQLFiles("staging.build") {
+			for _, st := range f.Parsed.Statements {
+				if st.Node == nil {
+					continue
+				}
+				for _, w := range st.Writes() {
+					if w.Temporary || len(w.Target.Parts) == 0 || pass.IsStaging(w.Target) {
+						continue
+					}
+					if pass.IsTarget(w.Target) {
+						pass.Reportf(f.Pos(w.Target.Offset), "the build writes the target %q (%s): readers see the recompute before it is validated, half a range at a time, and validation ends up comparing the new numbers with themselves; build into %s and publish from there", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
+						continue
+					}
+					pass.Reportf(f.Pos(w.Target.Offset), "the build writes %q (%s), which is not staging: a relation outside the backfill's own space changes before anything is validated, and no publish or rollback of the plan covers it; write it into %s or its schema, or make it a TEMPORARY table", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
+				}
+			}
+		}
+		return nil
+	},
+}

@@ -1,0 +1,206 @@
+package rerun
+
+import (
+	"fmt"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+)
+
+// MergeUnboundedInsert reports a MERGE that inserts whatever the source
+// holds, in or out of the range.
+var MergeUnboundedInsert = &rules.Rule{
+	Code:     "BF203",
+	Name:     "merge-unbounded-insert",
+	Severity: rules.SeverityWarning,
+	Scope:    rules.ScopeSQL,
+	Doc: rules.Doc{
+		Title: "A MERGE inserts unmatched source rows without bounding them to the range",
+		Why: "A MERGE that does not find a target row for a source row inserts it. If the staged data holds keys outside the range " +
+			"(a build filtered on the wrong column, late rows, a staging table reused from another run), they are inserted into partitions " +
+			"the plan never meant to touch, and the range silently widens: validation looked at the range, rollback restores the range, " +
+			"and the extra rows stay. Filter the USING source on the partition column with both a lower and an upper bound, " +
+			"or guard the insert with a range condition in WHEN NOT MATCHED AND ... THEN INSERT. A range predicate in ON is not enough: " +
+			"it limits which rows match, so a source row outside it matches nothing and is inserted. " +
+			"With a plan, only range.partition_column counts; on SQL no plan names, a two-sided bound on any date or time column does.",
+		Bad: rules.Example{Lang: "sql", Text: `MERGE INTO analytics.fct_orders AS t
+USING backfill_staging.fct_orders__bf20260826_a AS s   -- every staged row
+  ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor
+WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
+  VALUES (s.order_id, s.order_date, s.amount_minor);
+`},
+		Good: rules.Example{Lang: "sql", Text: `MERGE INTO analytics.fct_orders AS t
+USING (
+  SELECT * FROM backfill_staging.fct_orders__bf20260826_a
+  WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30'
+) AS s
+  ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor
+WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
+  VALUES (s.order_id, s.order_date, s.amount_minor);
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		if pass.Plan != nil {
+			if _, _, ok := pass.Plan.Bounds(); !ok {
+				return nil
+			}
+		}
+		for _, f := range pass.Unit.SQL {
+			for _, st := range f.Parsed.Statements {
+				if m, ok := st.Merge(); ok {
+					checkMergeInsert(pass, f, st, m)
+				}
+			}
+		}
+		return nil
+	},
+}
+
+func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement, m sqlparse.Merge) {
+	if len(m.NotMatchedInsert) == 0 {
+		return
+	}
+	rb := rangeBounds{pass: pass, st: st, ctes: withQueries(st.Node.GetMergeStmt().GetWithClause(), nil)}
+	if rb.source(m) {
+		return
+	}
+	for _, ins := range m.NotMatchedInsert {
+		if !rb.twoSided(sqlparse.Bounds(st, ins.Cond)) {
+			source := "the USING query"
+			if m.SourceRelation != nil {
+				source = fmt.Sprintf("%q", m.SourceRelation.Name())
+			}
+			column := "the partition column"
+			if c := planPartitionColumn(pass); c != "" {
+				column = fmt.Sprintf("%q", c)
+			}
+			onOnly := ""
+			if rb.any(sqlparse.Bounds(st, m.On)) {
+				onOnly = " The range predicate in ON only limits which rows match and are updated: a source row outside it matches nothing and is inserted."
+			}
+			pass.Reportf(f.Pos(m.Offset), "MERGE into %q inserts every unmatched row of %s, which is not filtered to a range of %s: staged keys outside the range are inserted and silently widen it.%s Filter the USING source with a lower and an upper bound on %s, or insert only WHEN NOT MATCHED AND the row is in the range",
+				m.Target.Name(), source, column, onOnly, column)
+			return
+		}
+	}
+}
+
+// rangeBounds decides whether predicates confine rows to a range of the
+// partition column.
+type rangeBounds struct {
+	pass *rules.Pass
+	st   *sqlparse.Statement
+	ctes map[string]*pg_query.Node
+}
+
+// counts reports whether a bounded column stands for the partition. On
+// standalone SQL, where no plan names it, a column compared with a date or
+// timestamp literal is one too.
+func (rb rangeBounds) counts(col string, bs []sqlparse.Bound) bool {
+	if rb.pass.IsPartitionColumn(col) {
+		return true
+	}
+	if rb.pass.Plan != nil {
+		return false
+	}
+	for _, b := range bs {
+		if b.Column == col && (b.Value.Kind == sqlparse.LiteralDate || b.Value.Kind == sqlparse.LiteralTimestamp) {
+			return true
+		}
+	}
+	return false
+}
+
+// twoSided reports whether bs hold a lower and an upper bound on one
+// partition column; an equality is both.
+func (rb rangeBounds) twoSided(bs []sqlparse.Bound) bool {
+	lower, upper := map[string]bool{}, map[string]bool{}
+	for _, b := range bs {
+		switch b.Op {
+		case ">", ">=":
+			lower[b.Column] = true
+		case "<", "<=":
+			upper[b.Column] = true
+		case "=":
+			lower[b.Column], upper[b.Column] = true, true
+		}
+	}
+	for col := range lower {
+		if upper[col] && rb.counts(col, bs) {
+			return true
+		}
+	}
+	return false
+}
+
+// any reports whether bs bound a partition column at all.
+func (rb rangeBounds) any(bs []sqlparse.Bound) bool {
+	for _, b := range bs {
+		if rb.counts(b.Column, bs) {
+			return true
+		}
+	}
+	return false
+}
+
+// source reports whether the USING source holds only rows of a range. A
+// stored relation is read whole, whatever it was built with.
+func (rb rangeBounds) source(m sqlparse.Merge) bool {
+	if m.SourceSelect == nil {
+		return false
+	}
+	return rb.query(m.SourceSelect.GetSelectStmt(), rb.ctes, 0)
+}
+
+// maxQueryDepth stops the walk through subqueries and WITH queries that
+// refer to each other.
+const maxQueryDepth = 16
+
+// query reports whether a query returns only rows of a range: its WHERE
+// bounds them, or, when it reads a single subquery or WITH query, that one
+// does. Every branch of a UNION must be bounded.
+func (rb rangeBounds) query(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, depth int) bool {
+	if sel == nil || depth > maxQueryDepth {
+		return false
+	}
+	ctes = withQueries(sel.GetWithClause(), ctes)
+	if sel.GetOp() != pg_query.SetOperation_SETOP_NONE {
+		return rb.query(sel.GetLarg(), ctes, depth+1) && rb.query(sel.GetRarg(), ctes, depth+1)
+	}
+	if rb.twoSided(sqlparse.Bounds(rb.st, sel.GetWhereClause())) {
+		return true
+	}
+	from := sel.GetFromClause()
+	if len(from) != 1 {
+		return false
+	}
+	switch x := from[0].GetNode().(type) {
+	case *pg_query.Node_RangeSubselect:
+		return rb.query(x.RangeSubselect.GetSubquery().GetSelectStmt(), ctes, depth+1)
+	case *pg_query.Node_RangeVar:
+		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
+			return rb.query(body.GetSelectStmt(), ctes, depth+1)
+		}
+	}
+	return false
+}
+
+// withQueries adds the WITH queries of a clause to those visible outside it.
+func withQueries(w *pg_query.WithClause, outer map[string]*pg_query.Node) map[string]*pg_query.Node {
+	if len(w.GetCtes()) == 0 {
+		return outer
+	}
+	out := map[string]*pg_query.Node{}
+	for k, v := range outer {
+		out[k] = v
+	}
+	for _, c := range w.GetCtes() {
+		if cte := c.GetCommonTableExpr(); cte != nil {
+			out[cte.GetCtename()] = cte.GetCtequery()
+		}
+	}
+	return out
+}

@@ -1,0 +1,88 @@
+package rerun
+
+import (
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+)
+
+// NonAtomicReplace reports a DELETE and the INSERT that refills the same
+// relation, run as two separate commits.
+var NonAtomicReplace = &rules.Rule{
+	Code:     "BF204",
+	Name:     "non-atomic-replace",
+	Severity: rules.SeverityWarning,
+	Scope:    rules.ScopeSQL,
+	Doc: rules.Doc{
+		Title: "A DELETE of a range is followed by its INSERT outside one transaction",
+		Why: "Deleting a range and inserting it again converges on re-run, but only the pair is a replace: each statement on its own " +
+			"commits as soon as it finishes. Between the two, every reader sees the range empty, so a dashboard refreshed at that moment " +
+			"shows revenue falling to zero; if the INSERT fails, the range stays empty until someone notices. " +
+			"Run both in one transaction, or replace in a single statement (MERGE, INSERT OVERWRITE of the partitions, a partition swap). " +
+			"Staging relations have no readers and are not reported.",
+		Bad: rules.Example{Lang: "sql", Text: `DELETE FROM analytics.fct_orders
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+-- readers see no orders for the range until this finishes
+INSERT INTO analytics.fct_orders
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
+`},
+		Good: rules.Example{Lang: "sql", Text: `BEGIN;
+DELETE FROM analytics.fct_orders
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+INSERT INTO analytics.fct_orders
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
+COMMIT;
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		for _, f := range pass.Unit.SQL {
+			reportSplitReplaces(pass, f)
+		}
+		return nil
+	},
+}
+
+// refills are the writes that put rows back after a DELETE.
+var refills = map[sqlparse.WriteKind]bool{
+	sqlparse.WriteInsert:           true,
+	sqlparse.WriteInsertOnConflict: true,
+	sqlparse.WriteCopy:             true,
+}
+
+func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
+	stmts := f.Parsed.Statements
+	order := inOrder(f.Parsed)
+	for n, i := range order {
+		del := stmts[i]
+		w, ok := del.Write()
+		if !ok || w.Kind != sqlparse.WriteDelete || pass.IsStaging(w.Target) {
+			continue
+		}
+		j, ins := refillOf(stmts, order[n+1:], del, w.Target)
+		if ins == nil {
+			continue
+		}
+		tx := f.Parsed.Transaction(i)
+		if tx >= 0 && tx == f.Parsed.Transaction(j) {
+			continue
+		}
+		pass.Reportf(f.Pos(del.Start), "DELETE from %q and the INSERT into it on line %d are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)",
+			w.Target.Name(), lineOf(f, ins.Start))
+	}
+}
+
+// refillOf returns the first statement among later that writes rows back
+// into rel, with its index.
+func refillOf(stmts []*sqlparse.Statement, later []int, del *sqlparse.Statement, rel sqlparse.Relation) (int, *sqlparse.Statement) {
+	for _, j := range later {
+		st := stmts[j]
+		if st.Start <= del.Start || !sameRun(del, st) {
+			continue
+		}
+		for _, w := range st.Writes() {
+			if refills[w.Kind] && w.Target.Matches(rel) {
+				return j, st
+			}
+		}
+	}
+	return -1, nil
+}

@@ -1,0 +1,43 @@
+package scd2
+
+import "github.com/bflint/bflint/rules"
+
+// AsOfNow reports a join that reads a type-2 dimension as it is today.
+var AsOfNow = &rules.Rule{
+	Code:     "BF702",
+	Name:     "dimension-as-of-now",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopeSQL,
+	Doc: rules.Doc{
+		Title: "A type-2 dimension is joined through its current row only",
+		Why: "Filtering a type-2 dimension to its current version (is_current, valid_to IS NULL, valid_to = '9999-12-31', " +
+			"a snapshot's dbt_valid_to_current, valid_to > CURRENT_DATE) is right for today's report and wrong for a backfill: " +
+			"every historical row is given the attributes its key has now. A customer who moved in May has all of January's " +
+			"orders re-attributed to the new country, the totals still reconcile, and the recomputed range describes a past " +
+			"that never happened. Rows whose key has no current version drop out too. Join the version that was valid when " +
+			"each row happened instead.",
+		Bad: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
+FROM raw.orders_events AS r
+JOIN dim.customer_snapshot AS d
+  ON d.customer_id = r.customer_id
+WHERE d.is_current;
+`},
+		Good: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
+FROM raw.orders_events AS r
+JOIN dim.customer_snapshot AS d
+  ON d.customer_id = r.customer_id
+ AND r.order_ts >= d.valid_from
+ AND r.order_ts < d.valid_to;
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		forEachJoin(pass, func(dj *dimJoin) {
+			if dj.current == "" {
+				return
+			}
+			pass.Reportf(dj.file.Pos(dj.join.Offset), "join to type-2 dimension %s keeps only its current version (%s): every row, however old, gets today's attributes, so the backfill rebuilds history with values that did not hold then; drop the filter and join the version valid at the row's time: %s",
+				dj.label(), dj.current, dj.fix())
+		})
+		return nil
+	},
+}

@@ -1,0 +1,151 @@
+package scd2
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
+)
+
+// snapshot is a dbt snapshot as the project describes it: its relation,
+// the names of its validity columns, and dbt_valid_to_current, the
+// expression its current rows carry instead of NULL ("" when its config
+// sets none).
+type snapshot struct {
+	rel                sqlparse.Relation
+	validFrom, validTo string
+	validToCurrent     string
+}
+
+// dimensions knows which relations of a pass are type-2 dimensions.
+type dimensions struct {
+	// snapshots are the project's dbt snapshots, from the unit's manifest.
+	// They are the most precise source (their own validity names and
+	// dbt_valid_to_current) and are consulted first.
+	snapshots []snapshot
+	// patterns are scd2.relations: doublestar globs over lower-cased names.
+	patterns []string
+	// validFrom and validTo are the configured validity column names.
+	validFrom, validTo []string
+}
+
+func newDimensions(pass *rules.Pass) *dimensions {
+	from, to := pass.Config.ValidityColumns()
+	ds := &dimensions{
+		patterns:  pass.Config.SCD2Relations(),
+		validFrom: lower(from),
+		validTo:   lower(to),
+	}
+	if m := pass.Unit.Manifest(); m != nil {
+		for _, n := range m.Snapshots() {
+			name := m.RelationName(n)
+			if name == "" {
+				continue
+			}
+			vf, vt := n.ValidityColumns()
+			ds.snapshots = append(ds.snapshots, snapshot{
+				rel:            sqlparse.ParseRelationName(name),
+				validFrom:      vf,
+				validTo:        vt,
+				validToCurrent: n.Config.DBTValidToCurrent,
+			})
+		}
+	}
+	return ds
+}
+
+// dimension is what is known about a joined relation that may be type-2.
+type dimension struct {
+	validFrom, validTo []string
+	// known is set when a snapshot or a configured pattern names the
+	// relation, so it is type-2 whatever the statement does with it; via
+	// says which, for messages.
+	known bool
+	via   string
+	// snap is the relation's dbt snapshot, when one describes it.
+	snap *snapshot
+}
+
+// lookup returns what the pass knows about rel before reading the
+// statement: a snapshot, a configured pattern, or only the configured
+// validity names, which the statement must then show it uses.
+func (ds *dimensions) lookup(rel sqlparse.Relation) dimension {
+	for i := range ds.snapshots {
+		if s := &ds.snapshots[i]; rel.Matches(s.rel) {
+			return dimension{validFrom: []string{strings.ToLower(s.validFrom)}, validTo: []string{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}
+		}
+	}
+	d := dimension{validFrom: ds.validFrom, validTo: ds.validTo}
+	if rules.MatchesAny(ds.patterns, rel) {
+		d.known, d.via = true, "listed in scd2.relations"
+	}
+	return d
+}
+
+// dropsCurrentRows reports whether the dimension's current rows have NULL
+// in the valid_to column named to. A known snapshot says so by lacking
+// dbt_valid_to_current. Without one, the dbt_valid_to name is taken as the
+// sign of a dbt snapshot with dbt's defaults, whose current rows are NULL;
+// other names are assumed to close current rows with a far-future date.
+func (d dimension) dropsCurrentRows(to string) bool {
+	if d.snap != nil {
+		return d.snap.validToCurrent == ""
+	}
+	return to == "dbt_valid_to"
+}
+
+// isCurrentValue reports whether text is the valid_to value that marks a
+// current row: the snapshot's dbt_valid_to_current, or a far-future date.
+func (d dimension) isCurrentValue(text string) bool {
+	if d.snap != nil && d.snap.validToCurrent != "" && text != "" && strings.Contains(d.snap.validToCurrent, text) {
+		return true
+	}
+	return farFuture(text)
+}
+
+// farFuture reports whether a date or timestamp literal lies in the year
+// 2099 or later: no real version ends there, so it is a sentinel for "still
+// current" ('9999-12-31', '2999-12-31 23:59:59').
+func farFuture(text string) bool {
+	text = strings.TrimSpace(text)
+	if len(text) < 10 || text[4] != '-' {
+		return false
+	}
+	year := 0
+	for _, c := range text[:4] {
+		if c < '0' || c > '9' {
+			return false
+		}
+		year = year*10 + int(c-'0')
+	}
+	return year >= 2099
+}
+
+// pair chooses the validity names a message shows: those the statement
+// uses, else the counterpart at the same place in the other list (valid_from
+// goes with valid_to, dbt_valid_from with dbt_valid_to), else the first.
+func (d dimension) pair(usedFrom, usedTo string) (from, to string) {
+	from, to = usedFrom, usedTo
+	if i := slices.Index(d.validFrom, from); from != "" && to == "" && i >= 0 && i < len(d.validTo) {
+		to = d.validTo[i]
+	}
+	if i := slices.Index(d.validTo, to); to != "" && from == "" && i >= 0 && i < len(d.validFrom) {
+		from = d.validFrom[i]
+	}
+	if from == "" && len(d.validFrom) > 0 {
+		from = d.validFrom[0]
+	}
+	if to == "" && len(d.validTo) > 0 {
+		to = d.validTo[0]
+	}
+	return from, to
+}
+
+func lower(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = strings.ToLower(n)
+	}
+	return out
+}

@@ -1,0 +1,12 @@
+MERGE INTO analytics.fct_orders AS t
+USING backfill_staging.fct_orders__bf20260826_a AS s
+  ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET
+  country = s.country,
+  amount_minor = s.amount_minor,
+  is_refunded = s.is_refunded,
+  net_amount_minor = s.net_amount_minor
+WHEN NOT MATCHED THEN INSERT
+  (order_id, customer_id, order_ts, country, amount_minor, is_refunded, net_amount_minor)
+VALUES
+  (s.order_id, s.customer_id, s.order_ts, s.country, s.amount_minor, s.is_refunded, s.net_amount_minor);

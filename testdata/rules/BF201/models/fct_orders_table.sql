@@ -1,0 +1,3 @@
+{{ config(materialized='table') }}
+select order_id, order_date, amount_minor
+from {{ ref('stg_orders') }}

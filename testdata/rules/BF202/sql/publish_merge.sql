@@ -1,0 +1,6 @@
+MERGE INTO analytics.fct_orders AS t  -- want BF202 "MERGE into \"analytics.fct_orders\" with no rerun.key and no rerun.uniqueness_check in the plan"
+USING backfill_staging.fct_orders__bf20260826_f AS s
+  ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor
+WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
+  VALUES (s.order_id, s.order_date, s.amount_minor);

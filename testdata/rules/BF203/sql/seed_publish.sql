@@ -1,0 +1,16 @@
+-- 3. Publish. One statement; a failure leaves the target exactly as it was.
+-- Re-running this statement is a no-op, which is the entire point.
+MERGE INTO analytics.fct_orders AS t  -- want BF203:warning "MERGE into \"analytics.fct_orders\" inserts every unmatched row of \"backfill_staging.fct_orders__bf20260826_a\", which is not filtered to a range of \"order_date\": staged keys outside the range are inserted and silently widen it"
+USING backfill_staging.fct_orders__bf20260826_a AS s
+ ON t.order_id = s.order_id
+WHEN MATCHED THEN UPDATE SET
+ t.country = s.country,
+ t.amount_minor = s.amount_minor,
+ t.is_refunded = s.is_refunded,
+ t.net_amount_minor = s.net_amount_minor
+WHEN NOT MATCHED THEN INSERT
+ (order_id, customer_id, order_ts, country, amount_minor,
+ is_refunded, net_amount_minor)
+VALUES
+ (s.order_id, s.customer_id, s.order_ts, s.country, s.amount_minor,
+ s.is_refunded, s.net_amount_minor);

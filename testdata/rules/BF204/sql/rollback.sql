@@ -1,0 +1,6 @@
+BEGIN;
+DELETE FROM analytics.fct_orders
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+INSERT INTO analytics.fct_orders
+SELECT * FROM backfill_rollback.fct_orders__pre_bf20260826_a;
+COMMIT;

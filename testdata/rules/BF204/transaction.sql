@@ -1,0 +1,7 @@
+-- Inside one transaction, readers see the old range until COMMIT, then the new.
+BEGIN;
+DELETE FROM analytics.fct_orders
+WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
+INSERT INTO analytics.fct_orders
+SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
+COMMIT;

@@ -1,0 +1,1 @@
+SELECT COUNT(*) AS n FROM backfill_staging.fct_orders__bf20260826_a;

@@ -1,0 +1,15 @@
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_c AS
+SELECT
+  r.order_id,
+  r.customer_id,
+  r.order_ts,
+  d.country,
+  r.amount_minor,
+  r.is_refunded,
+  CASE WHEN r.is_refunded THEN 0 ELSE r.amount_minor END AS net_amount_minor
+FROM raw.orders_events AS r
+JOIN dim.customer_snapshot AS d
+  ON d.customer_id = r.customer_id
+  AND r.order_ts >= d.valid_from
+  AND r.order_ts < d.valid_to
+WHERE r.order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
