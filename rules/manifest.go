@@ -14,6 +14,10 @@ type manifestResult struct {
 	path     string // as shown to the user
 	manifest *manifest.Manifest
 	err      error
+	// catalog is catalog.json beside the manifest, when dbt docs wrote one:
+	// the columns it lists tell type-2 dimensions by their validity columns.
+	catalog    *manifest.Catalog
+	catalogErr error
 	refs     map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
 	sources  map[string]string // "source.table" to relation names
 }
@@ -77,6 +81,10 @@ func (l *loader) manifest(path string) *manifestResult {
 	r.manifest, r.err = manifest.Load(path)
 	if r.err == nil {
 		r.index()
+		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
+		if _, err := os.Stat(catalog); err == nil {
+			r.catalog, r.catalogErr = manifest.LoadCatalog(catalog)
+		}
 	}
 	l.manifests[path] = r
 	return r

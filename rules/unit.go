@@ -2,6 +2,7 @@ package rules
 
 import (
 	"go/token"
+	"path"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
@@ -51,13 +52,28 @@ func (u *Unit) Manifest() *manifest.Manifest {
 	return u.manifest.manifest
 }
 
-// ManifestError says why the manifest found for the unit cannot be used,
-// with the path it was found at; nil when there is none or it loaded.
-func (u *Unit) ManifestError() (path string, err error) {
-	if u.manifest == nil || u.manifest.err == nil {
-		return "", nil
+// Catalog is the catalog.json beside the unit's manifest, nil when there is
+// none or it could not be read.
+func (u *Unit) Catalog() *manifest.Catalog {
+	if u.manifest == nil {
+		return nil
 	}
-	return u.manifest.path, u.manifest.err
+	return u.manifest.catalog
+}
+
+// ManifestError says why the manifest found for the unit, or the catalog
+// beside it, cannot be used, with the path of the file; nil when both are
+// absent or loaded.
+func (u *Unit) ManifestError() (file string, err error) {
+	switch {
+	case u.manifest == nil:
+		return "", nil
+	case u.manifest.err != nil:
+		return u.manifest.path, u.manifest.err
+	case u.manifest.catalogErr != nil:
+		return path.Join(path.Dir(u.manifest.path), "catalog.json"), u.manifest.catalogErr
+	}
+	return "", nil
 }
 
 // SQLFile is a parsed SQL file and the plan keys that name it ("staging.build",

@@ -54,7 +54,7 @@ rollback:
 					at = d.Manifest.Value
 				}
 			}
-			pass.Reportf(at, "the dbt manifest %s cannot be read, so ref() names and lineage are unknown for this file: %v", path, err)
+			pass.Reportf(at, "the dbt artifact %s cannot be read, so ref() names, lineage and snapshot columns are unknown for this file: %v", path, err)
 		}
 		return nil
 	},

@@ -18,12 +18,21 @@ type snapshot struct {
 	validToCurrent     string
 }
 
+// cataloged is a relation catalog.json shows with validity columns.
+type cataloged struct {
+	rel                sqlparse.Relation
+	validFrom, validTo string
+}
+
 // dimensions knows which relations of a pass are type-2 dimensions.
 type dimensions struct {
 	// snapshots are the project's dbt snapshots, from the unit's manifest.
 	// They are the most precise source (their own validity names and
 	// dbt_valid_to_current) and are consulted first.
 	snapshots []snapshot
+	// cataloged are relations whose catalog.json columns include both a
+	// valid-from and a valid-to name.
+	cataloged []cataloged
 	// patterns are scd2.relations: doublestar globs over lower-cased names.
 	patterns []string
 	// validFrom and validTo are the configured validity column names.
@@ -36,6 +45,17 @@ func newDimensions(pass *rules.Pass) *dimensions {
 		patterns:  pass.Config.SCD2Relations(),
 		validFrom: lower(from),
 		validTo:   lower(to),
+	}
+	if m, catalog := pass.Unit.Manifest(), pass.Unit.Catalog(); m != nil && catalog != nil {
+		for _, id := range catalog.IDs() {
+			n := m.Node(id)
+			if n == nil || m.RelationName(n) == "" {
+				continue
+			}
+			if from, to := validityPair(catalog.Columns(id), ds.validFrom, ds.validTo); from != "" {
+				ds.cataloged = append(ds.cataloged, cataloged{sqlparse.ParseRelationName(m.RelationName(n)), from, to})
+			}
+		}
 	}
 	if m := pass.Unit.Manifest(); m != nil {
 		for _, n := range m.Snapshots() {
@@ -74,6 +94,11 @@ func (ds *dimensions) lookup(rel sqlparse.Relation) dimension {
 	for i := range ds.snapshots {
 		if s := &ds.snapshots[i]; rel.Matches(s.rel) {
 			return dimension{validFrom: []string{strings.ToLower(s.validFrom)}, validTo: []string{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}
+		}
+	}
+	for _, c := range ds.cataloged {
+		if rel.Matches(c.rel) {
+			return dimension{validFrom: []string{c.validFrom}, validTo: []string{c.validTo}, known: true, via: "catalog.json lists its validity columns"}
 		}
 	}
 	d := dimension{validFrom: ds.validFrom, validTo: ds.validTo}
@@ -148,4 +173,22 @@ func lower(names []string) []string {
 		out[i] = strings.ToLower(n)
 	}
 	return out
+}
+
+// validityPair finds a valid-from and a valid-to name among a relation's
+// columns; both are empty unless both are there.
+func validityPair(columns, from, to []string) (string, string) {
+	var f, t string
+	for _, c := range columns {
+		if f == "" && slices.Contains(from, c) {
+			f = c
+		}
+		if t == "" && slices.Contains(to, c) {
+			t = c
+		}
+	}
+	if f == "" || t == "" {
+		return "", ""
+	}
+	return f, t
 }

@@ -1,1 +1,1 @@
-select order_id from {{ source('raw', 'orders') }}  -- want BF003 "the dbt manifest dbt/target/manifest.json cannot be read.*truncated"
+select order_id from {{ source('raw', 'orders') }}  -- want BF003 "the dbt artifact dbt/target/manifest.json cannot be read.*truncated"
