@@ -18,8 +18,8 @@ type manifestResult struct {
 	// the columns it lists tell type-2 dimensions by their validity columns.
 	catalog    *manifest.Catalog
 	catalogErr error
-	refs     map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
-	sources  map[string]string // "source.table" to relation names
+	refs       map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
+	sources    map[string]string // "source.table" to relation names
 }
 
 // ManifestFor is the dbt manifest of a unit: the plan's
