@@ -190,7 +190,7 @@ func parseInto(st *Statement, toks []Token) *Problem {
 	if len(st.Text) > MaxStatementBytes {
 		return &Problem{st.Start, fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
 	}
-	if off, depth := deepest(st.Text, toks); depth > MaxNesting {
+	if off, deep := tooDeep(st.Text, toks); deep {
 		return &Problem{st.Map.Orig(off), fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
 	}
 	res, err := pg_query.Parse(st.Text)
@@ -224,25 +224,24 @@ func byteOffset(s string, chars int) int {
 	return off
 }
 
-// deepest returns the deepest nesting of brackets outside strings and where
-// it is reached; a rough count is enough to keep the parser's stack safe.
-func deepest(text string, toks []Token) (offset, depth int) {
-	d, maxD, at := 0, 0, 0
+// tooDeep returns where brackets outside strings first nest deeper than
+// MaxNesting; a rough count is enough to keep the parser's stack safe.
+func tooDeep(text string, toks []Token) (offset int, deep bool) {
+	d := 0
 	for _, t := range toks {
 		if t.Kind != Punct {
 			continue
 		}
 		switch text[t.Start] {
 		case '(', '[':
-			d++
-			if d > maxD {
-				maxD, at = d, t.Start
+			if d++; d > MaxNesting {
+				return t.Start, true
 			}
 		case ')', ']':
 			d--
 		}
 	}
-	return at, maxD
+	return 0, false
 }
 
 // piece is the span of one statement, from after the previous ';' to its
