@@ -1064,3 +1064,32 @@ type facts struct {
 	reads                            []Relation
 	joins                            []Join
 }
+
+// Walk calls visit for m and every message below it, parents first; visit
+// returns false to skip what lies below a message. Rules use it for the
+// questions the typed helpers do not answer.
+func Walk(m proto.Message, visit func(proto.Message) bool) {
+	if m == nil {
+		return
+	}
+	walkMessage(m.ProtoReflect(), visit)
+}
+
+func walkMessage(m protoreflect.Message, visit func(proto.Message) bool) {
+	if !m.IsValid() || !visit(m.Interface()) {
+		return
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.Message() == nil || fd.IsMap():
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				walkMessage(l.Get(i).Message(), visit)
+			}
+		default:
+			walkMessage(v.Message(), visit)
+		}
+		return true
+	})
+}

@@ -7,7 +7,6 @@ import (
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // cond is a condition of a statement: a WHERE, an ON, a MERGE WHEN ... AND.
@@ -117,7 +116,7 @@ func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []con
 // MERGE's ON and WHEN conditions, and Databricks' REPLACE WHERE.
 func allConditions(src string, st *sqlparse.Statement) []cond {
 	s := newCondSet(st)
-	walk(st.Node, func(m proto.Message) bool {
+	sqlparse.Walk(st.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			s.add(x.GetWhereClause())
@@ -144,7 +143,7 @@ func allConditions(src string, st *sqlparse.Statement) []cond {
 // depth; "" when it refers to none.
 func partitionColumn(pass *rules.Pass, n *pg_query.Node) string {
 	found := ""
-	walk(n, func(m proto.Message) bool {
+	sqlparse.Walk(n, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.ColumnRef); ok && found == "" {
 			if fields := c.GetFields(); len(fields) > 0 {
 				if col := fields[len(fields)-1].GetString_().GetSval(); col != "" && pass.IsPartitionColumn(col) {
@@ -155,28 +154,6 @@ func partitionColumn(pass *rules.Pass, n *pg_query.Node) string {
 		return found == ""
 	})
 	return found
-}
-
-// walk calls visit for m and every message below it, parents first; visit
-// returns false to skip what lies below a message.
-func walk(m proto.Message, visit func(proto.Message) bool) {
-	r := m.ProtoReflect()
-	if !r.IsValid() || !visit(m) {
-		return
-	}
-	r.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walk(l.Get(i).Message().Interface(), visit)
-			}
-		default:
-			walk(v.Message().Interface(), visit)
-		}
-		return true
-	})
 }
 
 // replacePrefix makes a REPLACE WHERE predicate a query of its own.

@@ -3,6 +3,8 @@ package publish
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse"
+
 	"github.com/bflint/bflint/rules"
 )
 
@@ -41,33 +43,26 @@ staging:
 			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish; add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
 			return nil
 		}
-		rel := relationParts(st.Relation.V)
-		if sameSchema(rel, relationParts(p.Target.V)) {
-			_, schema, _ := schemaOf(rel)
-			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own, such as backfill_staging", st.Relation.V, schema, p.Target.V)
+		rel := sqlparse.ParseRelationName(st.Relation.V)
+		if target, ok := pass.TargetRelation(); ok && sameSchema(rel, target) {
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own, such as backfill_staging", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V)
 		}
-		if id := strings.ToLower(p.ID.V); id != "" && !strings.Contains(rel[len(rel)-1], id) {
-			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id, e.g. %s__%s", st.Relation.V, p.ID.V, p.Target.V, rel[len(rel)-1], id)
+		key := rel.Key()
+		if id := strings.ToLower(p.ID.V); id != "" && !strings.Contains(key[len(key)-1], id) {
+			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id, e.g. %s__%s", st.Relation.V, p.ID.V, p.Target.V, key[len(key)-1], id)
 		}
 		return nil
 	},
 }
 
-// sameSchema reports whether a staging relation lies in the target's schema.
-// A target given as a dbt node or a bare name has no schema without a
-// manifest, so it never matches.
-func sameSchema(staging, target []string) bool {
-	if isNodeID(target) {
+// sameSchema reports whether a staging relation lies in the target's
+// schema. A target given as a dbt node or a bare name has no schema without
+// a manifest, so it never matches; a two-part name matches the last two
+// parts of a three-part one.
+func sameSchema(staging, target sqlparse.Relation) bool {
+	s, t := staging.Key(), target.Key()
+	if len(s) < 2 || len(t) < 2 || s[len(s)-2] != t[len(t)-2] {
 		return false
 	}
-	sdb, ss, ok := schemaOf(staging)
-	if !ok {
-		return false
-	}
-	tdb, ts, ok := schemaOf(target)
-	if !ok || ss != ts {
-		return false
-	}
-	// A two-part name matches the last two parts of a three-part one.
-	return sdb == "" || tdb == "" || sdb == tdb
+	return len(s) < 3 || len(t) < 3 || s[len(s)-3] == t[len(t)-3]
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // dimJoin is one join to a type-2 dimension and what its predicates (the
@@ -152,7 +151,7 @@ func (dj *dimJoin) read(preds []*pg_query.Node, refs map[string]map[string]bool)
 	dj.usedTo = firstUsed(dj.dim.validTo, own)
 	for _, p := range preds {
 		dj.predicate(p)
-		walk(p, func(m proto.Message) bool {
+		sqlparse.Walk(p, func(m proto.Message) bool {
 			if t, ok := m.(*pg_query.NullTest); ok && t.GetNulltesttype() == pg_query.NullTestType_IS_NULL {
 				if col, isTo, coalesced := dj.validity(t.GetArg()); col != "" && isTo && !coalesced {
 					dj.nullSafe = true
@@ -358,7 +357,7 @@ func (dj *dimJoin) validity(n *pg_query.Node) (col string, isTo, coalesced bool)
 // columns reports whether n uses a column of another relation, and one of
 // the dimension's own; subqueries are left out, their columns are theirs.
 func (dj *dimJoin) columns(n *pg_query.Node) (other, own bool) {
-	walk(n, func(m proto.Message) bool {
+	sqlparse.Walk(n, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
@@ -507,7 +506,7 @@ func fromClauses(st *sqlparse.Statement) map[int]*fromClause {
 	// Parents come before children, so a scalar subquery is known before
 	// its SELECT is reached.
 	scalar := map[*pg_query.SelectStmt]bool{}
-	walk(st.Node, func(m proto.Message) bool {
+	sqlparse.Walk(st.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SubLink:
 			if t := x.GetSubLinkType(); t == pg_query.SubLinkType_EXPR_SUBLINK || t == pg_query.SubLinkType_ARRAY_SUBLINK {
@@ -529,7 +528,7 @@ func fromClauses(st *sqlparse.Statement) map[int]*fromClause {
 // for none) and name, all in lower case.
 func columnRefs(n proto.Message) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
-	walk(n, func(m proto.Message) bool {
+	sqlparse.Walk(n, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.ColumnRef); ok {
 			if qual, col := columnName(c); col != "" {
 				if out[qual] == nil {
@@ -659,32 +658,4 @@ func constOrTrue(n *pg_query.Node) string {
 		return "1"
 	}
 	return "TRUE"
-}
-
-// walk calls visit for m and every message below it; visit returns false
-// to skip what lies below a message.
-func walk(m proto.Message, visit func(proto.Message) bool) {
-	if m == nil {
-		return
-	}
-	walkReflect(m.ProtoReflect(), visit)
-}
-
-func walkReflect(m protoreflect.Message, visit func(proto.Message) bool) {
-	if !m.IsValid() || !visit(m.Interface()) {
-		return
-	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkReflect(l.Get(i).Message(), visit)
-			}
-		default:
-			walkReflect(v.Message(), visit)
-		}
-		return true
-	})
 }
