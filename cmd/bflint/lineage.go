@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/manifest"
+)
+
+const lineageUsage = `Usage: bflint lineage TARGET [--manifest FILE] [--format text|json]
+
+Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
+name, source_name.table_name, or a schema.table relation) touches downstream:
+the models that must be rebuilt after it, in order; the snapshots, which
+cannot be rebuilt; and the exposures whose readers must be told.
+
+JSON output: {"target", "downstream" (every descendant but tests, sorted),
+"rebuild" (in rebuild order), "notify" (exposures), "snapshots", and
+"cycles" when child_map loops through the target's lineage}.
+
+Flags:
+`
+
+// lineageReport is the JSON form of the command's output; the field order is
+// the documented key order.
+type lineageReport struct {
+	Target     string     `json:"target"`
+	Downstream []string   `json:"downstream"`
+	Rebuild    []string   `json:"rebuild"`
+	Notify     []string   `json:"notify"`
+	Snapshots  []string   `json:"snapshots"`
+	Cycles     [][]string `json:"cycles,omitempty"`
+}
+
+func lineageCommand(args []string, stdout io.Writer) error {
+	flags := flag.NewFlagSet("bflint lineage", flag.ContinueOnError)
+	flags.SetOutput(io.Discard)
+	manifestPath := flags.String("manifest", "", "dbt manifest.json `FILE` (default: target/manifest.json, or dbt_project.yml's target-path, of the nearest folder at or above the working directory that holds dbt_project.yml)")
+	format := flags.String("format", "text", "output `format`: text or json")
+	var targets []string
+	// The target usually comes first, as in "bflint lineage fct_orders --format json".
+	rest := args
+	for {
+		if err := flags.Parse(rest); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				fmt.Fprint(stdout, lineageUsage)
+				flags.SetOutput(stdout)
+				flags.PrintDefaults()
+				return &exitError{code: exitClean}
+			}
+			return usageErrorf("lineage: %v", err)
+		}
+		if flags.NArg() == 0 {
+			break
+		}
+		targets = append(targets, flags.Arg(0))
+		rest = flags.Args()[1:]
+	}
+	if len(targets) != 1 {
+		return usageErrorf("lineage takes one target, a unique_id, model name or relation, e.g. bflint lineage model.shop.fct_orders")
+	}
+	if *format != "text" && *format != "json" {
+		return usageErrorf("lineage --format %q: use text or json", *format)
+	}
+	path := *manifestPath
+	if path == "" {
+		var err error
+		if path, err = discoverManifest(); err != nil {
+			return err
+		}
+	}
+	m, err := manifest.Load(path)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && *manifestPath == "" {
+			return usageErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
+		}
+		return usageErrorf("lineage: %v", err)
+	}
+	g := lineage.New(m)
+	id, err := g.Resolve(targets[0])
+	if err != nil {
+		return usageErrorf("lineage: target %v (manifest %s)", err, path)
+	}
+	report := lineageReport{
+		Target:     id,
+		Downstream: g.Downstream(id),
+		Rebuild:    g.Rebuild(id),
+		Notify:     g.Notify(id),
+		Snapshots:  g.Snapshots(id),
+	}
+	for _, c := range g.Cycles() {
+		if slices.Contains(c, id) || slices.ContainsFunc(c, func(n string) bool { _, ok := slices.BinarySearch(report.Downstream, n); return ok }) {
+			report.Cycles = append(report.Cycles, c)
+		}
+	}
+	if *format == "json" {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		return enc.Encode(report)
+	}
+	return writeLineageText(stdout, g, m, &report)
+}
+
+// discoverManifest finds the manifest the way lint does for a plan without
+// one: target/manifest.json, or dbt_project.yml's target-path, of the
+// nearest folder at or above the working directory that holds
+// dbt_project.yml. The path is relative to the working directory when it
+// can be, so messages stay short.
+func discoverManifest() (string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", usageErrorf("lineage: %v; pass --manifest FILE", err)
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		project := filepath.Join(dir, "dbt_project.yml")
+		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
+			target := dbtTargetPath(project)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			path := filepath.Join(target, "manifest.json")
+			if rel, err := filepath.Rel(wd, path); err == nil {
+				path = rel
+			}
+			return path, nil
+		}
+		if filepath.Dir(dir) == dir {
+			return "", usageErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
+		}
+	}
+}
+
+// dbtTargetPath reads target-path from dbt_project.yml. It is a top-level
+// scalar, so its own line suffices, and the rest of the file (often full of
+// Jinja) need not parse. A value dbt would render from Jinja cannot be known
+// here and falls back to dbt's default.
+func dbtTargetPath(project string) string {
+	f, err := os.Open(project)
+	if err != nil {
+		return "target"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		value, ok := strings.CutPrefix(sc.Text(), "target-path:")
+		if !ok {
+			continue
+		}
+		value, _, _ = strings.Cut(value, " #")
+		value = strings.Trim(strings.TrimSpace(value), `"'`)
+		if value != "" && !strings.Contains(value, "{{") {
+			return filepath.FromSlash(value)
+		}
+	}
+	return "target"
+}
+
+// maxTreeDepth bounds the indentation of the tree: a generated chain of
+// thousands of models would otherwise print lines of quadratic total
+// length. Every node below the cut still appears in the lists after it.
+const maxTreeDepth = 40
+
+// writeLineageText prints the downstream graph as a tree from the target,
+// then the rebuild order, the snapshots and the exposures. A node reached
+// again by another path is printed again, marked, without its children.
+func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *lineageReport) error {
+	bw := bufio.NewWriter(w)
+	position := make(map[string]int, len(r.Rebuild))
+	for i, id := range r.Rebuild {
+		position[id] = i + 1
+	}
+	snapshots := make(map[string]bool, len(r.Snapshots))
+	for _, id := range r.Snapshots {
+		snapshots[id] = true
+	}
+	notify := make(map[string]bool, len(r.Notify))
+	for _, id := range r.Notify {
+		notify[id] = true
+	}
+	shown := make(map[string]bool, len(r.Downstream))
+	for _, id := range r.Downstream {
+		shown[id] = false
+	}
+	// children lists what the tree shows below a node: its descendants
+	// other than tests, never the target again (a cycle back to it).
+	children := func(id string) []string {
+		var out []string
+		for _, c := range m.Children(id) {
+			if _, ok := shown[c]; ok {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	describe := func(id string) string {
+		text := id + " (" + nodeLabel(g, m, id) + ")"
+		switch {
+		case position[id] > 0:
+			text += fmt.Sprintf(" [rebuild %d]", position[id])
+		case snapshots[id]:
+			text += " [snapshot: cannot be rebuilt]"
+		case g.StoresRows(id):
+			text += " [not rebuilt: derived only through a snapshot]"
+		}
+		if notify[id] {
+			text += " [notify]"
+		}
+		return text
+	}
+	var walk func(id, indent string, depth int)
+	walk = func(id, indent string, depth int) {
+		kids := children(id)
+		for i, c := range kids {
+			branch, next := "├── ", "│   "
+			if i == len(kids)-1 {
+				branch, next = "└── ", "    "
+			}
+			line := describe(c)
+			expand := !shown[c] && len(children(c)) > 0
+			switch {
+			case shown[c] && len(children(c)) > 0:
+				line += " (children shown above)"
+			case expand && depth == maxTreeDepth:
+				line += " (deeper nodes not shown)"
+				expand = false
+			}
+			fmt.Fprintf(bw, "%s%s%s\n", indent, branch, line)
+			shown[c] = true
+			if expand {
+				walk(c, indent+next, depth+1)
+			}
+		}
+	}
+	fmt.Fprintf(bw, "%s (%s) [target]\n", r.Target, nodeLabel(g, m, r.Target))
+	walk(r.Target, "", 1)
+
+	fmt.Fprintln(bw)
+	if len(r.Rebuild) == 0 {
+		fmt.Fprintln(bw, "Rebuild: nothing must be rebuilt.")
+	} else {
+		fmt.Fprintf(bw, "Rebuild, in this order (%d):\n", len(r.Rebuild))
+		for i, id := range r.Rebuild {
+			fmt.Fprintf(bw, "  %d. %s (%s)\n", i+1, id, nodeLabel(g, m, id))
+		}
+	}
+	if len(r.Snapshots) > 0 {
+		fmt.Fprintf(bw, "Snapshots (%d): cannot be rebuilt; re-running one records the corrected values as new versions valid from now.\n", len(r.Snapshots))
+		for _, id := range r.Snapshots {
+			fmt.Fprintf(bw, "  %s\n", id)
+		}
+	}
+	if len(r.Notify) == 0 {
+		fmt.Fprintln(bw, "Notify: no exposure is derived from the target.")
+	} else {
+		fmt.Fprintf(bw, "Notify (%d):\n", len(r.Notify))
+		for _, id := range r.Notify {
+			fmt.Fprintf(bw, "  %s\n", id)
+		}
+	}
+	for _, c := range r.Cycles {
+		fmt.Fprintf(bw, "Cycle in child_map among %s: no rebuild order can satisfy it.\n", strings.Join(c, ", "))
+	}
+	return bw.Flush()
+}
+
+// nodeLabel is the materialization, with an incremental model's strategy,
+// or else the resource type.
+func nodeLabel(g *lineage.Graph, m *manifest.Manifest, id string) string {
+	n := m.Node(id)
+	if n == nil {
+		return "not defined in the manifest"
+	}
+	label := g.Materialization(id)
+	if label == "" {
+		return n.ResourceType
+	}
+	if label == "incremental" && n.Config.IncrementalStrategy != "" {
+		label += ", " + n.Config.IncrementalStrategy
+	}
+	return label
+}
