@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"bufio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,40 +35,12 @@ func (l *loader) manifestFor(dir string) string {
 		}
 		return filepath.Join(l.root, filepath.FromSlash(l.cfg.Manifest.V))
 	}
-	for {
-		project := filepath.Join(dir, "dbt_project.yml")
-		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
-			candidate := filepath.Join(dir, targetPath(project), "manifest.json")
-			if _, err := os.Stat(candidate); err == nil {
-				return candidate
-			}
-			return ""
-		}
-		if dir == l.root || filepath.Dir(dir) == dir {
-			return ""
-		}
-		dir = filepath.Dir(dir)
-	}
-}
-
-// targetPath reads target-path from dbt_project.yml: a top-level scalar,
-// so one line is enough and the rest of the file need not be valid YAML.
-func targetPath(project string) string {
-	f, err := os.Open(project)
-	if err != nil {
-		return "target"
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if value, ok := strings.CutPrefix(sc.Text(), "target-path:"); ok {
-			value = strings.Trim(strings.TrimSpace(strings.SplitN(value, " #", 2)[0]), `"'`)
-			if value != "" && !strings.Contains(value, "{{") {
-				return filepath.FromSlash(value)
-			}
+	if path, found := manifest.Discover(dir, l.root); found {
+		if _, err := os.Stat(path); err == nil {
+			return path
 		}
 	}
-	return "target"
+	return ""
 }
 
 // manifest loads the manifest at path once per run.

@@ -122,48 +122,14 @@ func discoverManifest() (string, error) {
 	if err != nil {
 		return "", usageErrorf("lineage: %v; pass --manifest FILE", err)
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		project := filepath.Join(dir, "dbt_project.yml")
-		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
-			target := dbtTargetPath(project)
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(dir, target)
-			}
-			path := filepath.Join(target, "manifest.json")
-			if rel, err := filepath.Rel(wd, path); err == nil {
-				path = rel
-			}
-			return path, nil
-		}
-		if filepath.Dir(dir) == dir {
-			return "", usageErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
-		}
+	path, found := manifest.Discover(wd, "")
+	if !found {
+		return "", usageErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
 	}
-}
-
-// dbtTargetPath reads target-path from dbt_project.yml. It is a top-level
-// scalar, so its own line suffices, and the rest of the file (often full of
-// Jinja) need not parse. A value dbt would render from Jinja cannot be known
-// here and falls back to dbt's default.
-func dbtTargetPath(project string) string {
-	f, err := os.Open(project)
-	if err != nil {
-		return "target"
+	if rel, err := filepath.Rel(wd, path); err == nil {
+		path = rel
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		value, ok := strings.CutPrefix(sc.Text(), "target-path:")
-		if !ok {
-			continue
-		}
-		value, _, _ = strings.Cut(value, " #")
-		value = strings.Trim(strings.TrimSpace(value), `"'`)
-		if value != "" && !strings.Contains(value, "{{") {
-			return filepath.FromSlash(value)
-		}
-	}
-	return "target"
+	return path, nil
 }
 
 // maxTreeDepth bounds the indentation of the tree: a generated chain of

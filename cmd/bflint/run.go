@@ -13,6 +13,8 @@ Usage:
   bflint [lint] [flags] [path ...]   lint plans and SQL under the paths (default .)
   bflint rules [--format text|json]  list every rule
   bflint explain CODE|NAME           show a rule's documentation with examples
+  bflint lineage TARGET [--manifest FILE] [--format text|json]
+                                     what is derived from a dbt node: rebuild order, snapshots, exposures
   bflint schema                      print the JSON Schema of the plan format
   bflint version                     print the version
 

@@ -1,0 +1,55 @@
+package manifest
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Discover finds the manifest of the dbt project that holds dir: the
+// nearest folder at or above dir (up to stop, "" for the filesystem root)
+// with dbt_project.yml, and in it target/manifest.json, or the target-path
+// that dbt_project.yml sets. found is false when no dbt_project.yml is
+// there; the manifest itself may still be missing.
+func Discover(dir, stop string) (path string, found bool) {
+	for {
+		project := filepath.Join(dir, "dbt_project.yml")
+		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
+			target := targetPath(project)
+			if !filepath.IsAbs(target) {
+				target = filepath.Join(dir, target)
+			}
+			return filepath.Join(target, "manifest.json"), true
+		}
+		if dir == stop || filepath.Dir(dir) == dir {
+			return "", false
+		}
+		dir = filepath.Dir(dir)
+	}
+}
+
+// targetPath reads target-path from dbt_project.yml. It is a top-level
+// scalar, so its own line suffices, and the rest of the file (often full of
+// Jinja) need not parse. A value dbt would render from Jinja cannot be known
+// here and falls back to dbt's default.
+func targetPath(project string) string {
+	f, err := os.Open(project)
+	if err != nil {
+		return "target"
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		value, ok := strings.CutPrefix(sc.Text(), "target-path:")
+		if !ok {
+			continue
+		}
+		value, _, _ = strings.Cut(value, " #")
+		value = strings.Trim(strings.TrimSpace(value), `"'`)
+		if value != "" && !strings.Contains(value, "{{") {
+			return filepath.FromSlash(value)
+		}
+	}
+	return "target"
+}
