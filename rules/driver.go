@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"golang.org/x/tools/go/analysis"
 )
@@ -62,6 +63,8 @@ type Settings struct {
 	Severity map[string]Severity
 	// Jobs is how many units are linted at once (at least 1).
 	Jobs int
+
+	plans []*plan.Plan // every readable plan of the run, for plan-set rules
 }
 
 func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[r.Code] }
@@ -69,6 +72,12 @@ func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[
 // Run lints every unit and returns the processed findings.
 func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units)}
+	s.plans = nil
+	for _, u := range units {
+		if u.Plan != nil && u.Plan.Readable {
+			s.plans = append(s.plans, u.Plan)
+		}
+	}
 	perUnit := make([]unitResult, len(units))
 	jobs := max(s.Jobs, 1)
 	var wg sync.WaitGroup
@@ -157,7 +166,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
 		}
 	}()
-	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config}
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans}
 	pass.report = func(d Diagnostic) {
 		sev := d.Severity
 		if sev == SeverityDefault {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 )
 
@@ -17,6 +18,7 @@ type manifestResult struct {
 	// the columns it lists tell type-2 dimensions by their validity columns.
 	catalog    *manifest.Catalog
 	catalogErr error
+	graph      *lineage.Graph
 	refs       map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
 	sources    map[string]string // "source.table" to relation names
 }
@@ -51,6 +53,7 @@ func (l *loader) manifest(path string) *manifestResult {
 	r := &manifestResult{path: displayName(l.root, path)}
 	r.manifest, r.err = manifest.Load(path)
 	if r.err == nil {
+		r.graph = lineage.New(r.manifest)
 		r.index()
 		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
 		if _, err := os.Stat(catalog); err == nil {

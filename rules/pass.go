@@ -28,6 +28,9 @@ type Pass struct {
 	// system clock, so runs are reproducible.
 	Now    time.Time
 	Config *config.Config
+	// Plans are every plan of the run, this one included: a correction
+	// that spans several datasets is several plans, checked as a set.
+	Plans []*plan.Plan
 
 	report func(Diagnostic)
 }

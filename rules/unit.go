@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"path"
 
+	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
@@ -50,6 +51,14 @@ func (u *Unit) Manifest() *manifest.Manifest {
 		return nil
 	}
 	return u.manifest.manifest
+}
+
+// Lineage is the graph of the unit's manifest, nil without one.
+func (u *Unit) Lineage() *lineage.Graph {
+	if u.manifest == nil {
+		return nil
+	}
+	return u.manifest.graph
 }
 
 // Catalog is the catalog.json beside the unit's manifest, nil when there is
