@@ -12,18 +12,22 @@ import (
 
 const examplesNow = "2026-11-30T09:00:00Z"
 
-// TestExamples keeps the shipped examples and the README honest: the good
-// plan is clean, the broken one fails with exactly the findings of its
-// golden file, and every line of output the README quotes is real.
+// TestExamples keeps the shipped examples and the README honest: each
+// example folder is linted as its own run, as the README does; the good
+// plan and the two-plan correction are clean, the broken plan fails with
+// exactly the findings of its golden file, and every line of output the
+// README quotes is real.
 func TestExamples(t *testing.T) {
-	var stdout, stderr bytes.Buffer
-	if code := run([]string{"--now", examplesNow, "--no-color", "../../examples/good"}, &stdout, &stderr); code != exitClean {
-		t.Errorf("examples/good: exit %d, want 0\n%s%s", code, stdout.String(), stderr.String())
-	}
 	t.Chdir("../..")
-	stdout.Reset()
-	if code := run([]string{"--now", examplesNow, "--no-color", "examples/"}, &stdout, &stderr); code != exitFindings {
-		t.Fatalf("examples/: exit %d, want 1\n%s", code, stderr.String())
+	for _, clean := range []string{"examples/good/", "examples/two_plans/"} {
+		var stdout, stderr bytes.Buffer
+		if code := run([]string{"--now", examplesNow, "--no-color", clean}, &stdout, &stderr); code != exitClean {
+			t.Errorf("%s: exit %d, want 0\n%s%s", clean, code, stdout.String(), stderr.String())
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--now", examplesNow, "--no-color", "examples/broken/"}, &stdout, &stderr); code != exitFindings {
+		t.Fatalf("examples/broken: exit %d, want 1\n%s", code, stderr.String())
 	}
 	const golden = "testdata/golden/examples.txt"
 	if *updateE2E {
@@ -36,7 +40,7 @@ func TestExamples(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(stdout.Bytes(), want) {
-		t.Errorf("bflint over examples/ differs from %s (run with -update to accept):\n%s", golden, stdout.String())
+		t.Errorf("bflint over examples/broken differs from %s (run with -update to accept):\n%s", golden, stdout.String())
 	}
 	readme, err := os.ReadFile("README.md")
 	if err != nil {
@@ -44,7 +48,7 @@ func TestExamples(t *testing.T) {
 	}
 	quoted := between(string(readme), "```text\nexamples/", "```")
 	if quoted == "" {
-		t.Fatal("README.md quotes no output of bflint over examples/")
+		t.Fatal("README.md quotes no output of bflint over the examples")
 	}
 	for _, line := range strings.Split("examples/"+quoted, "\n") {
 		if line != "" && line != "..." && !strings.Contains(stdout.String(), line) {

@@ -5,12 +5,14 @@ import (
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/compute"
 	"github.com/bflint/bflint/rules/daterange"
+	"github.com/bflint/bflint/rules/downstream"
 	"github.com/bflint/bflint/rules/files"
 	"github.com/bflint/bflint/rules/governance"
 	"github.com/bflint/bflint/rules/publish"
 	"github.com/bflint/bflint/rules/rerun"
 	"github.com/bflint/bflint/rules/rollback"
 	"github.com/bflint/bflint/rules/scd2"
+	"github.com/bflint/bflint/rules/sets"
 	"github.com/bflint/bflint/rules/validation"
 )
 
@@ -23,7 +25,9 @@ var families = [][]*rules.Rule{
 	validation.Rules,
 	publish.Rules,
 	rollback.Rules,
+	downstream.Rules,
 	scd2.Rules,
+	sets.Rules,
 	governance.Rules,
 }
 

@@ -1,8 +1,9 @@
-// Package compute holds the rules about where a backfill's compute runs and
-// how much of it the backfill may take at once.
+// Package compute holds the rules about where a backfill's compute runs,
+// how much of it the backfill may take at once, and the run command flags
+// that decide what that compute actually redoes.
 package compute
 
 import "github.com/bflint/bflint/rules"
 
 // Rules are the compute family.
-var Rules = []*rules.Rule{Unplanned}
+var Rules = []*rules.Rule{Unplanned, UnsafeRunFlag}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -18,12 +19,15 @@ var IncludesCurrent = &rules.Rule{
 	Severity: rules.SeverityError,
 	Scope:    rules.ScopeSQL,
 	Doc: rules.Doc{
-		Title: "The range, or a write's partition predicate, reaches into the partitions the scheduled pipeline still writes",
+		Title: "The range, the dates run.command runs, or a write's partition predicate reach into the partitions the scheduled pipeline still writes",
 		Why: "The newest partitions belong to the scheduled pipeline: it is still loading today, and often re-processes the last few days as late data arrives. " +
 			"A backfill that includes them races the pipeline. Whichever writes last wins, so the correction is silently overwritten by the next scheduled run, " +
 			"or the backfill overwrites rows the pipeline loaded after the staged copy was built. " +
 			"The current partition depends on the grain and on the timezone of the partition column: at 02:00 UTC it is still yesterday in New York, " +
 			"and at 20:00 UTC it is already tomorrow in Tokyo. range.pipeline_owns says how many of the newest partitions the pipeline keeps rewriting. " +
+			"The run command can reach them even when range.end does not: the last partition it runs is the one before dbt's exclusive --event-time-end " +
+			"(or the current one when --event-time-start has no end, since dbt then runs up to now), or Airflow's inclusive -e/--to-date " +
+			"(or -s alone, where Airflow 2 ends the backfill). " +
 			"The SQL makes the same mistake when a write statement bounds the partition column with CURRENT_DATE, now(), getdate() or sysdate, " +
 			"or from below only: it then writes up to today, and a rerun on another day writes another range. " +
 			"This holds for the build into staging as much as for the publish, since the publish carries into the target whatever the build recomputed. " +
@@ -47,12 +51,33 @@ range:
 	Run: func(pass *rules.Pass) error {
 		if pass.Plan != nil {
 			checkPlanEnd(pass)
+			checkRunEnd(pass)
 		}
 		for _, f := range pass.Unit.SQL {
 			checkSQL(pass, f)
 		}
 		return nil
 	},
+}
+
+// owned is where the partitions the scheduled pipeline still writes begin,
+// and how a message says so.
+type owned struct {
+	oldest, current time.Time
+	text            string
+}
+
+func ownedBy(pass *rules.Pass) owned {
+	p := pass.Plan
+	g, loc, owns := p.Grain(), p.Location(), p.PipelineOwns()
+	current := currentPartition(pass.Now, g, loc)
+	oldest := g.Add(current, -(owns - 1))
+	which := fmt.Sprintf("only the current one (pipeline_owns: %d)", owns)
+	if owns > 1 {
+		which = fmt.Sprintf("the %d newest, %s through %s (pipeline_owns: %d)", owns, g.Format(oldest), g.Format(current), owns)
+	}
+	return owned{oldest: oldest, current: current, text: fmt.Sprintf("%s, the oldest partition the scheduled pipeline still writes: the current %s partition in %s is %s and the pipeline owns %s, so the backfill of %q races it and whichever writes last wins",
+		g.Format(oldest), g, loc, g.Format(current), which, p.Target.V)}
 }
 
 // checkPlanEnd compares range.end with the partitions the pipeline owns.
@@ -62,18 +87,49 @@ func checkPlanEnd(pass *rules.Pass) {
 	if !ok {
 		return
 	}
-	g, loc, owns := p.Grain(), p.Location(), p.PipelineOwns()
-	current := currentPartition(pass.Now, g, loc)
-	oldest := g.Add(current, -(owns - 1))
-	if end.Before(oldest) {
+	o, g := ownedBy(pass), p.Grain()
+	if end.Before(o.oldest) {
 		return
 	}
-	owned := fmt.Sprintf("only the current one (pipeline_owns: %d)", owns)
-	if owns > 1 {
-		owned = fmt.Sprintf("the %d newest, %s through %s (pipeline_owns: %d)", owns, g.Format(oldest), g.Format(current), owns)
+	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s; end the range at %s or earlier", p.Range.End.Raw, o.text, g.Format(g.Add(o.oldest, -1)))
+}
+
+// checkRunEnd compares the last partition run.command runs with the
+// partitions the pipeline owns. It needs no valid range: the command's own
+// dates say how far it goes. A command the shell cannot read is BF106's.
+func checkRunEnd(pass *rules.Pass) {
+	fd := runField(pass)
+	if fd == nil || fd.Err != nil {
+		return
 	}
-	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s, the oldest partition the scheduled pipeline still writes: the current %s partition in %s is %s and the pipeline owns %s, so the backfill of %q races it and whichever writes last wins; end the range at %s or earlier",
-		p.Range.End.Raw, g.Format(oldest), g, loc, g.Format(current), owned, p.Target.V, g.Format(g.Add(oldest, -1)))
+	p := pass.Plan
+	z := zoned{g: p.Grain(), loc: p.Location()}
+	o := ownedBy(pass)
+	for _, cmd := range fd.Commands {
+		switch d, a := cmd.DBT, cmd.Airflow; {
+		case d != nil && d.Rebuilds() && d.EventTimeEnd.Known():
+			if last := z.lastDBT(d.EventTimeEnd.T); !last.Before(o.oldest) {
+				pass.Reportf(fd.Pos(d.EventTimeEnd.Value.Offset), "--event-time-end %s makes the last partition dbt rebuilds %s, at or after %s; end the command at --event-time-end %s or earlier",
+					d.EventTimeEnd.Value.Value, z.g.Format(last), o.text, dbtValue(z.instant(o.oldest)))
+			}
+		case d != nil && d.Rebuilds() && d.EventTimeEnd == nil && d.EventTimeStart.Known():
+			pass.Reportf(fd.Pos(d.EventTimeStart.Flag.Offset), "--event-time-start without --event-time-end makes dbt rebuild up to the moment it starts, through the current partition %s, at or after %s; add --event-time-end %s or earlier",
+				z.g.Format(o.current), o.text, dbtValue(z.instant(o.oldest)))
+		case a != nil && a.Backfill != 0:
+			// Airflow 2 given only a start date ends there.
+			last := a.End
+			if last == nil && a.Backfill == runcmd.Airflow2 {
+				last = a.Start
+			}
+			if !last.Known() {
+				continue
+			}
+			if p := z.lastAirflow(last); !p.Before(o.oldest) {
+				pass.Reportf(fd.Pos(last.Value.Offset), "%s %s makes the last partition Airflow runs %s, at or after %s; end the command at %s %s or earlier",
+					runcmd.FlagName(last.Flag), last.Value.Value, z.g.Format(p), o.text, runcmd.FlagName(last.Flag), z.airflowValue(z.g.Add(o.oldest, -1)))
+			}
+		}
+	}
 }
 
 // currentPartition is the partition holding now in the plan's timezone.

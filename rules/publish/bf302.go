@@ -1,9 +1,7 @@
 package publish
 
 import (
-	"regexp"
-	"strings"
-
+	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -19,7 +17,8 @@ var FullRefresh = &rules.Rule{
 		Why: "A range backfill is meant to change the partitions of its range and nothing else. A full refresh rewrites every partition: " +
 			"years of history the correction was never meant to touch are recomputed from today's inputs, which may have been archived, " +
 			"deduplicated or re-keyed since, and readers see the table empty or half-built until the rebuild ends. It also costs a full run " +
-			"of the table where a range was planned. Replace only the range: INSERT OVERWRITE ... PARTITION, a DELETE and INSERT of the range " +
+			"of the table where a range was planned. In run.command, a dbt run or build with --full-refresh or its short form -f is reported, " +
+			"whatever launches dbt (cd ... &&, uv run, env). Replace only the range: INSERT OVERWRITE ... PARTITION, a DELETE and INSERT of the range " +
 			"in one transaction, or a MERGE on the key. In a plan the build and publish SQL are checked against the target (the rollback SQL, " +
 			"which may restore the whole table by design, is not); a standalone SQL file has no target, so a whole-table rewrite of any " +
 			"relation that is not staging or temporary is reported.",
@@ -32,9 +31,7 @@ SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 `},
 	},
 	Run: func(pass *rules.Pass) error {
-		if p := pass.Plan; p != nil && p.Run != nil && p.Run.Command.Set && dbtFullRefresh(p.Run.Command.V) {
-			pass.Reportf(p.Run.Command.Key, "run.command runs dbt with --full-refresh: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends; drop --full-refresh and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", p.Target.V)
-		}
+		checkRunCommand(pass)
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
 			for _, st := range f.Parsed.Statements {
 				if st.Node == nil {
@@ -76,24 +73,25 @@ func wholeTable(w sqlparse.Write) (what, consequence string) {
 	return "", ""
 }
 
-// shellSeparators end one command of a shell line and start the next.
-var shellSeparators = regexp.MustCompile(`&&|\|\||[;|\n]`)
-
-// dbtFullRefresh reports whether a shell line runs dbt with --full-refresh.
-// It reads words only: quoting and variables are the run-command parser's
-// concern.
-func dbtFullRefresh(cmd string) bool {
-	for _, c := range shellSeparators.Split(cmd, -1) {
-		dbt := false
-		for _, w := range strings.Fields(c) {
-			w = strings.Trim(w, `"'`)
-			switch {
-			case !dbt:
-				dbt = w == "dbt" || strings.HasSuffix(w, "/dbt")
-			case w == "--full-refresh":
-				return true
-			}
-		}
+// checkRunCommand reports dbt run or build with --full-refresh (or its
+// short form -f). A command the shell cannot read is BF106's concern.
+func checkRunCommand(pass *rules.Pass) {
+	p := pass.Plan
+	if p == nil || p.Run == nil {
+		return
 	}
-	return false
+	fd := runcmd.Read(pass.Unit.File, p.Run.Command)
+	if fd == nil || fd.Err != nil {
+		return
+	}
+	for _, c := range fd.Commands {
+		if c.DBT == nil || !c.DBT.Rebuilds() || c.DBT.FullRefresh == nil {
+			continue
+		}
+		flag := c.DBT.FullRefresh.Value
+		if flag != "--full-refresh" {
+			flag += " (--full-refresh)"
+		}
+		pass.Reportf(fd.Pos(c.DBT.FullRefresh.Offset), "run.command runs dbt with %s: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends; drop it and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", flag, p.Target.V)
+	}
 }

@@ -1,9 +1,13 @@
 package rerun
 
 import (
+	"errors"
+	"fmt"
 	"path"
 	"strings"
 
+	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -22,7 +26,8 @@ var AppendWrite = &rules.Rule{
 			"against the populated target it doubles revenue for exactly the days that were meant to be corrected. " +
 			"The append shows in the plan (rerun.write: append), in the SQL (INSERT INTO or COPY INTO a relation that is not staging, " +
 			"unless the same file deletes, truncates or recreates it first), and in dbt models that are incremental with the append strategy, or with merge, " +
-			"delete+insert or the adapter default but no unique_key. " +
+			"delete+insert or the adapter default but no unique_key, whether the model's own config() says so or the manifest records it " +
+			"from dbt_project.yml or a properties file; the plan's target is such a model when the manifest says so. " +
 			"Write with a merge on a unique key or by replacing whole partitions (INSERT OVERWRITE, insert_overwrite, microbatch), " +
 			"so a second run converges on the first.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again
@@ -42,6 +47,7 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 			if r := pass.Plan.Rerun; r != nil && r.Write.Set && r.Write.V == "append" {
 				pass.Reportf(r.Write.Key, "rerun.write is append: re-running any partition of %q adds its rows again, doubling them; use merge on a unique key or replace_partition", pass.Plan.Target.V)
 			}
+			reportTargetAppend(pass)
 		}
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
 			reportAppends(pass, f)
@@ -98,23 +104,109 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 // default, merge or delete+insert on most warehouses and append on some).
 var appendStrategies = map[string]bool{"merge": true, "delete+insert": true, "": true}
 
-// reportIncrementalAppend reads the model's own {{ config() }}; a
-// configuration that only the manifest holds is not seen here.
-func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
-	m := f.Parsed.Model
-	if m == nil || !strings.EqualFold(m.Materialized, "incremental") {
-		return
+// incrementalAppend says why a dbt model configured so inserts its rows
+// again on every run, naming it as subject; "" when its runs converge.
+func incrementalAppend(subject, materialized, strategy string, uniqueKey []string) string {
+	if !strings.EqualFold(strings.TrimSpace(materialized), "incremental") {
+		return ""
 	}
-	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
-	strategy := strings.ToLower(strings.TrimSpace(m.IncrementalStrategy))
+	strategy = strings.ToLower(strings.TrimSpace(strategy))
 	switch {
 	case strategy == "append":
-		pass.Reportf(f.Pos(m.Offset), "dbt model %q is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them; use merge with a unique_key, insert_overwrite or microbatch", name)
-	case appendStrategies[strategy] && len(columnSet(m.UniqueKey)) == 0:
+		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them; use merge with a unique_key, insert_overwrite or microbatch", subject)
+	case appendStrategies[strategy] && len(columnSet(uniqueKey)) == 0:
 		how := "incremental_strategy " + strategy
 		if strategy == "" {
 			how = "the adapter's default incremental strategy"
 		}
-		pass.Reportf(f.Pos(m.Offset), "dbt model %q is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them; set unique_key, or use insert_overwrite or microbatch", name, how)
+		return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them; set unique_key, or use insert_overwrite or microbatch", subject, how)
 	}
+	return ""
+}
+
+// reportIncrementalAppend reads a model's own {{ config() }}, or, for a
+// model file linted on its own without one, the configuration the
+// manifest records for it (set in dbt_project.yml or a properties file).
+func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
+	if m := f.Parsed.Model; m != nil {
+		name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
+		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), m.Materialized, m.IncrementalStrategy, m.UniqueKey); msg != "" {
+			pass.Reportf(f.Pos(m.Offset), "%s", msg)
+		}
+		return
+	}
+	if pass.Plan != nil {
+		return
+	}
+	n := modelOfFile(pass, f)
+	if n == nil {
+		return
+	}
+	subject := fmt.Sprintf("dbt model %q (configured outside the file, as the manifest records it)", n.UniqueID)
+	if msg := incrementalAppend(subject, n.Config.Materialized, n.Config.IncrementalStrategy, n.Config.UniqueKey); msg != "" {
+		pass.Reportf(f.Pos(firstStatement(f.Parsed)), "%s", msg)
+	}
+}
+
+// reportTargetAppend reports a plan whose target the manifest records as
+// an appending incremental model: whatever the plan's own SQL does, dbt
+// appends when it runs the model.
+func reportTargetAppend(pass *rules.Pass) {
+	g, m := pass.Unit.Lineage(), pass.Unit.Manifest()
+	if g == nil || !pass.Plan.Target.Set {
+		return
+	}
+	id, err := g.Resolve(pass.Plan.Target.V)
+	if err != nil {
+		return
+	}
+	n := m.Node(id)
+	if n == nil || n.ResourceType != manifest.Model {
+		return
+	}
+	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config.Materialized, n.Config.IncrementalStrategy, n.Config.UniqueKey); msg != "" {
+		pass.Reportf(pass.Plan.Target.At(), "%s", msg)
+	}
+}
+
+// modelOfFile returns the manifest's model built from f: the model named
+// as the file whose original_file_path is the end of f's path (f's name is
+// relative to the lint root, the manifest's paths to the dbt project), or
+// that records no path at all. nil when there is none.
+func modelOfFile(pass *rules.Pass, f *rules.SQLFile) *manifest.Node {
+	g, m := pass.Unit.Lineage(), pass.Unit.Manifest()
+	if g == nil {
+		return nil
+	}
+	name := f.Source.Name
+	stem := strings.TrimSuffix(path.Base(name), path.Ext(name))
+	var cands []string
+	id, err := g.Resolve(stem)
+	var amb *lineage.AmbiguousError
+	switch {
+	case err == nil:
+		cands = []string{id}
+	case errors.As(err, &amb):
+		cands = amb.Candidates
+	}
+	for _, id := range cands {
+		n := m.Node(id)
+		if n == nil || n.ResourceType != manifest.Model || n.Name != stem {
+			continue
+		}
+		ofp := n.OriginalFilePath
+		if ofp == "" || name == ofp || strings.HasSuffix(name, "/"+ofp) {
+			return n
+		}
+	}
+	return nil
+}
+
+// firstStatement is the offset of the file's first statement, 0 when it
+// has none.
+func firstStatement(f *sqlparse.File) int {
+	if order := inOrder(f); len(order) > 0 {
+		return f.Statements[order[0]].Start
+	}
+	return 0
 }

@@ -1,0 +1,100 @@
+package downstream
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+
+	"github.com/bflint/bflint/rules"
+)
+
+// UnlistedDownstream reports stored models derived from the target that
+// nothing in the plan, its run, or the other plans of the run rebuilds.
+var UnlistedDownstream = &rules.Rule{
+	Code:     "BF801",
+	Name:     "unlisted-downstream",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "A model derived from the target must be rebuilt and the plan does not rebuild it",
+		Why: "Correcting the target is half of a backfill. Every table, incremental model and materialized view built from it " +
+			"(directly, or through views and ephemeral models, which read the corrected rows by themselves) still holds the rows it computed " +
+			"from the old data, and serves them until it is rebuilt: the fact table is right and the revenue mart is not. " +
+			"The plan must account for each such model: list it in downstream.rebuild, leave it to another plan of the same correction, " +
+			"rebuild it with run.command (a dbt run or build whose --select reaches it; an incremental model only adds new rows, " +
+			"so it still needs its own rebuild unless it is a microbatch model run with --event-time-start and --event-time-end), " +
+			"or list it in downstream.skip with the reason it may stay as it is.",
+		Bad: rules.Example{Lang: "yaml", Text: `target: model.shop.fct_orders
+downstream:
+  rebuild: []
+# revenue_daily (a table) reads fct_orders through the ephemeral int_orders
+`},
+		Good: rules.Example{Lang: "yaml", Text: `target: model.shop.fct_orders
+downstream:
+  rebuild:
+    - model.shop.revenue_daily
+  skip:
+    - node: model.shop.orders_2019_archive
+      reason: frozen archive of closed years; outside the corrected range
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		l, target := targetOf(pass)
+		if target == "" {
+			return nil
+		}
+		required := l.g.Rebuild(target)
+		if len(required) == 0 {
+			return nil
+		}
+		d := downstreamOf(pass.Plan)
+		covered := map[string]bool{}
+		for _, it := range d.Rebuild.Items {
+			covered[l.id(it.V)] = true
+		}
+		// A skip without a reason waives nothing; the finding then points
+		// at that entry, the one to complete.
+		unexplained := map[string]token.Pos{}
+		for _, s := range d.Skip {
+			id := l.id(s.Node.V)
+			switch {
+			case strings.TrimSpace(s.Reason.V) != "":
+				covered[id] = true
+			case unexplained[id] == token.NoPos:
+				unexplained[id] = s.Node.At()
+			}
+		}
+		for _, p := range pass.Plans {
+			if p == pass.Plan {
+				continue
+			}
+			if p.Target.Set {
+				covered[l.id(p.Target.V)] = true
+			}
+			for _, it := range downstreamOf(p).Rebuild.Items {
+				covered[l.id(it.V)] = true
+			}
+		}
+		run := commandRebuilds(pass, l)
+		ps := pathsFrom(l, target)
+		for _, id := range required {
+			if covered[id] {
+				continue
+			}
+			ok, note := run.covers(l, id)
+			if ok {
+				continue
+			}
+			why := fmt.Sprintf("derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers", chain(l.g, ps.to(id)))
+			if note != "" {
+				why += "; " + note
+			}
+			if pos, ok := unexplained[id]; ok {
+				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: %s; give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), why)
+				continue
+			}
+			pass.Reportf(listPos(pass, d.Rebuild.Field), "%q (%s) is not rebuilt: %s; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), why)
+		}
+		return nil
+	},
+}

@@ -1,0 +1,1 @@
+select *, current_date as seen from {{ ref('orders_history') }}

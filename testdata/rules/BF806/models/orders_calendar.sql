@@ -1,0 +1,1 @@
+select distinct order_date from {{ ref('fct_orders') }}

@@ -1,0 +1,1 @@
+select *, 'changed' as note from {{ ref('fct_orders') }}

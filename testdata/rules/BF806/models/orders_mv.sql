@@ -1,0 +1,1 @@
+select order_date, count(*) as orders, sum(amount_minor) as amount_minor from {{ ref('orders_enriched') }} group by 1
