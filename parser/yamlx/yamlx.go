@@ -90,9 +90,10 @@ type Unmarshaler interface {
 	UnmarshalYAMLX(d *Decoder, path string, n *yaml.Node)
 }
 
-// maxNodeVisits bounds the work of decoding one document, so that an alias
+// maxAliasExpansion bounds the work of decoding one document beyond its own
+// size, so that an alias
 // that refers to itself many times over cannot expand without end.
-const maxNodeVisits = 100_000
+const maxAliasExpansion = 100_000
 
 // Decoder decodes one file's nodes into structs and collects problems.
 type Decoder struct {
@@ -101,6 +102,7 @@ type Decoder struct {
 	RootName string
 	Problems []Problem
 	visits   int
+	budget   int // values the document may visit: its own plus maxAliasExpansion
 	stopped  bool
 }
 
@@ -170,9 +172,9 @@ func (d *Decoder) resolve(n *yaml.Node) *yaml.Node {
 		n = n.Alias
 	}
 	d.visits++
-	if d.visits > maxNodeVisits && !d.stopped {
+	if d.visits > d.budget && !d.stopped {
 		d.stopped = true
-		d.problem(n, "YAML aliases expand to more than %d values; the rest of the file is not read", maxNodeVisits)
+		d.problem(n, "YAML aliases expand to more than %d values beyond the file's own; the rest of the file is not read", maxAliasExpansion)
 	}
 	return n
 }
@@ -180,6 +182,9 @@ func (d *Decoder) resolve(n *yaml.Node) *yaml.Node {
 // Decode fills the struct that dst points to from mapping n. path names the
 // mapping in messages ("" for the document root).
 func (d *Decoder) Decode(n *yaml.Node, path string, dst any) {
+	if d.budget == 0 {
+		d.budget = countNodes(n) + maxAliasExpansion
+	}
 	v := reflect.ValueOf(dst).Elem()
 	d.decodeMapping(n, path, v)
 }
@@ -473,4 +478,16 @@ func (d *Decoder) decodeStringMap(n *yaml.Node, path string, m *StringMap) {
 			Value: String{Field: Field{Key: d.pos(k), Value: d.pos(val), Set: true}, V: val.Value},
 		})
 	}
+}
+
+// countNodes counts the values written in the document, without following
+// aliases: what decoding it costs when no alias multiplies the work.
+func countNodes(n *yaml.Node) int {
+	count := 1
+	for _, c := range n.Content {
+		if c.Kind != yaml.AliasNode {
+			count += countNodes(c)
+		}
+	}
+	return count
 }
