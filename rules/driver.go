@@ -28,6 +28,9 @@ type Finding struct {
 	// suppressed the finding; suppressed findings count for nothing but are
 	// kept for SARIF, which records them.
 	Suppressed *Suppression
+	// FromTokens is set when the finding comes from a statement read from
+	// its tokens because it did not parse.
+	FromTokens bool
 }
 
 // Suppression is why a finding is not counted.
@@ -63,6 +66,10 @@ type Settings struct {
 	Severity map[string]Severity
 	// Jobs is how many units are linted at once (at least 1).
 	Jobs int
+	// TokensOnly makes the rules read every statement from its tokens, as
+	// if none had parsed. It exists for the test that the token fallback
+	// and the parse tree give the same findings; a run never sets it.
+	TokensOnly bool
 
 	plans []*plan.Plan // every readable plan of the run, for plan-set rules
 }
@@ -166,7 +173,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
 		}
 	}()
-	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans}
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, tokensOnly: s.TokensOnly}
 	pass.report = func(d Diagnostic) {
 		sev := d.Severity
 		if sev == SeverityDefault {
@@ -182,7 +189,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if !file.Contains(end) || end < pos {
 			end = token.NoPos
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes})
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -16,7 +17,14 @@ import (
 type Diagnostic struct {
 	analysis.Diagnostic
 	Severity Severity
+	// FromTokens is set when the finding comes from a statement read from
+	// its tokens because it did not parse: coarser than a parse tree, so
+	// reporters say so.
+	FromTokens bool
 }
+
+// TokensNote ends the message of a finding read from a statement's tokens.
+const TokensNote = " (analysed from tokens: the statement did not parse)"
 
 // Pass is one rule's view of one unit.
 type Pass struct {
@@ -32,7 +40,8 @@ type Pass struct {
 	// that spans several datasets is several plans, checked as a set.
 	Plans []*plan.Plan
 
-	report func(Diagnostic)
+	report     func(Diagnostic)
+	tokensOnly bool
 }
 
 // Report records a diagnostic.
@@ -47,6 +56,45 @@ func (p *Pass) Reportf(pos token.Pos, format string, args ...any) {
 // from the rule's default, for rules whose catalogue entry escalates a case.
 func (p *Pass) ReportSeverityf(sev Severity, pos token.Pos, format string, args ...any) {
 	p.report(Diagnostic{Diagnostic: analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)}, Severity: sev})
+}
+
+// ReportTokensf records a diagnostic at pos, with the rule's severity,
+// about a statement read from its tokens: the message says so.
+func (p *Pass) ReportTokensf(pos token.Pos, format string, args ...any) {
+	p.report(Diagnostic{Diagnostic: analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...) + TokensNote}, FromTokens: true})
+}
+
+// ReporterFor returns Reportf, or ReportTokensf when the finding is about
+// a statement read from its tokens.
+func (p *Pass) ReporterFor(fromTokens bool) func(pos token.Pos, format string, args ...any) {
+	if fromTokens {
+		return p.ReportTokensf
+	}
+	return p.Reportf
+}
+
+// tokensKey keys a statement's token facts in the unit's facts.
+type tokensKey struct{ st *sqlparse.Statement }
+
+// Tokens returns what the tokens of st say when the rules must read it
+// from them: it did not parse, and it is not the unread rest of a file
+// after a lexer fault (which has no text). nil when its parse tree is
+// read. Under Settings.TokensOnly every statement is read from tokens.
+func (p *Pass) Tokens(st *sqlparse.Statement) *sqlparse.TokenFacts {
+	if st.Text == "" || !p.tokensOnly && (st.Node != nil || st.Problem == nil) {
+		return nil
+	}
+	return p.Unit.Fact(tokensKey{st}, func() any { return st.TokenFacts() }).(*sqlparse.TokenFacts)
+}
+
+// Writes returns what st writes, from its parse tree or, when it did not
+// parse, from its tokens (fromTokens is then set, and findings about the
+// writes are reported with ReportTokensf).
+func (p *Pass) Writes(st *sqlparse.Statement) (ws []sqlparse.Write, fromTokens bool) {
+	if tf := p.Tokens(st); tf != nil {
+		return tf.Writes, true
+	}
+	return st.Writes(), false
 }
 
 // PlanStart is where findings about an absent section point: the plan's

@@ -28,6 +28,7 @@ type lintOptions struct {
 	enable     []string
 	disable    []string
 	noColor    bool
+	stats      bool
 	jobs       int
 	paths      []string
 }
@@ -71,6 +72,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	fs.Var(&enable, "enable", "run these rules (`CODE`s or names, comma-separated) even if configuration disables them")
 	fs.Var(&disable, "disable", "do not run these rules (`CODE`s or names, comma-separated)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text report")
+	fs.BoolVar(&o.stats, "stats", false, "after the report, print to stderr how many SQL statements were parsed, analysed from tokens, or not analysed, per dialect")
 	fs.IntVar(&o.jobs, "j", 0, "lint `N` files at once (default: the number of CPUs)")
 	// Flags may follow paths, as in "bflint examples/ --format json".
 	rest := args
@@ -184,6 +186,12 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	res := rules.Run(fset, units, settings)
 	if err := writeReports(res, o, root, stdout, stderr); err != nil {
 		return err
+	}
+	// On stderr, whatever the format, so machine-read reports stay clean.
+	if o.stats {
+		if err := writeStats(stderr, units); err != nil {
+			return internalErrorf("writing --stats: %v", err)
+		}
 	}
 	if len(res.Errors) > 0 {
 		return &exitError{code: exitInternal, msg: fmt.Sprintf("%d internal error(s): a rule crashed; the findings above are incomplete. Please report this as a bflint bug.", len(res.Errors))}

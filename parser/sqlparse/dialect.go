@@ -23,6 +23,12 @@ type dialect struct {
 	// ends is where the statement holding a token ends: at its ';', at a
 	// Jinja tag or at the end of the file.
 	ends []int
+	// starts marks the tokens that begin a statement after procedural
+	// scaffolding (BEGIN, IF ... THEN, ELSE) that script drops.
+	starts []bool
+	// typed marks the brackets of typed array constructors (ARRAY<T>[...]),
+	// which are no array literals of their own.
+	typed map[int]bool
 	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
 	merge int
 	// scans holds, per purpose, the start and the result of the last scan.
@@ -36,13 +42,22 @@ type dialect struct {
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
 func dialectEdits(src string, toks []Token) ([]edit, []mark) {
-	d := &dialect{src: src, code: codeTokens(toks), merge: -1, scans: map[string][2]int{}}
+	d := &dialect{src: src, code: codeTokens(toks), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
 		// would reach the parser as code.
 		if t.Kind == LineComment && src[t.Start] == '#' {
 			d.replace(t.Start, t.Start+1, "--")
+		}
+	}
+	d.script()
+	// The brackets around a subscripted call are inserted before the
+	// rewrites of the call's own name, which start at the same offset and
+	// would otherwise win.
+	for i := range d.code {
+		if d.punct(i, '[') || d.punct(i, '.') {
+			d.subscriptedCall(i)
 		}
 	}
 	for i := range d.code {
@@ -99,8 +114,19 @@ func (d *dialect) at(i int) {
 		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.src)))
 	case String:
 		d.stringLiteral(i)
+	case QuotedIdent:
+		d.escapedIdent(i)
+	case Punct:
+		if d.punct(i, '[') {
+			d.arrayLiteral(i)
+		}
 	case Param:
 		switch text := t.Text(d.src); {
+		case text[0] == '@' && d.queryParam(i):
+			// A BigQuery query parameter keeps its name, as an
+			// identifier: read as PostgreSQL's prefix operator @ it would
+			// fail before a reserved word (@end).
+			d.replace(t.Start, t.End, quoteIdent(text))
 		case text[0] == ':' && !d.path(i):
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
@@ -130,6 +156,50 @@ func (d *dialect) keyword(i int) {
 	switch d.word(i) {
 	case "CREATE":
 		d.create(i)
+	case "SELECT":
+		d.selectAs(i)
+	case "DECLARE":
+		d.declare(i)
+	case "SET":
+		d.set(i)
+	case "ASSERT":
+		// BigQuery's ASSERT fails the script when its condition is false;
+		// what it reads is what a query of the condition reads.
+		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
+			d.replaceTok(i, "SELECT")
+			if d.word(end-2) == "AS" && d.code[end-1].Kind == String && end-2 > i+1 {
+				d.drop(end-2, end-1)
+			}
+		}
+	case "IN":
+		// BigQuery's membership test in an array.
+		if d.word(i+1) == "UNNEST" && d.punct(i+2, '(') {
+			if d.word(i-1) == "NOT" {
+				d.replace(d.code[i-1].Start, d.code[i+1].End, "<> ALL")
+			} else {
+				d.replace(d.code[i].Start, d.code[i+1].End, "= ANY")
+			}
+		}
+	case "WITH":
+		if d.word(i+1) == "OFFSET" {
+			d.withOffset(i)
+		}
+	case "OFFSET", "SAFE_OFFSET", "ORDINAL", "SAFE_ORDINAL":
+		d.arrayIndex(i)
+	case "FORMAT":
+		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
+		// changes the text, not what is read.
+		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == String && d.punct(i+2, ')') {
+			if w := d.word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
+				d.drop(i, i+1)
+			}
+		}
+	case "LATERAL":
+		if d.word(i+1) == "VIEW" {
+			d.lateralView(i)
+		}
+	case "TABLE":
+		d.tableFunction(i)
 	case "INSERT":
 		d.insert(i)
 	case "MERGE":
@@ -209,8 +279,19 @@ func (d *dialect) keyword(i int) {
 				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
 			}
 		}
+		// BigQuery's conversion functions TIMESTAMP(expr) and TIME(expr):
+		// PostgreSQL reads the words as type names whose bracket holds a
+		// precision, and calls the function only by a quoted name.
+		if w := d.word(i); (w == "TIMESTAMP" || w == "TIME") && d.punct(i+1, '(') && !d.punct(i-1, '.') &&
+			!(i+3 < len(d.code) && d.code[i+2].Kind == Number && d.punct(i+3, ')')) {
+			d.replaceTok(i, quoteIdent(strings.ToLower(w)))
+		}
 	case "ARRAY", "STRUCT", "MAP":
 		d.angleType(i)
+		if d.word(i) == "STRUCT" && d.punct(i+1, '(') && !d.punct(i-1, '.') {
+			d.replaceTok(i, "ROW")
+			d.structFields(i + 1)
+		}
 	case "FROM", "JOIN":
 		d.stage(i + 1)
 	case "RLIKE", "REGEXP":
@@ -254,7 +335,14 @@ func (d *dialect) create(i int) {
 		}
 	}
 	kind := d.word(j)
-	if kind != "TABLE" && kind != "VIEW" {
+	switch {
+	case kind == "FUNCTION" || (kind == "TABLE" || kind == "AGGREGATE") && d.word(j+1) == "FUNCTION":
+		d.function(i, j, orReplace)
+		return
+	case kind == "SCHEMA" || kind == "DATABASE":
+		d.cloneSchema(i, j, orReplace)
+		return
+	case kind != "TABLE" && kind != "VIEW":
 		return
 	}
 	for _, m := range modifiers {
@@ -625,6 +713,11 @@ func (d *dialect) alter(i int) {
 		case "SET":
 			// One replacement from ALTER on keeps the statement's start there.
 			d.replace(d.code[i].Start, d.code[i+2].End, "SET")
+			// PostgreSQL's SET takes one parameter: the first is kept.
+			end := d.stmtEnd(i)
+			if more := d.scanTo(i+3, "session", func(k int) bool { return d.punct(k, ',') && d.op(k+2, "=") }); more < end && d.punct(more, ',') {
+				d.drop(more, end-1)
+			}
 		case "UNSET":
 			d.replace(d.code[i].Start, d.code[i+2].End, "RESET")
 		}
@@ -640,6 +733,24 @@ func (d *dialect) alter(i int) {
 			// two tables trade contents.
 			d.replace(d.code[n].Start, d.code[n+1].End, "INHERIT")
 			d.mark(i, SwapWith)
+		}
+		if n > j && d.word(n) == "ADD" && d.word(n+1) == "COLUMNS" && d.punct(n+2, '(') {
+			// Spark adds a bracketed list of columns; PostgreSQL one
+			// ADD COLUMN per column.
+			c := d.closing(n + 2)
+			if c < 0 {
+				return
+			}
+			d.replace(d.code[n+1].Start, d.code[n+2].End, "COLUMN ")
+			for k := n + 3; k < c; k++ {
+				switch {
+				case d.punct(k, '(') || d.punct(k, '['):
+					k = max(d.match[k], k)
+				case d.punct(k, ','):
+					d.replaceTok(k, ", ADD COLUMN")
+				}
+			}
+			d.drop(c, c)
 		}
 	}
 }
@@ -783,7 +894,25 @@ func (d *dialect) interval(i int) {
 	}
 	if len(parts) > 0 {
 		d.replace(d.code[i+1].Start, d.code[j-1].End, "'"+strings.Join(parts, " ")+"'")
+		return
 	}
+	// A count that is no literal (INTERVAL @days DAY, INTERVAL n DAY)
+	// multiplies one unit.
+	k := i + 1
+	switch {
+	case k >= len(d.code):
+		return
+	case d.punct(k, '('):
+		k = d.closing(k)
+	case d.code[k].Kind == Param, d.code[k].Kind == Word && !intervalUnits[d.word(k)] && !notNames[d.word(k)]:
+	default:
+		return
+	}
+	if k < 0 || !intervalUnits[d.word(k+1)] {
+		return
+	}
+	d.replaceTok(i, "(")
+	d.replaceTok(k+1, "* INTERVAL '1 "+d.code[k+1].Text(d.src)+"')")
 }
 
 // timeTravel drops Databricks' VERSION AS OF / TIMESTAMP AS OF and
@@ -878,6 +1007,9 @@ func (d *dialect) angleType(i int) {
 		case t.Kind == Operator:
 			for c := t.Start; c < t.End; c++ {
 				switch d.src[c] {
+				case ':':
+					// Spark's field separator: STRUCT<a: INT>.
+					continue
 				case '<':
 					depth++
 					nested = nested || k > i+1
@@ -891,8 +1023,9 @@ func (d *dialect) angleType(i int) {
 					return
 				}
 			}
+		// A Param is Spark's field separator touching the type: b:STRING.
 		case t.Kind == Word, t.Kind == Number, t.Kind == QuotedIdent, t.Kind == Backtick,
-			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'):
+			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'), t.Kind == Param && d.src[t.Start] == ':':
 		default:
 			return
 		}
@@ -902,10 +1035,19 @@ func (d *dialect) angleType(i int) {
 // closeAngle writes the rewrite of the type at i whose closing '>' is at
 // offset c in token k.
 func (d *dialect) closeAngle(i, k, c int, nested bool) {
-	if c+1 == d.code[k].End && (d.punct(k+1, '[') || d.punct(k+1, '(')) {
-		return // a typed constructor: ARRAY<INT64>[1, 2]
-	}
 	kind := strings.ToLower(d.word(i))
+	if c+1 == d.code[k].End && (d.punct(k+1, '[') || d.punct(k+1, '(')) {
+		// A typed constructor: the values' own types say as much.
+		switch {
+		case kind == "array" && d.punct(k+1, '['):
+			d.replace(d.code[i].End, c+1, "")
+			d.typed[k+1] = true
+		case kind == "struct" && d.punct(k+1, '('):
+			d.replace(d.code[i].Start, c+1, "ROW")
+			d.structFields(k + 1)
+		}
+		return
+	}
 	switch {
 	case kind != "array":
 		d.replace(d.code[i].Start, c+1, kind)
@@ -945,11 +1087,14 @@ func (d *dialect) path(i int) bool {
 	}
 	switch base := d.code[b]; {
 	case base.Kind == Word, base.Kind == QuotedIdent, base.Kind == Param && d.src[base.Start] == '$':
+		if d.punct(b-1, '[') && d.punct(i+1, ']') {
+			return false // an array slice a[lo:hi]
+		}
+	case d.punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == Word:
+		// The path of a call's result, PARSE_URL(u):query.
+		b = d.match[b] - 1
 	default:
 		return false
-	}
-	if d.punct(b-1, '[') && d.punct(i+1, ']') {
-		return false // an array slice a[lo:hi]
 	}
 	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == Word || d.code[b-2].Kind == QuotedIdent) {
 		b -= 2
@@ -1030,21 +1175,89 @@ func (d *dialect) starModifiers(i int) {
 	}
 }
 
-// stringLiteral rewrites BigQuery's raw r'...' and triple-quoted strings
-// into PostgreSQL strings with the same value.
+// stringLiteral rewrites BigQuery's string forms into PostgreSQL strings
+// with the same value: raw and bytes prefixes, triple-quoted and
+// double-quoted strings, and strings that escape a quote with a backslash,
+// which become PostgreSQL's E strings.
 func (d *dialect) stringLiteral(i int) {
 	t := d.code[i]
 	s := t.Text(d.src)
-	raw := s[0] == 'r' || s[0] == 'R'
-	if raw {
-		s = s[1:]
+	if s[0] == '$' {
+		return // a dollar-quoted string: PostgreSQL's own, no escapes inside
 	}
+	n := stringPrefix(s, 0)
+	prefix := strings.ToLower(s[:n])
+	if strings.ContainsAny(prefix, "enx") {
+		return // PostgreSQL's own
+	}
+	body, raw := s[n:], strings.Contains(prefix, "r")
 	switch {
-	case strings.HasPrefix(s, "'''") && len(s) >= 6:
-		d.replace(t.Start, t.End, quoteString(s[3:len(s)-3]))
+	case tripleQuoted(body, 0) && len(body) >= 6:
+		d.replace(t.Start, t.End, quoteString(body[3:len(body)-3]))
+	case body[0] == '"' && raw:
+		d.replace(t.Start, t.End, quoteString(body[1:len(body)-1]))
+	case body[0] == '"':
+		d.replace(t.Start, t.End, escapedString(body))
 	case raw:
-		d.replace(t.Start, t.Start+1, "")
+		d.replace(t.Start, t.Start+n, "")
+	case prefix == "" && unescapedEnd(body) < len(body):
+		d.replace(t.Start, t.Start, "E")
 	}
+}
+
+// escapedIdent rewrites a BigQuery double-quoted string that escapes a
+// quote with a backslash, which the lexer read whole, into an E string;
+// PostgreSQL would end it at the escaped quote.
+func (d *dialect) escapedIdent(i int) {
+	t := d.code[i]
+	if s := t.Text(d.src); unescapedEnd(s) < len(s) {
+		d.replace(t.Start, t.End, escapedString(s))
+	}
+}
+
+// unescapedEnd returns where a quoted token ends when a backslash escapes
+// nothing, as in PostgreSQL's standard strings and identifiers.
+func unescapedEnd(s string) int {
+	q := s[0]
+	for i := 1; i < len(s); i++ {
+		if s[i] == q {
+			if i+1 < len(s) && s[i+1] == q {
+				i++
+				continue
+			}
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+// escapedString turns a quoted token whose escapes are backslashes (and
+// whose quote may be the double one) into a PostgreSQL E string.
+func escapedString(s string) string {
+	q, body := s[0], s[1:len(s)-1]
+	var b strings.Builder
+	b.WriteString("E'")
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '\\' && i+1 < len(body):
+			i++
+			if body[i] == '"' {
+				b.WriteByte('"')
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(body[i])
+			}
+		case c == '\'':
+			b.WriteString(`\'`)
+		case c == q && i+1 < len(body) && body[i+1] == q:
+			i++ // a doubled quote
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
 }
 
 // replace records an edit of the original text.
@@ -1135,7 +1348,7 @@ func (d *dialect) stmtEnd(i int) int { return d.ends[i] }
 
 // stmtStart reports whether code token i begins a statement.
 func (d *dialect) stmtStart(i int) bool {
-	if i == 0 {
+	if i == 0 || d.starts[i] {
 		return true
 	}
 	p := d.code[i-1]
@@ -1238,3 +1451,469 @@ func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''"
 
 // identName returns the name a "quoted identifier" stands for.
 func identName(s string) string { return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`) }
+
+// script drops the procedural scaffolding of BigQuery scripts, Snowflake
+// Scripting and Databricks SQL scripts, so that each statement a script
+// runs parses on its own. The file is cut at every top-level ';', which
+// leaves a block opener (BEGIN, IF ... THEN, WHILE ... DO, ELSE, EXCEPTION
+// WHEN ... THEN) in front of the first statement it holds, and closers
+// (END IF, END) and control statements (RETURN, RAISE, SIGNAL, BREAK) as
+// pieces of their own. The openers go and the statement after them starts
+// a statement; closers and control statements become empty pieces, which
+// are not statements.
+//
+// A script block is no transaction: BEGIN followed by a statement opens a
+// block and is dropped, and so is the END that closes it, where PostgreSQL
+// would read BEGIN and END as a transaction's. BEGIN TRANSACTION, COMMIT
+// and ROLLBACK stay as written. An IF's or a loop's condition is dropped
+// with its opener: the statements it guards are what write and read.
+func (d *dialect) script() {
+	d.starts = make([]bool, len(d.code)+1)
+	blocks := 0
+	for k := 0; k < len(d.code); k++ {
+		if !d.scriptStart(k) {
+			continue
+		}
+		opener := -1 // the last token of a dropped opener
+		switch w := d.word(k); w {
+		case "BEGIN":
+			if d.blockBegin(k) {
+				opener = k
+				blocks++
+			}
+		case "END":
+			switch d.word(k + 1) {
+			case "IF", "WHILE", "LOOP", "FOR", "REPEAT", "CASE":
+				d.drop(k, k+1)
+				k++
+			default:
+				if blocks > 0 && (k+1 == len(d.code) || d.punct(k+1, ';')) {
+					d.drop(k, k)
+					blocks--
+				}
+			}
+		case "IF", "ELSEIF", "ELSIF", "WHEN", "CASE":
+			opener = d.scriptClause(k, "THEN")
+		case "WHILE", "FOR":
+			opener = d.scriptClause(k, "DO")
+		case "EXCEPTION":
+			if d.word(k+1) == "WHEN" {
+				opener = d.scriptClause(k, "THEN")
+			}
+		case "ELSE", "LOOP", "REPEAT":
+			opener = k
+		case "UNTIL", "BREAK", "LEAVE", "CONTINUE", "ITERATE", "RETURN", "RAISE", "SIGNAL", "RESIGNAL":
+			if end := d.stmtEnd(k); end > k {
+				d.drop(k, end-1)
+				k = end - 1
+			}
+		}
+		if opener >= 0 {
+			d.drop(k, opener)
+			d.starts[opener+1] = true
+			k = opener
+		}
+	}
+}
+
+// scriptStart reports whether code token i begins a statement of a
+// script: it is the first, follows a ';' or a dropped opener. After Jinja,
+// which stmtStart accepts too, the same words more likely continue a
+// statement ({% if %} WHEN MATCHED, {{ this }} SET).
+func (d *dialect) scriptStart(i int) bool {
+	return i == 0 || d.starts[i] || d.punct(i-1, ';') && d.parent[i-1] < 0
+}
+
+// blockBegin reports whether the BEGIN at k opens a script block rather
+// than a transaction: a statement follows it.
+func (d *dialect) blockBegin(k int) bool {
+	if k+1 >= len(d.code) || d.code[k+1].Kind != Word {
+		return false
+	}
+	switch d.word(k + 1) {
+	case "TRANSACTION", "WORK", "ISOLATION", "READ", "NOT", "DEFERRABLE", "NAME":
+		return false
+	}
+	return true
+}
+
+// scriptClause returns the keyword (THEN or DO) that ends the condition of
+// the script clause at k, or -1. A CASE expression in the condition has
+// THENs of its own.
+func (d *dialect) scriptClause(k int, keyword string) int {
+	cases := 0
+	for j := k + 1; j < d.stmtEnd(k); j++ {
+		switch w := d.word(j); {
+		case d.punct(j, '(') || d.punct(j, '['):
+			if d.match[j] < 0 {
+				return -1
+			}
+			j = d.match[j]
+		case w == "CASE":
+			cases++
+		case w == "END" && cases > 0:
+			cases--
+		case w == keyword && cases == 0 && j+1 < d.stmtEnd(k):
+			return j
+		}
+	}
+	return -1
+}
+
+// declare rewrites the DECLARE of script variables (BigQuery's, and
+// Databricks' DECLARE VARIABLE) into a query of their initial value:
+// DECLARE d DATE DEFAULT (SELECT MAX(ds) FROM t) reads t as SELECT
+// (SELECT MAX(ds) FROM t) does, and a DECLARE without a value reads
+// nothing, as SELECT NULL. PostgreSQL's own DECLARE of a cursor stays.
+func (d *dialect) declare(i int) {
+	end := d.stmtEnd(i)
+	if !d.scriptStart(i) || end < i+3 {
+		return
+	}
+	for k := i + 2; k < min(end, i+8); k++ {
+		if d.word(k) == "CURSOR" {
+			return
+		}
+	}
+	value := func(k int) bool { return d.word(k) == "DEFAULT" || d.op(k, "=") }
+	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
+		d.replace(d.code[i].Start, d.code[def].End, "SELECT")
+		return
+	}
+	d.replace(d.code[i].Start, d.code[end-1].End, "SELECT NULL")
+}
+
+// set rewrites the assignment of a script variable (BigQuery's SET x =
+// expr, SET (a, b) = (SELECT AS STRUCT ...), Snowflake's SET x = (SELECT
+// ...), Databricks' SET VAR x = expr) into a query of the value, as
+// declare does. A value PostgreSQL's SET takes (constants and names)
+// stays a SET.
+func (d *dialect) set(i int) {
+	end := d.stmtEnd(i)
+	if !d.scriptStart(i) {
+		return
+	}
+	j := i + 1
+	variable := (d.word(j) == "VAR" || d.word(j) == "VARIABLE") && d.nameStart(j+1)
+	if variable {
+		j++
+	}
+	eq := d.nameEnd(j)
+	if d.punct(j, '(') {
+		eq = d.closing(j) + 1
+	}
+	if eq <= j || !d.op(eq, "=") || eq+1 >= end {
+		return
+	}
+	simple := !variable
+	for k := eq + 1; k < end && simple; k++ {
+		switch t := d.code[k]; {
+		case t.Kind == String || t.Kind == Number || t.Kind == Word || t.Kind == QuotedIdent, d.punct(k, ','):
+		case (d.op(k, "-") || d.op(k, "+")) && (k == eq+1 || d.punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == Number:
+		default:
+			simple = false
+		}
+	}
+	if !simple {
+		d.replace(d.code[i].Start, d.code[eq].End, "SELECT")
+	}
+}
+
+// selectAs drops BigQuery's SELECT AS STRUCT and SELECT AS VALUE, which
+// shape each row into one value; the columns read are the same.
+func (d *dialect) selectAs(i int) {
+	j := i + 1
+	if w := d.word(j); w == "DISTINCT" || w == "ALL" {
+		j++
+	}
+	if w := d.word(j + 1); d.word(j) == "AS" && (w == "STRUCT" || w == "VALUE") {
+		d.drop(j, j+1)
+	}
+}
+
+// structFields drops the field names of a BigQuery STRUCT(1 AS a, x AS
+// b) whose bracket opens at open: the constructor becomes PostgreSQL's
+// ROW(1, x), which reads the same columns.
+func (d *dialect) structFields(open int) {
+	c := d.closing(open)
+	if c < 0 {
+		return
+	}
+	for k := open + 1; k < c; k++ {
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			if d.match[k] > k {
+				k = d.match[k]
+			}
+		case d.word(k) == "AS" && (d.punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == Word || d.code[k+1].Kind == Backtick || d.code[k+1].Kind == QuotedIdent):
+			d.drop(k, k+1)
+		}
+	}
+}
+
+// exprKeywords are the words after which a bracket opens an array literal
+// rather than a subscript.
+var exprKeywords = map[string]bool{
+	"SELECT": true, "DISTINCT": true, "ALL": true, "WHERE": true, "AND": true, "OR": true, "NOT": true,
+	"IN": true, "THEN": true, "ELSE": true, "WHEN": true, "DEFAULT": true, "RETURN": true, "ON": true,
+	"HAVING": true, "CASE": true, "BY": true, "VALUES": true, "IS": true, "LIKE": true, "BETWEEN": true,
+	"SET": true, "QUALIFY": true, "ANY": true, "SOME": true,
+}
+
+// arrayLiteral rewrites BigQuery's and Snowflake's array literal [1, 2]
+// into PostgreSQL's ARRAY[1, 2]. A bracket after a value is a subscript.
+func (d *dialect) arrayLiteral(i int) {
+	if i == 0 || d.typed[i] || d.match[i] < i {
+		return
+	}
+	switch p := d.code[i-1]; {
+	case p.Kind == Word && !exprKeywords[d.word(i-1)]:
+		return
+	case p.Kind == Operator && strings.HasSuffix(p.Text(d.src), ":"):
+		return // a Snowflake path
+	case p.Kind == Punct && !d.punct(i-1, '(') && !d.punct(i-1, ',') && !d.punct(i-1, '['):
+		return
+	case p.Kind != Word && p.Kind != Operator && p.Kind != Punct:
+		return
+	}
+	d.replaceTok(i, "ARRAY[")
+}
+
+// subscriptedCall brackets a function call that a subscript or a field
+// name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
+// subscripts names and bracketed expressions only.
+func (d *dialect) subscriptedCall(i int) {
+	if !d.punct(i-1, ')') || d.punct(i, '[') && d.match[i] < i || d.punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == Word) {
+		return
+	}
+	o := d.match[i-1]
+	if o < 1 {
+		return
+	}
+	switch d.code[o-1].Kind {
+	case Word:
+		if exprKeywords[d.word(o-1)] || notNames[d.word(o-1)] {
+			return
+		}
+	case QuotedIdent, Backtick:
+	default:
+		return
+	}
+	name := o - 1
+	for name >= 2 && d.punct(name-1, '.') && (d.code[name-2].Kind == Word || d.code[name-2].Kind == Backtick || d.code[name-2].Kind == QuotedIdent) {
+		name -= 2
+	}
+	d.replace(d.code[name].Start, d.code[name].Start, "(")
+	d.replace(d.code[i].Start, d.code[i].Start, ")")
+}
+
+// arrayIndex rewrites BigQuery's arr[OFFSET(n)], [SAFE_OFFSET(n)],
+// [ORDINAL(n)] and [SAFE_ORDINAL(n)] into PostgreSQL's one-based
+// subscript arr[(n)+1] or arr[(n)]; the SAFE forms differ only in
+// returning NULL out of bounds, as PostgreSQL does anyway.
+func (d *dialect) arrayIndex(i int) {
+	if !d.punct(i-1, '[') || !d.punct(i+1, '(') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 || !d.punct(c+1, ']') {
+		return
+	}
+	d.drop(i, i)
+	if w := d.word(i); w == "OFFSET" || w == "SAFE_OFFSET" {
+		d.replaceTok(c, ")+1")
+	}
+}
+
+// queryParam reports whether the @name at i is a BigQuery query
+// parameter, not a Snowflake stage (@stage/path, @db.stage).
+func (d *dialect) queryParam(i int) bool {
+	if !d.touch(i, i+1) {
+		return true
+	}
+	n := d.code[i+1]
+	return !d.punct(i+1, '.') && !(n.Kind == Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
+}
+
+// withOffset rewrites BigQuery's UNNEST(arr) [AS] x WITH OFFSET [AS] pos
+// into PostgreSQL's unnest(arr) WITH ORDINALITY AS x(x, pos). The alias
+// moves behind the ordinality, where PostgreSQL wants it; the column list
+// names the element and the position as BigQuery does.
+func (d *dialect) withOffset(i int) {
+	if i < 2 {
+		return
+	}
+	alias, aliasStart := -1, i
+	if d.code[i-1].Kind == Word && !aliasStops[d.word(i-1)] || d.code[i-1].Kind == Backtick || d.code[i-1].Kind == QuotedIdent {
+		alias, aliasStart = i-1, i-1
+		if d.word(i-2) == "AS" {
+			aliasStart = i - 2
+		}
+	}
+	if !d.punct(aliasStart-1, ')') || d.word(d.match[aliasStart-1]-1) != "UNNEST" {
+		return
+	}
+	last := i + 1 // OFFSET
+	pos := ""
+	j := i + 2
+	if d.word(j) == "AS" {
+		j++
+	}
+	if j < len(d.code) && (d.code[j].Kind == Word && !aliasStops[d.word(j)] || d.code[j].Kind == Backtick || d.code[j].Kind == QuotedIdent) {
+		pos, last = d.identText(j), j
+	}
+	switch {
+	case alias >= 0:
+		name := d.identText(alias)
+		cols := name
+		if pos != "" {
+			cols += ", " + pos
+		}
+		// From the bracket on, so that the rewrite of a back-quoted alias,
+		// which would start where this one does, cannot take its place.
+		d.replace(d.code[aliasStart-1].Start, d.code[alias].End, ") WITH ORDINALITY AS "+name+"("+cols+")")
+		d.drop(i, last)
+	case pos != "":
+		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
+	default:
+		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY")
+	}
+}
+
+// identText returns the identifier at i as PostgreSQL writes it.
+func (d *dialect) identText(i int) string {
+	if d.code[i].Kind == Backtick {
+		return backtickToQuoted(d.code[i].Text(d.src))
+	}
+	return d.code[i].Text(d.src)
+}
+
+// aliasStops begin a clause or a join where an alias could stand.
+var aliasStops = map[string]bool{
+	"ON": true, "USING": true, "WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true,
+	"FULL": true, "CROSS": true, "NATURAL": true, "LATERAL": true, "GROUP": true, "ORDER": true,
+	"HAVING": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true, "UNION": true, "EXCEPT": true,
+	"INTERSECT": true, "WITH": true, "AS": true, "SELECT": true, "FROM": true, "WHEN": true, "THEN": true,
+}
+
+// lateralView rewrites Hive's and Spark's LATERAL VIEW [OUTER]
+// explode(arr) t AS x, y into PostgreSQL's lateral join of the same
+// function, CROSS JOIN LATERAL explode(arr) AS t(x, y); OUTER keeps the
+// rows whose array is empty, as LEFT JOIN LATERAL ... ON true does.
+func (d *dialect) lateralView(i int) {
+	j := i + 2
+	outer := d.word(j) == "OUTER"
+	if outer {
+		j++
+	}
+	if d.code[min(j, len(d.code)-1)].Kind != Word || !d.punct(j+1, '(') {
+		return
+	}
+	c := d.closing(j + 1)
+	if c < 0 {
+		return
+	}
+	k := c + 1
+	table := -1
+	if d.word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == Word || d.code[k].Kind == Backtick) {
+		table = k
+		k++
+	}
+	if d.word(k) != "AS" {
+		return
+	}
+	var cols []string
+	last := k
+	for {
+		n := last + 1
+		if n >= len(d.code) || (d.code[n].Kind != Word && d.code[n].Kind != Backtick && d.code[n].Kind != QuotedIdent) || aliasStops[d.word(n)] {
+			break
+		}
+		cols = append(cols, d.identText(n))
+		last = n
+		if !d.punct(n+1, ',') {
+			break
+		}
+		last = n + 1
+	}
+	if len(cols) == 0 || d.punct(last, ',') {
+		return
+	}
+	name, from := cols[0], k
+	if table >= 0 {
+		name, from = d.identText(table), table
+	}
+	join, on := "CROSS JOIN LATERAL", ""
+	if outer {
+		join, on = "LEFT JOIN LATERAL", " ON true"
+	}
+	d.replace(d.code[i].Start, d.code[j-1].End, join)
+	d.replace(d.code[from].Start, d.code[last].End, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
+}
+
+// tableFunction drops Snowflake's TABLE(...) around a table function in
+// FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
+func (d *dialect) tableFunction(i int) {
+	if !d.punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != Word || !d.punct(i+3, '(') {
+		return
+	}
+	if w := d.word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.punct(i-1, ',') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 || d.closing(i+3)+1 != c {
+		return
+	}
+	d.drop(i, i+1)
+	d.drop(c, c)
+}
+
+// function rewrites a function definition (BigQuery's CREATE TEMP
+// FUNCTION with a SQL or JavaScript body, CREATE TABLE FUNCTION,
+// Databricks' SQL functions) into an empty PostgreSQL function of the same
+// name. Defining a function writes and reads no relation: what its body
+// reads is read where it is called. kind is the token after the modifiers.
+func (d *dialect) function(i, kind int, orReplace bool) {
+	n := kind + 1
+	if d.word(kind) != "FUNCTION" {
+		n++
+	}
+	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+		n += 3
+	}
+	e := d.nameEnd(n)
+	end := d.stmtEnd(i)
+	if e == n || e >= end {
+		return
+	}
+	head := "CREATE FUNCTION "
+	if orReplace {
+		head = "CREATE OR REPLACE FUNCTION "
+	}
+	d.replace(d.code[i].Start, d.code[n].Start, head)
+	d.replace(d.code[e].Start, d.code[end-1].End, "() RETURNS void LANGUAGE sql AS ''")
+}
+
+// cloneSchema rewrites Snowflake's CREATE [OR REPLACE] SCHEMA or DATABASE
+// ... CLONE into the creation of the schema or database: no table is
+// written by name.
+func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
+	n := kind + 1
+	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+		n += 3
+	}
+	e := d.nameEnd(n)
+	end := d.stmtEnd(i)
+	if e == n || d.word(e) != "CLONE" || e+1 >= end {
+		return
+	}
+	if orReplace {
+		d.drop(i+1, i+2)
+	}
+	if e > n+1 {
+		// PostgreSQL names a schema with one identifier; Snowflake
+		// qualifies it with its database.
+		d.replace(d.code[n].Start, d.code[e-1].End, quoteIdent(d.src[d.code[n].Start:d.code[e-1].End]))
+	}
+	d.drop(e, end-1)
+}

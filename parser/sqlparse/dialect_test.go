@@ -1,8 +1,10 @@
 package sqlparse
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -21,6 +23,7 @@ func TestDialectConstructs(t *testing.T) {
 		native bool
 		text   string // a part of the rewritten text, spaces collapsed
 	}{
+		{name: "dollar-quoted string stays as written", src: "SELECT $$it's$$, $tag$a$tag$", native: true},
 		// CREATE
 		{name: "create or replace table", src: "CREATE OR REPLACE TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
 		{name: "create or replace transient", src: "CREATE OR REPLACE TRANSIENT TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
@@ -37,6 +40,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "table cluster by snowflake", src: "CREATE TABLE t (a NUMBER(38, 0), d DATE) CLUSTER BY (d, a)"},
 		{name: "postgres partition by range", src: "CREATE TABLE t (a int, d date) PARTITION BY RANGE (d)", native: true, text: "PARTITION BY RANGE (d)"},
 		{name: "bigquery types in columns", src: "CREATE TABLE t (a INT64, b FLOAT64, c STRING, d BOOL, e BYTES, f NUMERIC, g BIGNUMERIC, h DATETIME)", native: true},
+		{name: "spark struct fields", src: "CREATE TABLE t (s STRUCT<a: INT, b:STRING>, m MAP<STRING, ARRAY<INT>>)", text: "s struct, m map"},
 		{name: "bigquery angle types", src: "CREATE TABLE t (a ARRAY<STRING>, b STRUCT<x INT64, y ARRAY<STRING>>, c ARRAY<STRUCT<x INT64>>, m MAP<STRING, INT>)", text: "a STRING[], b struct, c struct[], m map"},
 		{name: "column options and comments", src: "CREATE TABLE t (a INT64 NOT NULL OPTIONS (description = 'k'), b STRING COMMENT 'note', PRIMARY KEY (a) NOT ENFORCED)"},
 		{name: "generated column", src: "CREATE TABLE t (ts TIMESTAMP, d DATE GENERATED ALWAYS AS (CAST(ts AS DATE)))", text: ")) STORED)"},
@@ -49,9 +53,50 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "backtick project.dataset.table", src: "SELECT a FROM `proj.ds.tbl`", text: `"proj"."ds"."tbl"`},
 		{name: "backtick spark parts", src: "SELECT a FROM `db`.`t`", text: `"db"."t"`},
 		{name: "hash comment", src: "# rebuild\nSELECT 1", text: "-- rebuild"},
+		{name: "hash comment into a word", src: "#standardSQL\nSELECT 1", text: "--standardSQL"},
+		{name: "backslash escapes", src: `SELECT 'it\'s', "say \"hi\"" FROM t`, text: `E'it\'s', E'say "hi"'`},
+		{name: "postgres backslashes", src: `SELECT 'C:\', 'a\' FROM t`, native: true, text: `'C:\', 'a\'`},
+		{name: "double-quoted raw and triple", src: `SELECT r"\d+", """a "quoted" word""", b"x" FROM t`, text: `'\d+', 'a "quoted" word', E'x'`},
 		{name: "raw and triple-quoted strings", src: `SELECT r'\d+', '''it's''' FROM t`, text: `'\d+', 'it''s'`},
 		{name: "double-quoted date literal", src: `SELECT a FROM t WHERE d = DATE "2024-01-01"`, text: "DATE '2024-01-01'"},
 		{name: "snowflake casts", src: "SELECT a::date, b::varchar(10) FROM t", native: true},
+
+		// Scripts: BigQuery, Snowflake and Databricks
+		{name: "declare", src: "DECLARE run_date DATE DEFAULT '2024-01-01'", text: "SELECT '2024-01-01'"},
+		{name: "declare without value", src: "DECLARE a, b ARRAY<INT64>", text: "SELECT NULL"},
+		{name: "declare variable", src: "DECLARE OR REPLACE VARIABLE d DATE = DATE'2024-01-01'", text: "SELECT DATE'2024-01-01'"},
+		{name: "postgres cursor", src: "DECLARE c CURSOR FOR SELECT a FROM t", native: true},
+		{name: "set expression", src: "SET d = DATE_SUB(@run_date, INTERVAL 1 DAY)", text: `SELECT DATE_SUB("@run_date", INTERVAL '1 DAY')`},
+		{name: "set from a struct query", src: "SET (lo, hi) = (SELECT AS STRUCT MIN(d), MAX(d) FROM t)", text: "SELECT (SELECT MIN(d), MAX(d) FROM t)"},
+		{name: "set var", src: "SET VAR n = n + 1", text: "SELECT n + 1"},
+		{name: "set constant", src: "SET backfill_start = '2024-01-01'", native: true},
+		{name: "assert", src: "ASSERT (SELECT COUNT(*) FROM t) > 0 AS 't has rows'", text: "SELECT (SELECT COUNT(*) FROM t) > 0"},
+		{name: "script block", src: "BEGIN\n  DELETE FROM t WHERE true;\nEND;", text: "DELETE FROM t WHERE true;"},
+		{name: "if then", src: "IF (SELECT COUNT(*) FROM t) = 0 THEN\n  INSERT INTO t VALUES (1);\nEND IF;", text: "INSERT INTO t VALUES (1);"},
+		{name: "if with a case condition", src: "IF CASE WHEN x THEN 1 ELSE 0 END = 1 THEN DELETE FROM t WHERE true; END IF;", text: "DELETE FROM t WHERE true;"},
+		{name: "while loop", src: "WHILE d <= e DO\n  SET d = d + 1;\nEND WHILE;", text: "SELECT d + 1;"},
+		{name: "for loop", src: "FOR r IN (SELECT d FROM t) DO\n  DELETE FROM u WHERE true;\nEND FOR;", text: "DELETE FROM u WHERE true;"},
+		{name: "temp function sql", src: "CREATE TEMP FUNCTION f(x INT64) RETURNS INT64 AS (x + 1)", text: "CREATE FUNCTION f() RETURNS void LANGUAGE sql AS ''"},
+		{name: "temp function js", src: "CREATE TEMPORARY FUNCTION `p.d.g`(s STRING) RETURNS ARRAY<STRING> LANGUAGE js AS r\"\"\"return s.split(';');\"\"\"", text: `CREATE FUNCTION "p"."d"."g"() RETURNS void`},
+		{name: "table function", src: "CREATE OR REPLACE TABLE FUNCTION ds.recent(n INT64) AS SELECT * FROM t WHERE d > n", text: "CREATE OR REPLACE FUNCTION ds.recent() RETURNS void"},
+		{name: "databricks sql function", src: "CREATE OR REPLACE TEMPORARY FUNCTION f(x DOUBLE) RETURNS DOUBLE RETURN x * 2", text: "CREATE OR REPLACE FUNCTION f()"},
+
+		// BigQuery arrays and structs
+		{name: "select as struct", src: "SELECT AS STRUCT a, b FROM t", text: "SELECT a, b FROM t"},
+		{name: "select distinct as value", src: "SELECT DISTINCT AS VALUE a FROM t", text: "SELECT DISTINCT a FROM t"},
+		{name: "struct literal", src: "SELECT STRUCT(1 AS a, 'x' AS b), STRUCT(c, d) FROM t", text: "ROW(1 , 'x' ), ROW(c, d)"},
+		{name: "typed constructors", src: "SELECT STRUCT<a INT64, b STRING>(1, 'x'), ARRAY<INT64>[1, 2] FROM t", text: "ROW(1, 'x'), ARRAY[1, 2]"},
+		{name: "array literals", src: "SELECT [1, 2], [[3], [4]], x IN UNNEST(['a', 'b']) FROM t", text: "ARRAY[1, 2], ARRAY[ARRAY[3], ARRAY[4]], x = ANY(ARRAY['a', 'b'])"},
+		{name: "not in unnest", src: "SELECT a FROM t WHERE a NOT IN UNNEST(@xs)", text: `a <> ALL("@xs")`},
+		{name: "offset subscripts", src: "SELECT a[OFFSET(0)], a[SAFE_OFFSET(1)], a[ORDINAL(1)], a[SAFE_ORDINAL(2)] FROM t", text: "a[ (0)+1], a[ (1)+1], a[ (1)], a[ (2)]"},
+		{name: "subscripted call", src: "SELECT SPLIT(a, ',')[OFFSET(0)], SAFE.PARSE_JSON(b)[0], f(c).field FROM t", text: "(SPLIT(a, ','))[ (0)+1], (SAFE.PARSE_JSON(b))[0], (f(c)).field"},
+		{name: "unnest", src: "SELECT x FROM t CROSS JOIN UNNEST(t.xs) AS x, UNNEST(t.ys) y", native: true},
+		{name: "unnest with offset", src: "SELECT x, i FROM t CROSS JOIN UNNEST(t.xs) AS x WITH OFFSET AS i", text: "UNNEST(t.xs) WITH ORDINALITY AS x(x, i)"},
+		{name: "unnest with offset back-quoted", src: "SELECT 1 FROM t CROSS JOIN UNNEST(t.xs) `x` WITH OFFSET", text: `UNNEST(t.xs) WITH ORDINALITY AS "x"("x")`},
+		{name: "unnest with offset only", src: "SELECT pos FROM UNNEST([3, 4]) WITH OFFSET pos", text: "WITH ORDINALITY AS pos(unnest, pos)"},
+		{name: "interval of a parameter", src: "SELECT DATE_SUB(@d, INTERVAL @n DAY), ts + INTERVAL k HOUR FROM t", text: `DATE_SUB("@d", ( "@n" * INTERVAL '1 DAY')), ts + ( k * INTERVAL '1 HOUR')`},
+		{name: "timestamp function", src: "SELECT TIMESTAMP(d), TIME(ts), CAST(x AS TIMESTAMP(3)) FROM t", text: `"timestamp"(d), "time"(ts), CAST(x AS TIMESTAMP(3))`},
+		{name: "cast format", src: "SELECT CAST(d AS STRING FORMAT 'YYYY-MM') FROM t", text: "CAST(d AS STRING )"},
 
 		// Functions
 		{name: "iff", src: "SELECT IFF(a > 1, 'x', 'y') FROM t", native: true},
@@ -84,16 +129,23 @@ func TestDialectConstructs(t *testing.T) {
 		// Snowflake stages, semi-structured data and variables
 		{name: "stage columns", src: "SELECT $1, $2 FROM @stg.files/2024/ (FILE_FORMAT => 'csv', PATTERN => '.*') s", text: `FROM "@stg.files/2024/" s`},
 		{name: "qualified stage columns", src: "SELECT s.$1 FROM @~/x s", text: `s."$1" FROM "@~/x" s`},
+		{name: "path of a call", src: "SELECT PARSE_URL(u):host::string FROM t", text: "(PARSE_URL(u)->'host')::string"},
+		{name: "lateral flatten", src: "SELECT f.value FROM t, LATERAL FLATTEN(input => t.v, outer => true) f", native: true},
+		{name: "table flatten", src: "SELECT f.value FROM t, TABLE(FLATTEN(input => t.v)) f", text: "FROM t, FLATTEN(input => t.v) f"},
+		{name: "subscripts", src: "SELECT v['a']['b'], v[0] FROM t", native: true},
 		{name: "semi-structured path", src: `SELECT src:a.b[0]."C"::string, $1:id FROM t`, text: `(src->'a'->'b'->0->'C')::string, ($1->'id')`},
 		{name: "path at the end", src: `SELECT a FROM t WHERE t.src:kind`, text: `(t.src->'kind')`},
 		{name: "session and bind variables", src: "SELECT a FROM t WHERE d BETWEEN $start_date AND :end_date", text: `"$start_date" AND ":end_date"`},
-		{name: "bigquery parameter", src: "SELECT a FROM t WHERE d = @run_date", native: true},
+		{name: "bigquery parameter", src: "SELECT a FROM t WHERE d = @run_date", native: true, text: `d = "@run_date"`},
+		{name: "parameters named like keywords", src: "SELECT a FROM t WHERE d BETWEEN @start AND @end LIMIT @n", text: `"@start" AND "@end" LIMIT "@n"`},
 
 		// INSERT
 		{name: "insert overwrite partition", src: "INSERT OVERWRITE TABLE db.t PARTITION (ds = '2024-01-01', h = 3) SELECT a FROM s", flags: InsertOverwrite | OverwritePartition, text: "INSERT INTO db.t SELECT"},
 		{name: "insert overwrite dynamic partition", src: "INSERT OVERWRITE db.t PARTITION (ds) SELECT a, ds FROM s", flags: InsertOverwrite | OverwritePartition},
 		{name: "insert overwrite whole table", src: "INSERT OVERWRITE db.t SELECT a FROM s", flags: InsertOverwrite},
 		{name: "snowflake insert overwrite into", src: "INSERT OVERWRITE INTO db.t SELECT a FROM s", flags: InsertOverwrite},
+		{name: "lateral view", src: "SELECT x FROM t LATERAL VIEW EXPLODE(t.xs) e AS x", text: "CROSS JOIN LATERAL EXPLODE(t.xs) AS e(x)"},
+		{name: "lateral view outer", src: "SELECT p, x FROM t LATERAL VIEW OUTER POSEXPLODE(t.xs) AS p, x WHERE p > 0", text: "LEFT JOIN LATERAL POSEXPLODE(t.xs) AS p(p, x) ON true WHERE"},
 		{name: "hive insert into table partition", src: "INSERT INTO TABLE db.t PARTITION (ds = '2024-01-01') SELECT a FROM s", text: "INSERT INTO db.t SELECT"},
 		{name: "replace where", src: "INSERT INTO db.t REPLACE WHERE ds >= '2024-01-01' AND ds IN (SELECT ds FROM x) SELECT * FROM s", flags: ReplaceWhere, text: "db.t SELECT * FROM s"},
 		{name: "insert by name", src: "INSERT INTO db.t BY NAME SELECT b, a FROM s"},
@@ -133,6 +185,9 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "use schema", src: "USE SCHEMA db.staging", text: "SET search_path TO 'db.staging'"},
 		{name: "use databricks", src: "USE `main`", text: "SET search_path TO '`main`'"},
 		{name: "alter session", src: "ALTER SESSION SET TIMEZONE = 'UTC'", text: "SET TIMEZONE"},
+		{name: "alter session several", src: "ALTER SESSION SET TIMEZONE = 'UTC', QUERY_TAG = 'x'", text: "SET TIMEZONE = 'UTC'"},
+		{name: "schema clone", src: "CREATE OR REPLACE SCHEMA bk.core CLONE prod.core", text: `CREATE SCHEMA "bk.core"`},
+		{name: "add columns", src: "ALTER TABLE t ADD COLUMNS (a INT, b STRUCT<x: INT, y: INT>)", text: "ADD COLUMN a INT, ADD COLUMN b struct"},
 		{name: "swap", src: "ALTER TABLE fct.t SWAP WITH fct.t_staging", flags: SwapWith, text: "INHERIT fct.t_staging"},
 		{name: "optimize", src: "OPTIMIZE db.t WHERE ds >= '2024-01-01' ZORDER BY (a)", text: "VACUUM db.t"},
 		{name: "vacuum retain", src: "VACUUM db.t RETAIN 168 HOURS"},
@@ -173,6 +228,9 @@ func TestDialectPositions(t *testing.T) {
 			{"MERGE t USING s ON t.id = s.id\nWHEN NOT MATCHED BY SOURCE THEN DELETE\nWHEN MATCHED THEN UPDATE SET t.a = = 1", "3:36"},
 			{"SELECT src:a.b::string, current_date(), TRY_CAST(x AS INT)\nFROM `p.d.t` WHERE d = DATE \"2024-01-01\" AND AND", "2:46"},
 			{"DELETE `p.d.t`\nWHERE d BETWEEN DATE_SUB(d, INTERVAL 1 DAY) AND )", "2:49"},
+			{"SELECT STRUCT(1 AS a), [1, 2], SPLIT(s, ',')[OFFSET(0)], @p\nFROM t CROSS JOIN UNNEST(t.xs) AS x WITH OFFSET AS i WHERE WHERE", "2:60"},
+			{"IF x THEN\n  INSERT INTO t SELECT a FROM s LATERAL VIEW EXPLODE(s.xs) e AS a WHERE AND;\nEND IF;", "2:73"},
+			{"DECLARE d STRING DEFAULT 'it\\'s' AND AND 'x';", "1:38"},
 		}
 		for _, c := range cases {
 			st := Parse(c.src, Options{}).Statements[0]
@@ -212,15 +270,249 @@ func TestDialectPositions(t *testing.T) {
 	})
 }
 
+// TestDialectFacts checks that the rewrites of scripts, arrays and lateral
+// views leave what rules read unchanged: the statements a script runs,
+// each with the relation it writes and those it reads, and no transaction
+// where the script has none.
+func TestDialectFacts(t *testing.T) {
+	cases := []struct {
+		name, src string
+		want      []string // per statement: where it starts, write kind and target, reads
+		tx        [][2]int // the transactions, as statement indexes
+	}{{
+		name: "bigquery script",
+		src: `DECLARE d DATE DEFAULT (SELECT MAX(ds) FROM stg.t);
+BEGIN
+  DELETE FROM rpt.t WHERE ds = d;
+  INSERT INTO rpt.t SELECT * FROM stg.t WHERE ds = d;
+END;
+BEGIN
+  BEGIN TRANSACTION;
+  DELETE rpt.u WHERE ds = d;
+  INSERT rpt.u SELECT * FROM stg.u WHERE ds = d;
+  COMMIT TRANSACTION;
+EXCEPTION WHEN ERROR THEN
+  ROLLBACK TRANSACTION;
+  RAISE USING MESSAGE = @@error.message;
+END;
+IF d IS NULL THEN
+  RETURN;
+ELSE
+  CREATE TEMP FUNCTION f(x INT64) AS ((SELECT COUNT(*) FROM rpt.t));
+END IF;`,
+		want: []string{
+			"1:1 none <- stg.t",
+			"3:3 DELETE rpt.t <-",
+			"4:3 INSERT rpt.t <- stg.t",
+			"7:3 none <-",
+			"8:3 DELETE rpt.u <-",
+			"9:3 INSERT rpt.u <- stg.u",
+			"10:3 none <-",
+			"12:3 none <-",
+			"18:3 none <-",
+		},
+		tx: [][2]int{{3, 6}},
+	}, {
+		name: "postgres transaction closed by END",
+		src:  "BEGIN;\nDELETE FROM t WHERE ds = '2024-01-01';\nINSERT INTO t SELECT * FROM s;\nEND;",
+		want: []string{"1:1 none <-", "2:1 DELETE t <-", "3:1 INSERT t <- s", "4:1 none <-"},
+		tx:   [][2]int{{0, 3}},
+	}, {
+		name: "reshaping",
+		src: "INSERT OVERWRITE TABLE db.t PARTITION (ds = 'x')\nSELECT x FROM db.s LATERAL VIEW OUTER EXPLODE(s.xs) e AS x;\n" +
+			"CREATE TABLE stg.x AS SELECT i, n FROM rpt.t CROSS JOIN UNNEST(t.items) AS i WITH OFFSET AS n WHERE i IN UNNEST(@keep);\n" +
+			"SELECT f.value:id FROM raw.e, TABLE(FLATTEN(input => e.v:items)) f;\n" +
+			"SET n = (SELECT COUNT(*) FROM stg.x);",
+		want: []string{"1:1 INSERT OVERWRITE db.t <- db.s", "3:1 CREATE TABLE AS stg.x <- rpt.t", "4:1 none <- raw.e", "5:1 none <- stg.x"},
+	}}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := Parse(c.src, Options{})
+			var got []string
+			for _, st := range f.Statements {
+				if st.Problem != nil {
+					t.Fatalf("%s: %s\n%s", at(c.src, st.Problem.Offset), st.Problem.Msg, st.Text)
+				}
+				w, _ := st.Write()
+				line := at(c.src, st.Start) + " " + w.Kind.String()
+				if w.Kind != WriteNone {
+					line += " " + w.Target.Name()
+				}
+				line += " <-"
+				for _, r := range st.Reads() {
+					line += " " + r.Name()
+				}
+				got = append(got, line)
+			}
+			if strings.Join(got, "\n") != strings.Join(c.want, "\n") {
+				t.Errorf("statements:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(c.want, "\n"))
+			}
+			if tx := f.Transactions(); fmt.Sprint(tx) != fmt.Sprint(c.tx) {
+				t.Errorf("transactions %v, want %v", tx, c.tx)
+			}
+		})
+	}
+}
+
+// TestRealWorldCorpus parses the BigQuery, Snowflake and Databricks files
+// of the real-world corpus: analytics and backfill scripts written the way
+// teams commit them. At least 95% of each warehouse's statements must
+// parse; the rest are listed here with why, and must fail at their
+// construct, to be analysed from their tokens.
+func TestRealWorldCorpus(t *testing.T) {
+	unparsed := []struct{ file, near, why string }{
+		{"bigquery_daily_loop.sql", "FORMAT(", "EXECUTE IMMEDIATE runs a string built at run time"},
+		{"snowflake_orders_reload.sql", "(amount_usd)", "PIVOT has no PostgreSQL clause"},
+		{"databricks_billing_replace_where.sql", "RESTORE TABLE", "Delta's RESTORE refills a table from its history"},
+		{"databricks_hive_partitions.sql", "(dt = '2024-08-15')", "Hive's ALTER TABLE ... DROP PARTITION names a partition by value"},
+	}
+	// The constructs the corpus exercises, each at least twice, as the
+	// user writes them.
+	constructs := map[string]string{
+		"BigQuery SELECT * EXCEPT":       `\*\s*EXCEPT\s*\(`,
+		"BigQuery SELECT * REPLACE":      `\)\s*REPLACE\s*\(`,
+		"SELECT AS STRUCT or VALUE":      `SELECT\s+AS\s+(STRUCT|VALUE)`,
+		"STRUCT<...> type":               `STRUCT<`,
+		"ARRAY<...> type":                `ARRAY<`,
+		"STRUCT(...) literal":            `STRUCT\(`,
+		"typed ARRAY<T>[...] literal":    `ARRAY<\w+>\[`,
+		"[...] array literal":            `[(,]\s*\[`,
+		"arr[OFFSET(n)]":                 `\[OFFSET\(`,
+		"arr[SAFE_OFFSET(n)]":            `\[SAFE_OFFSET\(`,
+		"arr[ORDINAL(n)]":                `\[(SAFE_)?ORDINAL\(`,
+		"# comment":                      `(?m)^#`,
+		"CREATE TEMP FUNCTION":           `CREATE (OR REPLACE )?TEMP(ORARY)? FUNCTION`,
+		"JavaScript function body":       `LANGUAGE js`,
+		"DECLARE":                        `(?m)^\s*DECLARE `,
+		"SET of a script variable":       `(?m)^\s*SET \w+ = \(`,
+		"BEGIN ... END block":            `(?m)^BEGIN\n`,
+		"BEGIN TRANSACTION":              `BEGIN TRANSACTION;`,
+		"IF ... END IF":                  `END IF;`,
+		"loop":                           `END (WHILE|FOR);`,
+		"CROSS JOIN UNNEST":              `CROSS JOIN UNNEST\(`,
+		"IN UNNEST":                      `IN UNNEST\(`,
+		"UNNEST ... WITH OFFSET":         `WITH OFFSET`,
+		"FOR SYSTEM_TIME AS OF":          `FOR SYSTEM_TIME AS OF`,
+		"@param":                         `@[a-z]\w*`,
+		"raw string r'...'":              `\br'`,
+		"triple-quoted string":           `'''|"""`,
+		"backslash escape":               `\\'`,
+		"PARTITION BY in DDL":            `(?m)^PARTITION BY`,
+		"CLUSTER BY in DDL":              `(?m)^\s*CLUSTER BY`,
+		"OPTIONS in DDL":                 `(?m)^OPTIONS`,
+		"Snowflake path v:a.b":           `\w:\w+\.\w+`,
+		"Snowflake path cast":            `\w:\w+::`,
+		"subscript v['a']":               `\['\w+'\]`,
+		"LATERAL FLATTEN":                `LATERAL FLATTEN\(input =>`,
+		"TABLE(FLATTEN(...))":            `TABLE\(FLATTEN\(`,
+		"SELECT * EXCLUDE":               `EXCLUDE`,
+		"RENAME":                         `RENAME`,
+		"QUALIFY":                        `QUALIFY`,
+		"IFF":                            `IFF\(`,
+		"TRY_*":                          `TRY_\w+\(`,
+		"$1 stage column":                `\$1`,
+		"CLONE":                          `CLONE`,
+		"COPY INTO":                      `COPY INTO`,
+		"INSERT OVERWRITE":               `INSERT OVERWRITE`,
+		"REPLACE WHERE":                  `REPLACE WHERE`,
+		"backticked parts":               "`\\w+`\\.`\\w+`",
+		"LATERAL VIEW EXPLODE":           `LATERAL VIEW (OUTER )?(POS)?EXPLODE`,
+		"LATERAL VIEW OUTER":             `LATERAL VIEW OUTER`,
+		"Spark struct<name: type>":       `STRUCT<\w+: `,
+		"MAP<...> type":                  `MAP<`,
+		"CTAS into staging":              `CREATE OR REPLACE (TRANSIENT |TEMPORARY )?TABLE \S*staging`,
+		"MERGE":                          `(?m)^\s*MERGE`,
+		"INSERT OVERWRITE ... PARTITION": `INSERT OVERWRITE .* PARTITION \(`,
+		"dedupe with ROW_NUMBER QUALIFY": `QUALIFY ROW_NUMBER\(\)`,
+	}
+	dir := filepath.Join("..", "..", "testdata", "sql", "realworld")
+	var files []string
+	for _, w := range []string{"bigquery", "snowflake", "databricks"} {
+		m, err := filepath.Glob(filepath.Join(dir, w+"_*.sql"))
+		if err != nil || len(m) < 3 {
+			t.Fatalf("the corpus needs several %s files in %s, has %d: %v", w, dir, len(m), err)
+		}
+		files = append(files, m...)
+	}
+	type tally struct{ statements, parsed int }
+	byWarehouse := map[string]*tally{}
+	var all strings.Builder
+	expected := map[int]bool{}
+	for _, path := range files {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, name := string(b), filepath.Base(path)
+		all.WriteString(src)
+		warehouse, _, _ := strings.Cut(name, "_")
+		n := byWarehouse[warehouse]
+		if n == nil {
+			n = &tally{}
+			byWarehouse[warehouse] = n
+		}
+		f := Parse(src, Options{})
+		for _, p := range f.Problems {
+			t.Errorf("%s:%s: %s", name, at(src, p.Offset), p.Msg)
+		}
+		for _, st := range f.Statements {
+			n.statements++
+			if st.Problem == nil {
+				n.parsed++
+				continue
+			}
+			known := -1
+			for i, u := range unparsed {
+				if u.file == name && strings.HasPrefix(src[st.Problem.Offset:], u.near) {
+					known = i
+				}
+			}
+			if known < 0 {
+				t.Errorf("%s:%s: %s\n%s", name, at(src, st.Problem.Offset), st.Problem.Msg, st.Text)
+				continue
+			}
+			expected[known] = true
+			t.Logf("not parsed, for the token analysis: %s:%s %q: %s", name, at(src, st.Start), strings.Fields(src[st.Start:st.End])[0], unparsed[known].why)
+		}
+	}
+	for i, u := range unparsed {
+		if !expected[i] {
+			t.Errorf("%s: the statement failing at %q (%s) now parses or fails elsewhere; update the list", u.file, u.near, u.why)
+		}
+	}
+	total := &tally{}
+	for _, w := range []string{"bigquery", "snowflake", "databricks"} {
+		n := byWarehouse[w]
+		total.statements += n.statements
+		total.parsed += n.parsed
+		share := float64(n.parsed) / float64(n.statements)
+		t.Logf("%-10s %3d statements, %3d parsed: %5.1f%%", w, n.statements, n.parsed, 100*share)
+		if share < 0.95 {
+			t.Errorf("%s: %.1f%% of statements parse, want at least 95%%", w, 100*share)
+		}
+	}
+	t.Logf("%-10s %3d statements, %3d parsed: %5.1f%%", "all", total.statements, total.parsed, 100*float64(total.parsed)/float64(total.statements))
+	if total.statements < 110 {
+		t.Errorf("the corpus has %d warehouse statements, want at least 110", total.statements)
+	}
+	for name, pattern := range constructs {
+		if n := len(regexp.MustCompile(`(?i)`+pattern).FindAllStringIndex(all.String(), -1)); n < 2 {
+			t.Errorf("the corpus writes %s %d times, want at least twice", name, n)
+		}
+	}
+}
+
 // TestDialectGaps lists warehouse syntax bflint does not normalise, with
 // why. Each must stay a parse problem (BF002) at the construct: never a
 // crash, and never a statement that parses into something else.
 func TestDialectGaps(t *testing.T) {
 	gaps := []struct{ why, src, near string }{
-		{"BigQuery scripting variables have no PostgreSQL statement that holds a typed value", "DECLARE run_date DATE DEFAULT '2024-01-01'", "DATE"},
 		{"Snowflake multi-table INSERT has no PostgreSQL form with several targets", "INSERT ALL INTO a VALUES (x) INTO b VALUES (y) SELECT x, y FROM s", "ALL"},
 		{"Hive's partition DDL has no PostgreSQL counterpart that names a partition by value", "ALTER TABLE db.t DROP IF EXISTS PARTITION (ds = '2024-01-01')", "("},
-		{"BigQuery STRUCT constructors with field names would need a rewrite of every field", "SELECT STRUCT(1 AS a, 'x' AS b) FROM t", "AS"},
+		{"PIVOT and UNPIVOT name output columns after values, which no PostgreSQL clause does", "SELECT * FROM t PIVOT (SUM(a) FOR k IN ('x', 'y')) AS p", "(a)"},
+		{"dynamic SQL runs a string built at run time, which bflint cannot see", "EXECUTE IMMEDIATE 'DELETE FROM t WHERE true'", "'DELETE FROM t WHERE true'"},
+		{"Delta's RESTORE refills a table from its history; no PostgreSQL statement writes that", "RESTORE TABLE t TO VERSION AS OF 3", "RESTORE"},
+		{"Spark's semi and anti joins keep rows of one side only; no PostgreSQL join does", "SELECT a FROM t LEFT ANTI JOIN u ON t.id = u.id", "ANTI"},
 		{"Snowflake SAMPLE and BigQuery TABLESAMPLE ... PERCENT take arguments PostgreSQL cannot read", "SELECT * FROM t SAMPLE (10)", "10"},
 	}
 	for _, g := range gaps {
@@ -319,7 +611,8 @@ func TestDialectCorpus(t *testing.T) {
 // position outside the file.
 func FuzzDialect(f *testing.F) {
 	paths, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sql", "dialects", "*.sql"))
-	for _, p := range paths {
+	realworld, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "sql", "realworld", "*.sql"))
+	for _, p := range append(paths, realworld...) {
 		if b, err := os.ReadFile(p); err == nil {
 			f.Add(string(b))
 		}
@@ -329,6 +622,8 @@ func FuzzDialect(f *testing.F) {
 		"COPY INTO @s FROM (SELECT $1:a FROM @t",
 		"CREATE TABLE t LIKE {{ ref('x') }}",
 		"SELECT x:", "SELECT ARRAY<", "INSERT OVERWRITE TABLE t PARTITION (", "t VERSION AS OF (",
+		"WITH OFFSET", "IF x THEN", "BEGIN BEGIN", "END;", "SELECT f()[", "x LATERAL VIEW f(", "SELECT 'a\\'b",
+		"CREATE TEMP FUNCTION f(", "SET (", "DECLARE x DEFAULT", "SELECT STRUCT<a INT64>(", "INTERVAL @n",
 	} {
 		f.Add(s)
 	}

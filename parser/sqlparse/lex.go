@@ -15,7 +15,7 @@ const (
 	Word                   // identifier or keyword
 	QuotedIdent            // "..."
 	Backtick               // `...` (BigQuery, Spark)
-	String                 // '...', E'...', r'...', '''...''', $tag$...$tag$
+	String                 // '...', E'...', r'...', b"...", '''...''', """...""", $tag$...$tag$
 	Number
 	Param     // $1, @name, :name
 	Punct     // ( ) [ ] , ; .
@@ -51,14 +51,54 @@ func (e *LexError) Error() string { return e.Msg }
 // string, comment or Jinja block, or a NUL byte) and returns the tokens
 // before it with the error, so statements before the fault can still be
 // analysed.
+//
+// A backslash escapes a quote in BigQuery's, Spark's and Snowflake's
+// strings but not in PostgreSQL's, and nothing in a file says which it is.
+// Read the PostgreSQL way, a file written with escapes shows it: a string
+// that ends in a backslash and a quote runs straight into a word
+// ('it\'s'), or a string never ends. Such a file is read again with
+// escapes.
 func Lex(src string) ([]Token, *LexError) {
-	var toks []Token
 	// The PostgreSQL parser reads C strings, which end at a NUL byte: the
 	// file is read up to it and no further.
 	if nul := strings.IndexByte(src, 0); nul >= 0 {
 		toks, _ := Lex(src[:nul])
 		return toks, &LexError{nul, "NUL byte in the file: it is binary or corrupt, not SQL"}
 	}
+	toks, err := lex(src, false)
+	if escapedQuote(src, toks) || err != nil && strings.HasPrefix(err.Msg, "unterminated") && (strings.Contains(src, `\'`) || strings.Contains(src, `\"`)) {
+		if etoks, eerr := lex(src, true); eerr == nil || err != nil && eerr.Offset > err.Offset {
+			return etoks, eerr
+		}
+	}
+	return toks, err
+}
+
+// escapedQuote reports whether a string or quoted identifier read without
+// escapes ends in a backslash and a quote that a word follows at once.
+func escapedQuote(src string, toks []Token) bool {
+	for _, t := range toks {
+		if (t.Kind != String && t.Kind != QuotedIdent) || t.End >= len(src) || !isWordPart(src[t.End]) {
+			continue
+		}
+		if text := t.Text(src); len(text) >= 3 && oddBackslashes(text[:len(text)-1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// oddBackslashes reports whether s ends in an odd run of backslashes.
+func oddBackslashes(s string) bool {
+	n := 0
+	for n < len(s) && s[len(s)-1-n] == '\\' {
+		n++
+	}
+	return n%2 == 1
+}
+
+func lex(src string, escapes bool) ([]Token, *LexError) {
+	var toks []Token
 	i := 0
 	for i < len(src) {
 		start := i
@@ -89,16 +129,19 @@ func Lex(src string) ([]Token, *LexError) {
 			i, err = jinjaBlock(src, i, "#}", "Jinja comment {# ... #}")
 			kind = JinjaNote
 		case c == '\'':
-			i, err = quoted(src, i, i, "'")
+			i, err = quoted(src, i, i, escapes)
 			kind = String
-		case (c == 'E' || c == 'e' || c == 'r' || c == 'R' || c == 'b' || c == 'B' || c == 'N' || c == 'n' || c == 'X' || c == 'x') && i+1 < len(src) && src[i+1] == '\'' && !wordBefore(src, i):
-			i, err = quoted(src, i, i+1, "'")
+		case stringPrefix(src, i) > 0:
+			i, err = quoted(src, i, i+stringPrefix(src, i), escapes)
+			kind = String
+		case c == '"' && tripleQuoted(src, i):
+			i, err = quoted(src, i, i, escapes)
 			kind = String
 		case c == '"':
-			i, err = quoted(src, i, i, "\"")
+			i, err = quoted(src, i, i, escapes)
 			kind = QuotedIdent
 		case c == '`':
-			i, err = quoted(src, i, i, "`")
+			i, err = quoted(src, i, i, false)
 			kind = Backtick
 		case c == '$' && i+1 < len(src) && isDigit(src[i+1]):
 			i++
@@ -148,11 +191,52 @@ func Lex(src string) ([]Token, *LexError) {
 
 // isHashComment tells a BigQuery "#" comment from PostgreSQL's "#"
 // operator: a comment starts a line or follows white space and is followed
-// by a space or the end of the line.
+// by a space or the end of the line. At the start of a line it may also
+// run into a word (#standardSQL), which the operator never does there.
 func isHashComment(src string, i int) bool {
 	before := i == 0 || src[i-1] == '\n' || src[i-1] == ' ' || src[i-1] == '\t'
 	after := i+1 >= len(src) || src[i+1] == ' ' || src[i+1] == '\n' || src[i+1] == '\r' || src[i+1] == '#' || src[i+1] == '!'
-	return before && after
+	return before && (after || lineStart(src, i) && isWordStart(src[i+1]))
+}
+
+// lineStart reports whether only blanks stand before offset i on its line.
+func lineStart(src string, i int) bool {
+	for i > 0 && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	return i == 0 || src[i-1] == '\n'
+}
+
+// stringPrefix returns the length of the prefix of a prefixed string
+// literal at i, or 0: PostgreSQL's E, B, N and X before a single quote,
+// BigQuery's raw r and bytes b, alone or combined, before either quote.
+func stringPrefix(src string, i int) int {
+	if wordBefore(src, i) {
+		return 0
+	}
+	n := 0
+	for n < 2 && i+n < len(src) && strings.IndexByte("rRbB", src[i+n]) >= 0 {
+		n++
+	}
+	if n == 2 && (src[i]|0x20) == (src[i+1]|0x20) {
+		return 0 // rr or bb is a word
+	}
+	if n > 0 && i+n < len(src) && (src[i+n] == '\'' || src[i+n] == '"') {
+		return n
+	}
+	if i+1 < len(src) && src[i+1] == '\'' && strings.IndexByte("EeNnXx", src[i]) >= 0 {
+		return 1
+	}
+	return 0
+}
+
+// tripleQuoted reports whether a triple-quoted string opens at q. Four
+// quotes or more are PostgreSQL's doubled quotes (four single quotes are a
+// string holding one quote), not a triple-quoted string that starts with
+// a quote.
+func tripleQuoted(src string, q int) bool {
+	three := strings.Repeat(src[q:q+1], 3)
+	return strings.HasPrefix(src[q:], three) && !strings.HasPrefix(src[q+3:], src[q:q+1])
 }
 
 func blockComment(src string, i int) (int, *LexError) {
@@ -185,18 +269,24 @@ func jinjaBlock(src string, i int, close, what string) (int, *LexError) {
 }
 
 // quoted reads a quoted token whose opening quote is at q; a doubled quote
-// escapes it, and so does a backslash in E” strings and in BigQuery's and
-// Spark's strings. Triple-quoted strings (”'...”') run to the next triple.
-func quoted(src string, start, q int, quote string) (int, *LexError) {
+// escapes it, and so does a backslash in PostgreSQL's E strings and, when
+// escapes is set, in every string and double-quoted token but raw ones.
+// Triple-quoted strings run to the next three quotes.
+func quoted(src string, start, q int, escapes bool) (int, *LexError) {
+	quote := src[q : q+1]
 	what := map[string]string{"'": "string", "\"": "quoted identifier", "`": "back-quoted identifier"}[quote]
-	if strings.HasPrefix(src[q:], quote+quote+quote) && quote == "'" {
-		end := strings.Index(src[q+3:], "'''")
+	if start < q {
+		what = "string"
+	}
+	if quote != "`" && tripleQuoted(src, q) {
+		end := strings.Index(src[q+3:], strings.Repeat(quote, 3))
 		if end < 0 {
 			return len(src), &LexError{start, "unterminated triple-quoted string"}
 		}
 		return q + 3 + end + 3, nil
 	}
-	backslash := quote == "'" && q > start && (src[start] == 'E' || src[start] == 'e')
+	prefix := strings.ToLower(src[start:q])
+	backslash := prefix == "e" || escapes && !strings.Contains(prefix, "r")
 	i := q + 1
 	for i < len(src) {
 		switch {

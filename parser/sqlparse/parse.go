@@ -120,7 +120,9 @@ func Parse(src string, opts Options) *File {
 	toks, lexErr := Lex(src)
 	f.Comments = comments(src, toks)
 	variants := []variant{{}}
-	if hasJinja(toks) {
+	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
+	// so the text is the surer sign.
+	if hasJinja(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		var problems []Problem
 		variants, f.Model, problems = jinja(src, toks, opts)
 		f.Problems = append(f.Problems, problems...)

@@ -22,7 +22,8 @@
 //	      "column": 13,            // 1-based, counted in bytes
 //	      "end_line": 3,           // where the flagged text ends; both end fields
 //	      "end_column": 33,        // are absent when the rule gave no end; the end is exclusive
-//	      "fingerprint": "9f2c..." // see below
+//	      "fingerprint": "9f2c...", // see below
+//	      "analysis": "tokens"     // only when the statement did not parse and was read from its tokens
 //	    }
 //	  ],
 //	  "errors": [                  // internal errors: a rule that crashed or failed on a file
@@ -42,6 +43,11 @@
 //
 // "findings" and "errors" are always arrays, empty when there is nothing to
 // list. Suppressed findings are left out of "findings" and only counted.
+//
+// "analysis" marks a finding about a SQL statement the parser rejected,
+// which the rules that can work from tokens read from its tokens instead:
+// a coarser reading, so the finding deserves a second look. Its message
+// ends with "(analysed from tokens: the statement did not parse)" too.
 //
 // The fingerprint is the hex SHA-256 of the code, file, message and the
 // finding's occurrence index among findings with the same code, file and

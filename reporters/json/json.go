@@ -42,6 +42,7 @@ type finding struct {
 	EndLine     int    `json:"end_line,omitempty"`
 	EndColumn   int    `json:"end_column,omitempty"`
 	Fingerprint string `json:"fingerprint"`
+	Analysis    string `json:"analysis,omitempty"`
 }
 
 type ierror struct {
@@ -93,6 +94,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		}
 		if hasEnd {
 			out.EndLine, out.EndColumn = end.Line, end.Column
+		}
+		if f.FromTokens {
+			out.Analysis = "tokens"
 		}
 		doc.Findings = append(doc.Findings, out)
 	}

@@ -213,3 +213,30 @@ func collectProperties(v any, into map[string]bool) {
 		}
 	}
 }
+
+// A finding read from a statement's tokens says so in "analysis", which the
+// schema accepts; other findings leave the field out.
+func TestTokensAnalysis(t *testing.T) {
+	res := reportertest.Result()
+	res.Findings[2].FromTokens = true
+	out := render(t, res)
+	if err := compileSchema(t).Validate(instance(t, out)); err != nil {
+		t.Errorf("output does not match schema.json: %v\n%s", err, out)
+	}
+	var doc document
+	if err := stdjson.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	for i, f := range doc.Findings {
+		want := ""
+		if i == 2 {
+			want = "tokens"
+		}
+		if f.Analysis != want {
+			t.Errorf("finding %d (%s): analysis %q, want %q", i, f.Code, f.Analysis, want)
+		}
+	}
+	if n := strings.Count(string(out), `"analysis"`); n != 1 {
+		t.Errorf("%d findings have an analysis field, want 1:\n%s", n, out)
+	}
+}

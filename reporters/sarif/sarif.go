@@ -102,6 +102,15 @@ type result struct {
 	// suppressed", but some consumers test for the key rather than its
 	// length and would hide every finding.
 	Suppressions []suppression `json:"suppressions,omitempty"`
+	// Only on results about a statement read from its tokens.
+	Properties *resultProperties `json:"properties,omitempty"`
+}
+
+// resultProperties is a result's property bag.
+type resultProperties struct {
+	// Analysis is "tokens" for a finding about a SQL statement that did not
+	// parse and was read from its tokens, a coarser reading.
+	Analysis string `json:"bflint/analysis"`
 }
 
 type location struct {
@@ -168,6 +177,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		}
 		if f.Suppressed != nil {
 			r.Suppressions = []suppression{{Kind: "inSource", Justification: f.Suppressed.Justification}}
+		}
+		if f.FromTokens {
+			r.Properties = &resultProperties{Analysis: "tokens"}
 		}
 		results = append(results, r)
 	}

@@ -286,3 +286,31 @@ func TestSchemaRejectsInvalidLog(t *testing.T) {
 func firstResult(log map[string]any) map[string]any {
 	return log["runs"].([]any)[0].(map[string]any)["results"].([]any)[0].(map[string]any)
 }
+
+// A finding read from a statement's tokens carries a property saying so,
+// and the log still matches the schema; other results have no property bag.
+func TestTokensProperty(t *testing.T) {
+	res := reportertest.Result()
+	res.Findings[2].FromTokens = true
+	out := render(t, res, Options{})
+	for _, file := range []string{"sarif-schema-2.1.0.json", "sarif-schema-2.1.0.draft-07.json"} {
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := loadSchema(t, file).Validate(inst); err != nil {
+			t.Errorf("output does not match %s: %v", file, err)
+		}
+	}
+	for i, got := range decode(t, out).Results {
+		switch {
+		case i == 2 && (got.Properties == nil || got.Properties.Analysis != "tokens"):
+			t.Errorf("result %d from tokens has properties %+v, want bflint/analysis tokens", i, got.Properties)
+		case i != 2 && got.Properties != nil:
+			t.Errorf("result %d has properties %+v, want none", i, got.Properties)
+		}
+	}
+	if !strings.Contains(string(out), `"bflint/analysis": "tokens"`) {
+		t.Errorf("log lacks the bflint/analysis property:\n%s", out)
+	}
+}

@@ -162,37 +162,41 @@ var rowWrites = map[sqlparse.WriteKind]bool{
 func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 	src := string(f.Source.Content)
 	for _, st := range f.Parsed.Statements {
-		if st.Node == nil {
+		ws, fromTokens := pass.Writes(st)
+		if len(ws) == 0 || !rowWrites[ws[0].Kind] {
 			continue
 		}
-		w, ok := st.Write()
-		if !ok || !rowWrites[w.Kind] {
-			continue
+		w := ws[0]
+		var conds []cond
+		if fromTokens {
+			conds = tokenWriteConditions(src, st, pass.Tokens(st), w)
+		} else {
+			conds = writeConditions(src, st, w)
 		}
-		conds := writeConditions(src, st, w)
+		report := pass.ReporterFor(fromTokens)
 		write := fmt.Sprintf("the %s of %q", w.Kind, w.Target.Name())
 		clocked := map[string]bool{}
 		reported := map[int]bool{}
 		for _, c := range conds {
-			for _, conj := range sqlparse.Conjuncts(c.node) {
-				col := partitionColumn(pass, conj)
+			for _, conj := range c.conjuncts() {
+				col := conj.partitionColumn(pass)
 				if col == "" {
 					continue
 				}
-				for _, off := range c.nowCalls(conj) {
+				for _, off := range conj.nowCalls() {
 					clocked[strings.ToLower(col)] = true
 					if reported[off] {
 						continue
 					}
 					reported[off] = true
-					pass.Reportf(f.Pos(off), "%s in the predicate on %q ties %s to the day it runs: it reaches the current partition the scheduled pipeline still writes, and a rerun on another day writes a different range; bound %q with the literal first and last partitions of the range",
+					report(f.Pos(off), "%s in the predicate on %q ties %s to the day it runs: it reaches the current partition the scheduled pipeline still writes, and a rerun on another day writes a different range; bound %q with the literal first and last partitions of the range",
 						clockName(src, off), col, write, col)
 				}
 			}
 		}
 		for _, b := range openLowerBounds(pass, conds) {
 			if !clocked[b.Column] {
-				pass.Reportf(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes; add an upper bound at the last partition of the range",
+				report(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes; add an upper bound at the last partition of the range",
 					b.Column, write)
 			}
 		}
@@ -206,6 +210,13 @@ func openLowerBounds(pass *rules.Pass, conds []cond) []sqlparse.Bound {
 	upper := map[string]bool{}
 	var order []string
 	for _, c := range conds {
+		// A conjunct read from its tokens that names a partition column in
+		// a comparison bflint cannot read may well bound it from above.
+		if c.tokens != nil && len(c.tokens.Bounds) == 0 {
+			if col := c.partitionColumn(pass); col != "" {
+				upper[col] = true
+			}
+		}
 		for _, b := range c.bounds() {
 			if !pass.IsPartitionColumn(b.Column) {
 				continue

@@ -16,9 +16,15 @@ type cond struct {
 	// shift turns the statement's offsets into offsets of the SQL file: zero,
 	// except for a REPLACE WHERE predicate, which is parsed on its own.
 	shift int
+	// tokens stands in for node: a conjunct of a statement read from its
+	// tokens that did not parse even on its own.
+	tokens *sqlparse.Conjunct
 }
 
 func (c cond) bounds() []sqlparse.Bound {
+	if c.tokens != nil {
+		return c.tokens.Bounds
+	}
 	bs := sqlparse.Bounds(c.st, c.node)
 	for i := range bs {
 		bs[i].Value.Offset += c.shift
@@ -27,12 +33,41 @@ func (c cond) bounds() []sqlparse.Bound {
 	return bs
 }
 
-func (c cond) nowCalls(n *pg_query.Node) []int {
-	offs := sqlparse.NowCalls(c.st, n)
+// conjuncts splits the condition into the parts that must all hold.
+func (c cond) conjuncts() []cond {
+	if c.tokens != nil {
+		return []cond{c}
+	}
+	var out []cond
+	for _, n := range sqlparse.Conjuncts(c.node) {
+		out = append(out, cond{st: c.st, node: n, shift: c.shift})
+	}
+	return out
+}
+
+func (c cond) nowCalls() []int {
+	if c.tokens != nil {
+		return c.tokens.Now
+	}
+	offs := sqlparse.NowCalls(c.st, c.node)
 	for i := range offs {
 		offs[i] += c.shift
 	}
 	return offs
+}
+
+// partitionColumn returns the first partition column the condition refers
+// to, at any depth; "" when it refers to none.
+func (c cond) partitionColumn(pass *rules.Pass) string {
+	if c.tokens == nil {
+		return partitionColumn(pass, c.node)
+	}
+	for _, col := range c.tokens.Columns {
+		if pass.IsPartitionColumn(col) {
+			return col
+		}
+	}
+	return ""
 }
 
 // condSet collects conditions once each: the same query can be reached as a
@@ -109,6 +144,32 @@ func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []con
 		s.out = append(s.out, rw)
 	}
 	return s.out
+}
+
+// tokenWriteConditions returns the conditions that choose the rows a write
+// changes, for a statement read from its tokens: the statement's own WHERE
+// for a DELETE or UPDATE, and for other writes every condition outside a
+// subquery that computes a value, as writeConditions reads them from a
+// tree.
+func tokenWriteConditions(src string, st *sqlparse.Statement, tf *sqlparse.TokenFacts, w sqlparse.Write) []cond {
+	var out []cond
+	rowsOfItsOwn := w.Kind == sqlparse.WriteDelete || w.Kind == sqlparse.WriteUpdate
+	for _, c := range tf.Conds {
+		if rowsOfItsOwn && !c.Top || !rowsOfItsOwn && c.Sub {
+			continue
+		}
+		for i := range c.Conjuncts {
+			if cj := &c.Conjuncts[i]; cj.Node != nil {
+				out = append(out, cond{st: st, node: cj.Node})
+			} else {
+				out = append(out, cond{st: st, tokens: cj})
+			}
+		}
+	}
+	if rw, ok := replaceWhere(src, st); ok {
+		out = append(out, rw)
+	}
+	return out
 }
 
 // allConditions returns every condition of a statement, in queries at any

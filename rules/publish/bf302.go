@@ -34,19 +34,18 @@ SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 		checkRunCommand(pass)
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
 			for _, st := range f.Parsed.Statements {
-				if st.Node == nil {
-					continue
-				}
-				for _, w := range st.Writes() {
+				ws, fromTokens := pass.Writes(st)
+				report := pass.ReporterFor(fromTokens)
+				for _, w := range ws {
 					what, consequence := wholeTable(w)
 					if what == "" || w.Temporary || len(w.Target.Parts) == 0 {
 						continue
 					}
 					switch {
 					case pass.Plan != nil && pass.IsTarget(w.Target):
-						pass.Reportf(f.Pos(w.Target.Offset), "%s the target %q: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
+						report(f.Pos(w.Target.Offset), "%s the target %q: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
 					case pass.Plan == nil && !pass.IsStaging(w.Target):
-						pass.Reportf(f.Pos(w.Target.Offset), "%s %q, which is not staging: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
+						report(f.Pos(w.Target.Offset), "%s %q, which is not staging: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
 					}
 				}
 			}

@@ -30,18 +30,17 @@ WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
 	Run: func(pass *rules.Pass) error {
 		for _, f := range pass.SQLFiles("staging.build") {
 			for _, st := range f.Parsed.Statements {
-				if st.Node == nil {
-					continue
-				}
-				for _, w := range st.Writes() {
+				ws, fromTokens := pass.Writes(st)
+				report := pass.ReporterFor(fromTokens)
+				for _, w := range ws {
 					if w.Temporary || len(w.Target.Parts) == 0 || pass.IsStaging(w.Target) {
 						continue
 					}
 					if pass.IsTarget(w.Target) {
-						pass.Reportf(f.Pos(w.Target.Offset), "the build writes the target %q (%s): readers see the recompute before it is validated, half a range at a time, and validation ends up comparing the new numbers with themselves; build into %s and publish from there", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
+						report(f.Pos(w.Target.Offset), "the build writes the target %q (%s): readers see the recompute before it is validated, half a range at a time, and validation ends up comparing the new numbers with themselves; build into %s and publish from there", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
 						continue
 					}
-					pass.Reportf(f.Pos(w.Target.Offset), "the build writes %q (%s), which is not staging: a relation outside the backfill's own space changes before anything is validated, and no publish or rollback of the plan covers it; write it into %s or its schema, or make it a TEMPORARY table", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
+					report(f.Pos(w.Target.Offset), "the build writes %q (%s), which is not staging: a relation outside the backfill's own space changes before anything is validated, and no publish or rollback of the plan covers it; write it into %s or its schema, or make it a TEMPORARY table", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
 				}
 			}
 		}

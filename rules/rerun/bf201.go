@@ -77,7 +77,9 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 	}
 	for _, i := range inOrder(f.Parsed) {
 		st := f.Parsed.Statements[i]
-		for _, w := range st.Writes() {
+		ws, fromTokens := pass.Writes(st)
+		report := pass.ReporterFor(fromTokens)
+		for _, w := range ws {
 			switch w.Kind {
 			case sqlparse.WriteDelete, sqlparse.WriteTruncate, sqlparse.WriteDrop, sqlparse.WriteCreateOrReplace:
 				cleared = append(cleared, emptied{w.Target, st})
@@ -93,7 +95,7 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 				if w.Kind == sqlparse.WriteCopy {
 					verb = "COPY into"
 				}
-				pass.Reportf(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them; write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
+				report(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them; write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
 			}
 		}
 	}

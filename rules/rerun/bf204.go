@@ -53,11 +53,12 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 	order := inOrder(f.Parsed)
 	for n, i := range order {
 		del := stmts[i]
-		w, ok := del.Write()
-		if !ok || w.Kind != sqlparse.WriteDelete || pass.IsStaging(w.Target) {
+		ws, delTokens := pass.Writes(del)
+		if len(ws) == 0 || ws[0].Kind != sqlparse.WriteDelete || pass.IsStaging(ws[0].Target) {
 			continue
 		}
-		j, ins := refillOf(stmts, order[n+1:], del, w.Target)
+		w := ws[0]
+		j, ins, insTokens := refillOf(pass, stmts, order[n+1:], del, w.Target)
 		if ins == nil {
 			continue
 		}
@@ -65,24 +66,25 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 		if tx >= 0 && tx == f.Parsed.Transaction(j) {
 			continue
 		}
-		pass.Reportf(f.Pos(del.Start), "DELETE from %q and the INSERT into it on line %d are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)",
+		pass.ReporterFor(delTokens || insTokens)(f.Pos(del.Start), "DELETE from %q and the INSERT into it on line %d are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)",
 			w.Target.Name(), lineOf(f, ins.Start))
 	}
 }
 
 // refillOf returns the first statement among later that writes rows back
-// into rel, with its index.
-func refillOf(stmts []*sqlparse.Statement, later []int, del *sqlparse.Statement, rel sqlparse.Relation) (int, *sqlparse.Statement) {
+// into rel, with its index and whether its write was read from tokens.
+func refillOf(pass *rules.Pass, stmts []*sqlparse.Statement, later []int, del *sqlparse.Statement, rel sqlparse.Relation) (int, *sqlparse.Statement, bool) {
 	for _, j := range later {
 		st := stmts[j]
 		if st.Start <= del.Start || !sameRun(del, st) {
 			continue
 		}
-		for _, w := range st.Writes() {
+		ws, fromTokens := pass.Writes(st)
+		for _, w := range ws {
 			if refills[w.Kind] && w.Target.Matches(rel) {
-				return j, st
+				return j, st, fromTokens
 			}
 		}
 	}
-	return -1, nil
+	return -1, nil, false
 }

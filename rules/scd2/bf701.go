@@ -43,8 +43,9 @@ JOIN dim.customer_history AS d
 	Run: func(pass *rules.Pass) error {
 		forEachJoin(pass, func(dj *dimJoin) {
 			// A current-row filter is BF702's finding, and an equality with a
-			// validity column already picks one version.
-			if dj.current != "" || dj.pinned {
+			// validity column already picks one version. A bound may hide in
+			// a predicate that could not be read.
+			if dj.current != "" || dj.pinned || dj.partial {
 				return
 			}
 			from, to := dj.validityNames()
@@ -59,7 +60,7 @@ JOIN dim.customer_history AS d
 			default:
 				return
 			}
-			pass.Reportf(dj.file.Pos(dj.join.Offset), "join to type-2 dimension %s %s; join the version valid at the row's time: %s", dj.label(), problem, dj.fix())
+			dj.reportf(pass, "join to type-2 dimension %s %s; join the version valid at the row's time: %s", dj.label(), problem, dj.fix())
 		})
 		return nil
 	},

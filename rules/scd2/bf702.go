@@ -35,7 +35,7 @@ JOIN dim.customer_snapshot AS d
 			if dj.current == "" {
 				return
 			}
-			pass.Reportf(dj.file.Pos(dj.join.Offset), "join to type-2 dimension %s keeps only its current version (%s): every row, however old, gets today's attributes, so the backfill rebuilds history with values that did not hold then; drop the filter and join the version valid at the row's time: %s",
+			dj.reportf(pass, "join to type-2 dimension %s keeps only its current version (%s): every row, however old, gets today's attributes, so the backfill rebuilds history with values that did not hold then; drop the filter and join the version valid at the row's time: %s",
 				dj.label(), dj.current, dj.fix())
 		})
 		return nil

@@ -43,7 +43,7 @@ JOIN dim.customer_snapshot AS d
 				if c.between {
 					bound = fmt.Sprintf("BETWEEN %s AND %s", from, dj.name(c.column))
 				}
-				pass.Reportf(dj.file.Pos(dj.join.Offset), "join to type-2 dimension %s closes the validity interval with %s: a row at the instant one version ends and the next begins matches both, so it is written twice; make the upper bound exclusive: %s",
+				dj.reportf(pass, "join to type-2 dimension %s closes the validity interval with %s: a row at the instant one version ends and the next begins matches both, so it is written twice; make the upper bound exclusive: %s",
 					dj.label(), bound, dj.fix())
 				return
 			}

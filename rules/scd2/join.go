@@ -41,6 +41,11 @@ type dimJoin struct {
 	// side: a fact that stores the version it was built with, or the next
 	// version starting where the previous ended. Either picks one version.
 	pinned bool
+	// fromTokens is set when the statement did not parse and was read
+	// from its tokens; partial when a predicate that may concern the
+	// dimension did not parse even on its own, so an absence (of a bound,
+	// of NULL handling) cannot be told.
+	fromTokens, partial bool
 }
 
 // comparison is a validity column compared with the other side.
@@ -75,6 +80,10 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 	dims := newDimensions(pass)
 	for _, f := range pass.Unit.SQL {
 		for _, st := range f.Parsed.Statements {
+			if tf := pass.Tokens(st); tf != nil {
+				out = tokenJoins(out, f, st, tf, dims)
+				continue
+			}
 			if st.Node == nil {
 				continue
 			}
@@ -99,20 +108,57 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				}
 				preds = append(preds, j.Where...)
 				dj := &dimJoin{file: f, st: st, join: j, dim: dims.lookup(j.Relation), lone: lone, keepsRows: !j.Inner || scalar}
-				if lone && !dj.correlated() {
-					continue
-				}
-				dj.read(preds, refs)
-				// A current-row filter alone marks a dimension only where one
-				// is joined to something: the relation a query starts from is
-				// its fact, whose latest version may well be what it wants.
-				if dj.dim.known || dj.usedFrom != "" && dj.usedTo != "" || dj.current != "" && !leading {
-					out = append(out, dj)
-				}
+				out = dj.keep(out, preds, refs, leading)
 			}
 		}
 	}
 	return out
+}
+
+// tokenJoins reads the joins of a statement read from its tokens the way
+// dimensionJoins reads those of a parse tree.
+func tokenJoins(out []*dimJoin, f *rules.SQLFile, st *sqlparse.Statement, tf *sqlparse.TokenFacts, dims *dimensions) []*dimJoin {
+	for _, tj := range tf.Joins {
+		j := tj.Join
+		if j.CTE || writesRelation(tf.Writes, j.Relation) {
+			continue
+		}
+		c := tj.From
+		lone := !c.Target && c.Items == 1
+		leading := !c.Target && c.Items > 1 && c.First == j.Offset
+		var preds []*pg_query.Node
+		for _, cj := range c.Ons {
+			if cj.Node != nil {
+				preds = append(preds, cj.Node)
+			}
+		}
+		preds = append(preds, j.Where...)
+		dj := &dimJoin{file: f, st: st, join: j, dim: dims.lookup(j.Relation), lone: lone, keepsRows: !j.Inner || lone && c.Scalar, fromTokens: true, partial: tj.Partial}
+		out = dj.keep(out, preds, tf.Columns, leading)
+	}
+	return out
+}
+
+// keep reads the join's predicates and adds it to out when it is a join to
+// a type-2 dimension; leading is set for the first of several FROM items.
+func (dj *dimJoin) keep(out []*dimJoin, preds []*pg_query.Node, refs map[string]map[string]bool, leading bool) []*dimJoin {
+	if dj.lone && !dj.correlated() {
+		return out
+	}
+	dj.read(preds, refs)
+	// A current-row filter alone marks a dimension only where one is
+	// joined to something: the relation a query starts from is its fact,
+	// whose latest version may well be what it wants.
+	if dj.dim.known || dj.usedFrom != "" && dj.usedTo != "" || dj.current != "" && !leading {
+		out = append(out, dj)
+	}
+	return out
+}
+
+// reportf reports a finding at the join, saying so when the statement was
+// read from its tokens.
+func (dj *dimJoin) reportf(pass *rules.Pass, format string, args ...any) {
+	pass.ReporterFor(dj.fromTokens)(dj.file.Pos(dj.join.Offset), format, args...)
 }
 
 // writesRelation reports whether the statement writes rel: a statement
