@@ -15,6 +15,8 @@ require (
 
 require (
 	github.com/mattn/go-colorable v0.1.14 // indirect
+	golang.org/x/mod v0.42.0 // indirect
+	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 )

@@ -2,7 +2,7 @@
 // token.Pos into the line and column units each format wants, and the
 // fingerprint that lets code-scanning services follow a finding across
 // commits. Each format lives in its own subpackage (text, json, sarif,
-// github); positions stay token.Pos everywhere else in bflint and become
+// github, rdjsonl); positions stay token.Pos everywhere else in bflint and become
 // lines and columns only here.
 package reporters
 

@@ -24,9 +24,9 @@ type Finding struct {
 	Pos, End token.Pos
 	Message  string
 	Fixes    []analysis.SuggestedFix
-	// Suppressed holds the directive's reason when a bflint:ignore comment
-	// suppressed the finding; suppressed findings count for nothing but are
-	// kept for SARIF, which records them.
+	// Suppressed holds the reason when a bflint:ignore comment or a
+	// baseline suppressed the finding; suppressed findings count for
+	// nothing but are kept for SARIF, which records them.
 	Suppressed *Suppression
 	// FromTokens is set when the finding comes from a statement read from
 	// its tokens because it did not parse.
@@ -36,6 +36,10 @@ type Finding struct {
 // Suppression is why a finding is not counted.
 type Suppression struct {
 	Justification string
+	// External is set when the finding was accepted outside the linted
+	// files, by a baseline, rather than by a bflint:ignore comment: SARIF
+	// consumers treat the two kinds differently.
+	External bool
 }
 
 // InternalError is a rule that crashed or returned an error on a unit: a bug

@@ -31,6 +31,10 @@ type lintOptions struct {
 	stats      bool
 	jobs       int
 	paths      []string
+	// Adoption on an existing repository; see docs/adoption.md.
+	writeBaseline string
+	baseline      string
+	newFromRev    string
 }
 
 // formatTarget is one requested report: a format and where it goes ("" is
@@ -40,7 +44,7 @@ type formatTarget struct {
 	path   string
 }
 
-var formats = []string{"text", "json", "sarif", "github"}
+var formats = []string{"text", "json", "sarif", "github", "rdjsonl"}
 
 // listFlag collects a repeatable or comma-separated flag.
 type listFlag []string
@@ -63,7 +67,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 		nowText, failOn             string
 		o                           lintOptions
 	)
-	fs.Var(&formatList, "format", "output `format`: text, json, sarif or github; repeat, or give format=FILE, to write several")
+	fs.Var(&formatList, "format", "output `format`: text, json, sarif, github or rdjsonl; repeat, or give format=FILE, to write several")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of stdout")
 	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339 (default: the current time)")
 	fs.StringVar(&o.configPath, "config", "", "configuration `FILE` (default: .bflint.yaml found walking up to the project root)")
@@ -74,6 +78,9 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text report")
 	fs.BoolVar(&o.stats, "stats", false, "after the report, print to stderr how many SQL statements were parsed, analysed from tokens, or not analysed, per dialect")
 	fs.IntVar(&o.jobs, "j", 0, "lint `N` files at once (default: the number of CPUs)")
+	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record the run's active findings in the baseline `FILE` and exit 0; the report is still written")
+	fs.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in the baseline `FILE`, and say on stderr which of its entries match nothing")
+	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings in plans and SQL files changed since the git revision `REV`, counting a plan as changed when any file it references is")
 	// Flags may follow paths, as in "bflint examples/ --format json".
 	rest := args
 	for {
@@ -165,6 +172,10 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	adopt, err := prepareAdoption(o, root)
+	if err != nil {
+		return err
+	}
 	manifest := ""
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
@@ -184,9 +195,14 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
 	res := rules.Run(fset, units, settings)
+	stale, err := adopt.process(res, units, settings, o, stderr)
+	if err != nil {
+		return err
+	}
 	if err := writeReports(res, o, root, stdout, stderr); err != nil {
 		return err
 	}
+	reportStale(stderr, o.baseline, stale)
 	// On stderr, whatever the format, so machine-read reports stay clean.
 	if o.stats {
 		if err := writeStats(stderr, units); err != nil {
@@ -196,7 +212,9 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if len(res.Errors) > 0 {
 		return &exitError{code: exitInternal, msg: fmt.Sprintf("%d internal error(s): a rule crashed; the findings above are incomplete. Please report this as a bflint bug.", len(res.Errors))}
 	}
-	if failing(res, o.failOn) {
+	// Recording a baseline accepts the findings it records, so they do not
+	// fail the run that records them.
+	if o.writeBaseline == "" && failing(res, o.failOn) {
 		return &exitError{code: exitFindings}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bflint/bflint/reporters/github"
 	jsonreport "github.com/bflint/bflint/reporters/json"
+	"github.com/bflint/bflint/reporters/rdjsonl"
 	"github.com/bflint/bflint/reporters/sarif"
 	"github.com/bflint/bflint/reporters/text"
 	"github.com/bflint/bflint/rules"
@@ -28,6 +29,11 @@ func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr
 			if err := writeReport(stdout, t.format, res, o, root, isTerminal(stdout)); err != nil {
 				return internalErrorf("writing %s report: %v", t.format, err)
 			}
+			if t.format == "text" && annotateForActions(o) {
+				if err := github.WriteAnnotations(stdout, res, github.StepLimit); err != nil {
+					return internalErrorf("writing GitHub Actions annotations: %v", err)
+				}
+			}
 			continue
 		}
 		if err := writeReportFile(dest, t.format, res, o, root); err != nil {
@@ -35,6 +41,22 @@ func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr
 		}
 	}
 	return nil
+}
+
+// annotateForActions says whether the text report on stdout is followed by
+// workflow-command annotations: on a GitHub Actions runner, a plain run then
+// marks the diff without any setup, while a run that asked for the github
+// format already gets them and must not get them twice.
+func annotateForActions(o *lintOptions) bool {
+	if os.Getenv("GITHUB_ACTIONS") != "true" {
+		return false
+	}
+	for _, t := range o.formats {
+		if t.format == "github" {
+			return false
+		}
+	}
+	return true
 }
 
 func writeReportFile(path, format string, res *rules.Result, o *lintOptions, root string) error {
@@ -69,6 +91,8 @@ func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, 
 		return sarif.Write(w, res, sarif.Options{ToolVersion: version()})
 	case "github":
 		return github.Write(w, res, github.Options{})
+	case "rdjsonl":
+		return rdjsonl.Write(w, res, rdjsonl.Options{})
 	}
 	return fmt.Errorf("unknown format %q", format)
 }

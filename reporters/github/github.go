@@ -27,6 +27,70 @@ type Options struct{}
 // the text format only on lines with non-ASCII text.
 func Write(w io.Writer, res *rules.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
+	for _, a := range annotations(res) {
+		bw.WriteString(a.line)
+	}
+	return bw.Flush()
+}
+
+// StepLimit is how many annotations of each kind GitHub shows for one step
+// of a job: its documented limits are 10 errors, 10 warnings and 10 notices
+// per step (and 50 in all per job, which one step can neither see nor
+// control). Past them, annotations are dropped without a word.
+const StepLimit = 10
+
+// WriteAnnotations prints what Write prints, most severe first (errors,
+// then warnings, then notices, each in the result's order), at most limit
+// of each kind, and when some are left out a last notice saying how many.
+// Ordering by severity makes the annotations GitHub keeps the ones that
+// matter. The closing notice counts against the notice limit itself, so
+// when it is needed one notice slot is kept free for it. limit must not be
+// negative.
+func WriteAnnotations(w io.Writer, res *rules.Result, limit int) error {
+	var byKind [3][]annotation
+	for _, a := range annotations(res) {
+		byKind[a.kind] = append(byKind[a.kind], a)
+	}
+	shown := [3]int{}
+	hidden := 0
+	for k := range byKind {
+		shown[k] = min(len(byKind[k]), limit)
+		hidden += len(byKind[k]) - shown[k]
+	}
+	if hidden > 0 && limit > 0 && shown[noticeKind] == limit {
+		shown[noticeKind]--
+		hidden++
+	}
+	bw := bufio.NewWriter(w)
+	for k := range byKind {
+		for _, a := range byKind[k][:shown[k]] {
+			bw.WriteString(a.line)
+		}
+	}
+	if hidden > 0 {
+		fmt.Fprintf(bw, "::notice::%s\n", EscapeData(fmt.Sprintf(
+			"bflint: %d more finding(s) not annotated: GitHub shows at most %d errors, %d warnings and %d notices per step. The step log lists every finding.",
+			hidden, limit, limit, limit)))
+	}
+	return bw.Flush()
+}
+
+// Kinds of annotation, most severe first.
+const (
+	errorKind = iota
+	warningKind
+	noticeKind
+)
+
+type annotation struct {
+	kind int
+	line string // the whole command, with its newline
+}
+
+// annotations renders every command in the result's order: findings, then
+// internal errors.
+func annotations(res *rules.Result) []annotation {
+	var out []annotation
 	for _, f := range res.Findings {
 		if f.Suppressed != nil {
 			continue
@@ -45,7 +109,8 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			}
 		}
 		props = append(props, "title="+EscapeProperty(reporters.RuleCode(f.Rule)+" "+reporters.RuleName(f.Rule)))
-		fmt.Fprintf(bw, "::%s %s::%s\n", command(reporters.EffectiveSeverity(f)), strings.Join(props, ","), EscapeData(f.Message))
+		kind := kindOf(reporters.EffectiveSeverity(f))
+		out = append(out, annotation{kind: kind, line: fmt.Sprintf("::%s %s::%s\n", commands[kind], strings.Join(props, ","), EscapeData(f.Message))})
 	}
 	for _, e := range res.Errors {
 		var props []string
@@ -57,19 +122,21 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			title += " in " + code
 		}
 		props = append(props, "title="+EscapeProperty(title))
-		fmt.Fprintf(bw, "::error %s::%s\n", strings.Join(props, ","), EscapeData(e.Message))
+		out = append(out, annotation{kind: errorKind, line: fmt.Sprintf("::error %s::%s\n", strings.Join(props, ","), EscapeData(e.Message))})
 	}
-	return bw.Flush()
+	return out
 }
 
-func command(s rules.Severity) string {
+var commands = [3]string{errorKind: "error", warningKind: "warning", noticeKind: "notice"}
+
+func kindOf(s rules.Severity) int {
 	switch s {
 	case rules.SeverityError:
-		return "error"
+		return errorKind
 	case rules.SeverityWarning:
-		return "warning"
+		return warningKind
 	}
-	return "notice"
+	return noticeKind
 }
 
 // The runner splits a command at the first "::" after the properties, the

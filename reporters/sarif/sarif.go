@@ -1,8 +1,8 @@
 // Package sarif renders a run as a SARIF 2.1.0 log, the format GitHub code
 // scanning and other code-review services import. The log describes every
 // known rule (so a service can show help for any code), records suppressed
-// findings as suppressed instead of dropping them, and reports rules that
-// crashed as tool execution notifications.
+// findings (in source or by a baseline) as suppressed instead of dropping
+// them, and reports rules that crashed as tool execution notifications.
 package sarif
 
 import (
@@ -176,7 +176,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			PartialFingerprints: map[string]string{FingerprintKey: prints[i]},
 		}
 		if f.Suppressed != nil {
-			r.Suppressions = []suppression{{Kind: "inSource", Justification: f.Suppressed.Justification}}
+			r.Suppressions = []suppression{{Kind: suppressionKind(f.Suppressed), Justification: f.Suppressed.Justification}}
 		}
 		if f.FromTokens {
 			r.Properties = &resultProperties{Analysis: "tokens"}
@@ -342,6 +342,16 @@ func srcRoot(root string) (artifactLocation, error) {
 		p += "/"
 	}
 	return artifactLocation{URI: (&url.URL{Scheme: "file", Path: p}).String()}, nil
+}
+
+// suppressionKind tells a bflint:ignore comment from a baseline: code
+// scanning services show "inSource" suppressions as part of the file and
+// "external" ones as decisions made elsewhere.
+func suppressionKind(s *rules.Suppression) string {
+	if s.External {
+		return "external"
+	}
+	return "inSource"
 }
 
 func level(s rules.Severity) string {
