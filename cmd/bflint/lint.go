@@ -35,6 +35,8 @@ type lintOptions struct {
 	writeBaseline string
 	baseline      string
 	newFromRev    string
+	// fix applies the safe fixes before the report; see docs/authoring.md.
+	fix bool
 }
 
 // formatTarget is one requested report: a format and where it goes ("" is
@@ -80,6 +82,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	fs.IntVar(&o.jobs, "j", 0, "lint `N` files at once (default: the number of CPUs)")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record the run's active findings in the baseline `FILE` and exit 0; the report is still written")
 	fs.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in the baseline `FILE`, and say on stderr which of its entries match nothing")
+	fs.BoolVar(&o.fix, "fix", false, "first apply the safe fixes (BF801: add missing models to downstream.rebuild; BF802: reorder it) to the plans, then report what remains")
 	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings in plans and SQL files changed since the git revision `REV`, counting a plan as changed when any file it references is")
 	// Flags may follow paths, as in "bflint examples/ --format json".
 	rest := args
@@ -195,6 +198,18 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
 	res := rules.Run(fset, units, settings)
+	for round := 0; o.fix && round < maxFixRounds; round++ {
+		changed, err := applyFixes(res, root, stderr)
+		if err != nil {
+			return err
+		}
+		if changed == 0 {
+			break
+		}
+		fmt.Fprintf(stderr, "bflint: --fix rewrote %d file(s)\n", changed)
+		units = rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
+		res = rules.Run(fset, units, settings)
+	}
 	stale, err := adopt.process(res, units, settings, o, stderr)
 	if err != nil {
 		return err

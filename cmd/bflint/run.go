@@ -11,10 +11,13 @@ const usage = `bflint checks data backfill plans before the first partition runs
 
 Usage:
   bflint [lint] [flags] [path ...]   lint plans and SQL under the paths (default .)
+                                     (--fix first applies the safe fixes of BF801 and BF802)
   bflint rules [--format text|json]  list every rule
   bflint explain CODE|NAME           show a rule's documentation with examples
   bflint lineage TARGET [--manifest FILE] [--format text|json]
                                      what is derived from a dbt node: rebuild order, snapshots, exposures
+  bflint init --target T --start D --end D [--manifest FILE] [--id ID] [--grain G]
+                                     print a plan skeleton for T, downstream lists filled from the manifest
   bflint schema                      print the JSON Schema of the plan format
   bflint version                     print the version
 
@@ -51,6 +54,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return schemaCommand(args[1:], stdout)
 		case "lineage":
 			return lineageCommand(args[1:], stdout)
+		case "init":
+			return initCommand(args[1:], stdout)
 		case "version":
 			fmt.Fprintf(stdout, "bflint %s\n", version())
 			return nil

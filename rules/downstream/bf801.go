@@ -5,7 +5,10 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/fix"
+	"golang.org/x/tools/go/analysis"
 )
 
 // UnlistedDownstream reports stored models derived from the target that
@@ -77,6 +80,7 @@ downstream:
 		}
 		run := commandRebuilds(pass, l)
 		ps := pathsFrom(l, target)
+		var missing, messages []string
 		for _, id := range required {
 			if covered[id] {
 				continue
@@ -93,8 +97,44 @@ downstream:
 				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: %s; give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), why)
 				continue
 			}
-			pass.Reportf(listPos(pass, d.Rebuild.Field), "%q (%s) is not rebuilt: %s; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), why)
+			missing = append(missing, id)
+			messages = append(messages, fmt.Sprintf("%q (%s) is not rebuilt: %s; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), why))
+		}
+		fixes := addFix(pass, l, d, missing)
+		for _, msg := range messages {
+			pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: listPos(pass, d.Rebuild.Field), Message: msg, SuggestedFixes: fixes}})
 		}
 		return nil
 	},
+}
+
+// addFix adds every missing model to the rebuild list at once, in rebuild
+// order, and each finding carries the whole fix: added one at a time, in
+// the order the findings are reported, they would not come out in rebuild
+// order. None when the list's text has a shape the edits do not handle.
+func addFix(pass *rules.Pass, l *lookup, d *plan.Downstream, missing []string) []analysis.SuggestedFix {
+	var edits []analysis.TextEdit
+	for _, id := range missing {
+		e := fix.InsertItem(pass.Unit.File, d, insertAt(l, d, id), id)
+		if e == nil {
+			return nil
+		}
+		edits = append(edits, e...)
+	}
+	if edits == nil {
+		return nil
+	}
+	return []analysis.SuggestedFix{{Message: "add " + strings.Join(missing, ", ") + " to downstream.rebuild", TextEdits: edits}}
+}
+
+// insertAt is where id enters the rebuild list: before the first listed
+// model derived from it, so the list keeps its rebuild order; at the end
+// when none is.
+func insertAt(l *lookup, d *plan.Downstream, id string) int {
+	for i, it := range d.Rebuild.Items {
+		if listed := l.id(it.V); listed != "" && listed != id && l.g.Path(id, listed) != nil {
+			return i
+		}
+	}
+	return len(d.Rebuild.Items)
 }

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const initGolden = "../../testdata/golden/init_fct_orders.yaml"
+
+// initSkeleton runs init against the example project's manifest, found the
+// default way, from the project's folder.
+func initSkeleton(t *testing.T, extra ...string) string {
+	t.Helper()
+	dir, err := filepath.Abs("../../examples/two_plans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30"}, extra...)
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr.String())
+	}
+	return stdout.String()
+}
+
+func TestInitGolden(t *testing.T) {
+	got := initSkeleton(t)
+	golden, err := filepath.Abs(initGolden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *updateE2E {
+		if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != string(want) {
+		t.Errorf("init output differs from %s (run with -update to accept):\n%s", initGolden, got)
+	}
+}
+
+func TestInitBadInput(t *testing.T) {
+	dir, err := filepath.Abs("../../examples/two_plans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--target", "fct_ordrs", "--start", "2026-01-14", "--end", "2026-06-30"}, `did you mean "fct_orders"`},
+		{[]string{"--target", "fct_orders", "--end", "2026-06-30"}, "needs --target, --start and --end"},
+		{[]string{"--target", "fct_orders", "--start", "2026-02-30", "--end", "2026-06-30"}, "not a real date"},
+		{[]string{"--target", "fct_orders", "--start", "2026-07-01", "--end", "2026-06-30"}, "is after --end"},
+		{[]string{"--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--id", "BF-1"}, "init --id"},
+	} {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"init"}, c.args...), &stdout, &stderr)
+		if code != exitUsage || !strings.Contains(stderr.String(), c.want) || stdout.Len() != 0 {
+			t.Errorf("init %v: exit %d, stdout %q, stderr %q; want exit 2 and %q", c.args, code, stdout.String(), stderr.String(), c.want)
+		}
+	}
+}
+
+// skeletonProject copies the example project without its plans, which
+// correct the same target, and adds plan as its only plan.
+func skeletonProject(t *testing.T, plan string) string {
+	t.Helper()
+	src, err := filepath.Abs("../../examples/two_plans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	olds, _ := filepath.Glob(filepath.Join(dst, "*.backfill.yaml"))
+	for _, p := range olds {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dst, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dst, "new.backfill.yaml"), []byte(plan), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func lintProject(t *testing.T, dir string) (int, string) {
+	t.Helper()
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--now", "2026-11-30T09:00:00Z", "--no-color", "."}, &stdout, &stderr)
+	return code, stdout.String() + stderr.String()
+}
+
+// TestInitOutputReportsOnlyTODOs is the authoring promise: the skeleton is
+// a valid plan, and every finding on it leads to a TODO.
+func TestInitOutputReportsOnlyTODOs(t *testing.T) {
+	skel := initSkeleton(t)
+	lines := strings.Split(skel, "\n")
+	code, out := lintProject(t, skeletonProject(t, skel))
+	if code != exitFindings {
+		t.Fatalf("exit %d, want 1:\n%s", code, out)
+	}
+	if strings.Contains(out, "BF001") {
+		t.Fatalf("the skeleton does not parse:\n%s", out)
+	}
+	head := regexp.MustCompile(`^new\.backfill\.yaml:(\d+):\d+: .*\[(BF\d+) `)
+	seen := map[string]bool{}
+	findings := 0
+	for _, l := range strings.Split(out, "\n") {
+		m := head.FindStringSubmatch(l)
+		if m == nil {
+			if strings.HasPrefix(l, "sql/") || strings.Contains(l, ".sql:") {
+				t.Errorf("finding outside the plan: %s", l)
+			}
+			continue
+		}
+		findings++
+		n, _ := strconv.Atoi(m[1])
+		if !strings.Contains(lines[n-1], "TODO") {
+			t.Errorf("finding on line %d (%q), which holds no TODO: %s", n, lines[n-1], l)
+		}
+		seen[m[2]] = true
+	}
+	// The codes docs/authoring.md promises; a change here is a change there.
+	for _, code := range []string{"BF003", "BF103", "BF105", "BF201", "BF205", "BF301", "BF402", "BF501", "BF602", "BF603", "BF901", "BF902", "BF904"} {
+		if !seen[code] {
+			t.Errorf("no %s on the skeleton, which docs/authoring.md says reports a TODO", code)
+		}
+	}
+	if findings == 0 {
+		t.Fatalf("no findings parsed from:\n%s", out)
+	}
+}
+
+// answers are what the example plan says, for each TODO of the skeleton in
+// the order they appear; an answer replaces the line from its todo text on.
+var answers = []struct{ todo, answer string }{
+	{"owner: TODO", "owner: data-eng"},
+	{"reason: TODO what was wrong, since when, and which change caused it", "reason: Refunds were counted as revenue after the 2026-01-14 deploy."},
+	{"partition_column: TODO", "partition_column: order_date"},
+	{"boundary:  # TODO", "boundary:\n    candidate: 2026-01-14\n    confirmed: 2026-01-14"},
+	{"introduced_by: TODO", "introduced_by: 3f2a9c1"},
+	{"sql/TODO_find_boundary.sql", "sql/fct_orders/find_boundary.sql"},
+	{"write: append  # TODO", "write: merge"},
+	{"key: [TODO]", "key: [order_id]"},
+	{"sql/TODO_assert_unique.sql", "sql/fct_orders/assert_unique.sql"},
+	{"tested:  # TODO", "tested:\n    partition: 2026-03-01"},
+	{"identical: false  # TODO", "identical: true"},
+	{"compute:  # TODO", "compute:\n  environment: isolated\n  max_concurrency: 4"},
+	{"sql/TODO_build.sql", "sql/fct_orders/build.sql"},
+	{"sql/TODO_validate_reconciliation.sql", "sql/fct_orders/validate_reconciliation.sql"},
+	{`pass: "TODO"`, `pass: "max_abs_delta_pct <= 0.5"`},
+	{"sql/TODO_validate_control.sql", "sql/fct_orders/validate_control.sql"},
+	{"control: {}  # TODO", "control: {start: 2025-10-01, end: 2025-12-31}"},
+	{`pass: "TODO"`, `pass: "changed_rows = 0"`},
+	{"publish:  # TODO", "publish:\n  mode: whole_range\n  mechanism: merge"},
+	{"sql/TODO_publish.sql", "sql/fct_orders/publish.sql"},
+	{"rollback:  # TODO", "rollback:\n  mechanism: restore_copy\n  retained_until: 2027-12-31"},
+	{"location: TODO", "location: backfill_rollback.fct_orders__pre_bf20261116_a"},
+	{"restorable_by: TODO", "restorable_by: data-platform-oncall"},
+	{"restore_time: TODO", "restore_time: 30m"},
+	{"sql/TODO_capture.sql", "sql/fct_orders/capture.sql"},
+	{"sql/TODO_rollback.sql", "sql/fct_orders/rollback.sql"},
+	{"tested: false  # TODO", "tested: true"},
+	{"trial:  # TODO", "trial:\n  partition: 2026-03-01"},
+	{"reason: TODO why its recorded history may stay as it is", "reason: the snapshot keeps its history as recorded; the catalogue notes the range"},
+	{"communication:  # TODO", "communication:\n  consumers: [finance]\n  expected_change: Net revenue in the range falls by the value of refunds."},
+	{"contains_pii: false  # TODO", "contains_pii: false"},
+	{"required: true  # TODO", "required: true\n  approved_by: finance-controller"},
+}
+
+// TestInitAnsweredLintsClean answers every TODO of a skeleton whose id
+// matches the staging names in the example's SQL, and expects no finding.
+func TestInitAnsweredLintsClean(t *testing.T) {
+	lines := strings.Split(initSkeleton(t, "--id", "bf20261116_a"), "\n")
+	next := 0
+	for i, l := range lines {
+		if !strings.Contains(l, "TODO") || strings.HasPrefix(l, "#") {
+			continue
+		}
+		if next == len(answers) || !strings.Contains(l, answers[next].todo) {
+			t.Fatalf("line %d %q is not the next TODO the test answers", i+1, l)
+		}
+		// The answer replaces the rest of the line, the TODO comment with it.
+		lines[i] = l[:strings.Index(l, answers[next].todo)] + answers[next].answer
+		next++
+	}
+	if next != len(answers) {
+		t.Fatalf("answered %d TODOs of %d: the skeleton lost some", next, len(answers))
+	}
+	answered := strings.Join(lines, "\n")
+	code, out := lintProject(t, skeletonProject(t, answered))
+	if code != exitClean || !strings.Contains(out, "no findings") {
+		t.Errorf("answered skeleton: exit %d:\n%s\n--- plan\n%s", code, out, answered)
+	}
+}
