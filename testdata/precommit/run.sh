@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# Runs the bflint hook of .pre-commit-hooks.yaml through the real pre-commit
+# against the shipped examples, as a user's repository would:
+#   - a repository holding examples/broken and examples/good must fail
+#     (exit 1), show BF601 for the broken plan, and lint all plans in one
+#     bflint process;
+#   - a repository holding only examples/good must pass.
+# pre-commit installs the hook from this checkout as a git repository at a
+# commit. When the working tree is clean (as in CI's fresh clone) that is
+# HEAD of this checkout; otherwise the tracked and untracked, non-ignored
+# files are committed to a throwaway repository first, so the files being
+# tested are the ones on disk.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/../.." && pwd)
+cd "$root"
+
+if ! command -v pre-commit >/dev/null 2>&1; then
+  echo "precommit: pre-commit is not installed" >&2
+  exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+git_q() { git -c user.name=bflint-test -c user.email=bflint-test@invalid -c init.defaultBranch=main "$@"; }
+
+if [ -z "$(git status --porcelain --untracked-files=normal)" ]; then
+  hook_repo=$root
+else
+  echo "precommit: working tree has changes; testing a snapshot of it"
+  hook_repo=$work/hook-repo
+  mkdir -p "$hook_repo"
+  git ls-files -z --cached --others --exclude-standard --deduplicate |
+    while IFS= read -r -d '' f; do
+      # Skip files deleted from the tree but still in the index.
+      if [ -e "$f" ]; then printf '%s\0' "$f"; fi
+    done >"$work/files"
+  tar -cf - --null -T "$work/files" | tar -xf - -C "$hook_repo"
+  git_q -C "$hook_repo" init -q
+  git_q -C "$hook_repo" add -A
+  git_q -C "$hook_repo" commit -q -m snapshot
+fi
+rev=$(git -C "$hook_repo" rev-parse HEAD)
+if ! git -C "$hook_repo" cat-file -e "$rev:.pre-commit-hooks.yaml" 2>/dev/null; then
+  echo "precommit: .pre-commit-hooks.yaml is not in commit $rev" >&2
+  exit 1
+fi
+
+# A pre-commit home of its own, so the hook is built from this revision and
+# not taken from an earlier run's cache. The Go build cache and module cache
+# are the machine's (pre-commit sets GOPATH to its environment folder, which
+# would otherwise move the module cache there and download every module again).
+export PRE_COMMIT_HOME=$work/pre-commit-home
+GOMODCACHE=$(go env GOMODCACHE)
+export GOMODCACHE
+
+# make_repo NAME EXAMPLE...: a git repository with each example as a subfolder
+# and a .pre-commit-config.yaml using the hook at $rev.
+make_repo() {
+  local dir=$work/$1
+  shift
+  mkdir -p "$dir"
+  for example in "$@"; do
+    cp -R "examples/$example" "$dir/$example"
+  done
+  cat >"$dir/.pre-commit-config.yaml" <<YAML
+repos:
+  - repo: $hook_repo
+    rev: $rev
+    hooks:
+      - id: bflint
+        # A fixed clock keeps the date rules' findings the same on any day.
+        args: ["--now", "2026-11-30T09:00:00Z"]
+YAML
+  git_q -C "$dir" init -q
+  git_q -C "$dir" add -A
+}
+
+# run_hook DIR: pre-commit run --all-files in DIR; prints its output to
+# DIR.log and the terminal; returns pre-commit's exit code.
+run_hook() {
+  local status=0
+  (cd "$1" && pre-commit run --all-files --color never) >"$1.log" 2>&1 || status=$?
+  cat "$1.log"
+  return "$status"
+}
+
+make_repo mixed broken good
+make_repo clean good
+
+echo "== pre-commit on examples/broken + examples/good (must fail with BF601)"
+start=$SECONDS
+status=0
+run_hook "$work/mixed" || status=$?
+echo "(first run, including the hook's install: $((SECONDS - start))s)"
+if [ "$status" -ne 1 ]; then
+  echo "precommit: expected exit 1 on the broken plan, got $status" >&2
+  exit 1
+fi
+if ! grep -q 'broken/fct_orders_refunds.backfill.yaml:.*BF601' "$work/mixed.log"; then
+  echo "precommit: BF601 for broken/fct_orders_refunds.backfill.yaml missing from the output" >&2
+  exit 1
+fi
+# The two examples hold the same correction, so their plans overlap (BF807).
+# bflint sees that only when both plans reach one process: the proof that
+# require_serial keeps the file list together.
+if ! grep -q 'BF807' "$work/mixed.log"; then
+  echo "precommit: BF807 (overlapping plans) missing: the plans were not linted in one process" >&2
+  exit 1
+fi
+summaries=$(grep -cE '^[0-9]+ errors?, [0-9]+ warnings?' "$work/mixed.log" || true)
+if [ "$summaries" -ne 1 ]; then
+  echo "precommit: expected one bflint summary line, got $summaries" >&2
+  exit 1
+fi
+
+echo "== pre-commit on examples/good alone (must pass)"
+start=$SECONDS
+status=0
+run_hook "$work/clean" || status=$?
+echo "(this run: $((SECONDS - start))s)"
+if [ "$status" -ne 0 ]; then
+  echo "precommit: expected exit 0 on the good example, got $status" >&2
+  exit 1
+fi
+echo "precommit: ${SECONDS}s in all"
+echo "precommit: 2 passed, 0 failed"
