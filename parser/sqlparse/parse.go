@@ -20,6 +20,7 @@ import (
 const (
 	MaxNesting        = 500     // parentheses or brackets open at once
 	MaxStatementBytes = 4 << 20 // one statement's normalised text
+	MaxStatements     = 100_000 // statements read from one file
 )
 
 // Options say how to read a file.
@@ -135,6 +136,15 @@ func Parse(src string, opts Options) *File {
 	pieces := split(src, toks)
 	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].end-1] != ';' {
 		pieces = pieces[:len(pieces)-1] // the unfinished statement the fault is in
+	}
+	if len(pieces) > MaxStatements {
+		// The rest of the file is one reported statement, never a silent
+		// skip; a lexer fault past the cut is part of it.
+		start := firstCode(toks, pieces[MaxStatements].start)
+		tail := Statement{Start: start, End: len(src), Problem: &Problem{start,
+			fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)}}
+		pieces, lexErr = pieces[:MaxStatements], nil
+		defer func() { f.Statements = append(f.Statements, &tail) }()
 	}
 	if lexErr != nil {
 		// The statement the fault is in cannot be read; those before it can.

@@ -152,3 +152,15 @@ func TestOffsetMapThroughRewrites(t *testing.T) {
 		t.Fatalf("want the error on the third 'bad' at 1:65, got %+v (text %q)", st.Problem, st.Text)
 	}
 }
+
+func TestStatementCountLimit(t *testing.T) {
+	src := strings.Repeat("SELECT 1;\n", MaxStatements+5)
+	f := Parse(src, Options{})
+	if len(f.Statements) != MaxStatements+1 {
+		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
+	}
+	tail := f.Statements[len(f.Statements)-1]
+	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+1)+":1" || !strings.Contains(tail.Problem.Msg, "more than 100000 statements") {
+		t.Errorf("tail at %s: %+v", at(src, tail.Start), tail.Problem)
+	}
+}

@@ -870,6 +870,9 @@ func (sc *tokenScan) insert(i, to int) {
 			}
 			end++
 		}
+		// An unclosed bracket runs the predicate to the statement's end, not
+		// past it (found by FuzzStatementFacts).
+		end = min(end, to)
 		sc.cond(j+2, end, false, false)
 		j = end
 	}
@@ -1371,6 +1374,7 @@ func (sc *tokenScan) selectInto(i, to int) {
 // alone, and a part that still does not parse read from its tokens.
 func (sc *tokenScan) cond(i, end int, sub, top bool) Cond {
 	c := Cond{Sub: sub, Top: top}
+	end = min(end, len(sc.code))
 	if i >= end {
 		return c
 	}
