@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -52,16 +53,29 @@ func (l *loader) manifest(path string) *manifestResult {
 	}
 	r := &manifestResult{path: displayName(l.root, path)}
 	r.manifest, r.err = manifest.Load(path)
+	r.err = relativeError(r.err, r.path)
 	if r.err == nil {
 		r.graph = lineage.New(r.manifest)
 		r.index()
 		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
 		if _, err := os.Stat(catalog); err == nil {
 			r.catalog, r.catalogErr = manifest.LoadCatalog(catalog)
+			r.catalogErr = relativeError(r.catalogErr, displayName(l.root, catalog))
 		}
 	}
 	l.manifests[path] = r
 	return r
+}
+
+// relativeError names the file in a load error as the user sees it, not by
+// the absolute path bflint opened, so reports stay repository-relative.
+func relativeError(err error, name string) error {
+	var e *manifest.Error
+	if errors.As(err, &e) {
+		e.Path = name
+		return err
+	}
+	return unwrapPath(err)
 }
 
 // index maps the names ref() and source() use to relation names, so that

@@ -150,7 +150,9 @@ func excerpt(line string, byteCol int) (src, caret string) {
 func printable(s string) string {
 	ok := true
 	for _, r := range s {
-		if printableRune(r) != r {
+		// An invalid byte decodes to U+FFFD too, but is still in s as it
+		// was: a lone 0x9B is a control introducer on some terminals.
+		if printableRune(r) != r || r == utf8.RuneError {
 			ok = false
 			break
 		}

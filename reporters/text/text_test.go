@@ -150,3 +150,10 @@ func TestWriteError(t *testing.T) {
 		t.Error("Write to a failing writer returned nil")
 	}
 }
+
+func TestPrintableReplacesInvalidBytes(t *testing.T) {
+	got := printable("a\x9bb\x1b[31mc\td")
+	if got != "a\uFFFDb\uFFFD[31mc\td" {
+		t.Errorf("printable = %q", got)
+	}
+}
