@@ -115,3 +115,19 @@ func runScenario(t *testing.T, path string) {
 		t.Errorf("stdout differs (run with -update to accept):\n--- got\n%s\n--- want\n%s", stdout.String(), wantStdout)
 	}
 }
+
+// writeProject lays files out in a fresh project folder, marked as a
+// repository root by an empty .git, and returns the folder.
+func writeProject(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}

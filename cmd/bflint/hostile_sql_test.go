@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -40,15 +38,7 @@ func TestHostileSQL(t *testing.T) {
 		"utf8.sql":        `utf8.sql:1:12: warning: cannot parse this statement at "\xe9": invalid UTF-8 in the statement`,
 		"p.backfill.yaml": `p.backfill.yaml:1:1: error: plan "bf_h" has no rollback section`,
 	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeProject(t, files)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"--no-color", dir}, &stdout, &stderr); code != exitFindings {
 		t.Fatalf("exit %d: %s", code, stderr.String())

@@ -2,8 +2,6 @@ package main
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,15 +26,7 @@ func TestSQLPositions(t *testing.T) {
 		"multibyte.sql:1:49: warning: cannot parse this statement at \"WHERE\": syntax error at or near \"WHERE\"",
 		"tabs.sql:2:36: warning: cannot parse this statement at \"WHERE\": syntax error at or near \"WHERE\"",
 	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeProject(t, files)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"--no-color", "--fail-on", "warning", dir}, &stdout, &stderr); code != exitFindings {
 		t.Fatalf("exit %d: %s", code, stderr.String())

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -20,15 +18,7 @@ func TestStats(t *testing.T) {
 		// One statement nothing can be read from.
 		"pg.sql": "SELECT CASE WHEN THEN 1 END;\n",
 	}
-	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := writeProject(t, files)
 	var stdout, stderr bytes.Buffer
 	if code := run([]string{"--stats", "--format", "json", "--fail-on", "never", dir}, &stdout, &stderr); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())

@@ -45,8 +45,6 @@ type LexError struct {
 	Msg    string
 }
 
-func (e *LexError) Error() string { return e.Msg }
-
 // Lex splits src into tokens. It stops at the first fault (an unterminated
 // string, comment or Jinja block, or a NUL byte) and returns the tokens
 // before it with the error, so statements before the fault can still be
