@@ -56,8 +56,16 @@ var Unconfirmed = &rules.Rule{
 			missing = append(missing, "evidence")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess; record the candidate, the date the daily series confirms and the query that found it", strings.Join(missing, ", "), p.Target.V)
+			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess; record the candidate, the date the daily series confirms and the query that found it", listing(missing), p.Target.V)
 		}
 		return nil
 	},
+}
+
+// listing writes names as English does: "a", "a and b", "a, b and c".
+func listing(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
