@@ -9,8 +9,10 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
@@ -213,7 +215,11 @@ type LoadOptions struct {
 // read and parsed once, however many plans name it.
 func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest,
-		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}}
+		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{},
+		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	// SQL files parse in the background while the walk goes on; what
+	// reads a parse (directives, the plan's copies) waits for them all.
+	var afterParse []func()
 	root := opts.Root
 	var units []*Unit
 	referenced := map[string]bool{}
@@ -252,10 +258,13 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 					continue
 				}
 				// The keys are the plan's own; the parse is shared.
-				sf = &SQLFile{Source: shared.Source, Parsed: shared.Parsed}
+				sf = &SQLFile{Source: shared.Source}
 				byPath[ref.Abs] = sf
 				u.SQL = append(u.SQL, sf)
-				u.Directives = append(u.Directives, SQLDirectives(sf)...)
+				afterParse = append(afterParse, func() {
+					sf.Parsed = shared.Parsed
+					u.Directives = append(u.Directives, SQLDirectives(sf)...)
+				})
 			}
 			sf.Keys = append(sf.Keys, ref.Key)
 		}
@@ -274,7 +283,13 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 			units = append(units, &Unit{File: f, ReadError: err})
 			continue
 		}
-		units = append(units, &Unit{File: sf.Source, SQL: []*SQLFile{sf}, Directives: SQLDirectives(sf), manifest: m})
+		u := &Unit{File: sf.Source, SQL: []*SQLFile{sf}, manifest: m}
+		units = append(units, u)
+		afterParse = append(afterParse, func() { u.Directives = SQLDirectives(sf) })
+	}
+	l.parsing.Wait()
+	for _, f := range afterParse {
+		f()
 	}
 	return units
 }
@@ -286,10 +301,13 @@ type loader struct {
 	manifestFlag string
 	parsed       map[string]*SQLFile
 	manifests    map[string]*manifestResult
+	parsing      sync.WaitGroup
+	workers      chan struct{} // one token per parse running at once
 }
 
-// sql reads and parses a SQL file once per run and manifest: ref() reads
-// differently under a different manifest.
+// sql reads a SQL file and starts its parse, once per run and manifest:
+// ref() reads differently under a different manifest. The returned file's
+// Parsed is set once l.parsing is done.
 func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 	key := path
 	if m != nil {
@@ -308,8 +326,15 @@ func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      m.resolve,
 	}
-	sf := &SQLFile{Source: f, Parsed: sqlparse.Parse(string(content), opts)}
+	sf := &SQLFile{Source: f}
 	l.parsed[key] = sf
+	l.parsing.Add(1)
+	go func() {
+		defer l.parsing.Done()
+		l.workers <- struct{}{}
+		defer func() { <-l.workers }()
+		sf.Parsed = sqlparse.Parse(string(content), opts)
+	}()
 	return sf, nil
 }
 

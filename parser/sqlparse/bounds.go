@@ -7,7 +7,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // LiteralKind says what a compared value denotes.
@@ -341,11 +340,8 @@ func nowCalls(n *pg_query.Node, intoSubqueries bool) []nowCall {
 func exprStart(n *pg_query.Node) int32 {
 	start := int32(-1)
 	inspect(n, func(m proto.Message, _ *scope) bool {
-		r := m.ProtoReflect()
-		if fd := r.Descriptor().Fields().ByName("location"); fd != nil && fd.Kind() == protoreflect.Int32Kind {
-			if loc := int32(r.Get(fd).Int()); loc >= 0 && (start < 0 || loc < start) {
-				start = loc
-			}
+		if loc, ok := location(m); ok && loc >= 0 && (start < 0 || loc < start) {
+			start = loc
 		}
 		return true
 	})

@@ -8,7 +8,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The facts below are read straight off pg_query's protobuf tree: rules ask
@@ -1000,70 +999,46 @@ func (sc *scope) with(ctes []*pg_query.CommonTableExpr) *scope {
 // returns false to skip what lies below a message. A WITH query's body sees
 // the queries before it, or all of them under WITH RECURSIVE.
 func inspect(n proto.Message, visit func(proto.Message, *scope) bool) {
-	if n == nil {
-		return
-	}
-	inspectScoped(n.ProtoReflect(), nil, visit)
+	inspectScoped(n, nil, visit)
 }
 
-func inspectScoped(m protoreflect.Message, sc *scope, visit func(proto.Message, *scope) bool) {
-	if !m.IsValid() {
+func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope) bool) {
+	s, p, ok := structOf(m)
+	if !ok {
 		return
 	}
-	fields := m.Descriptor().Fields()
-	withField := fields.ByName("with_clause")
 	var ctes []*pg_query.CommonTableExpr
-	recursive := false
-	if withField != nil && m.Has(withField) {
-		w, _ := m.Get(withField).Message().Interface().(*pg_query.WithClause)
-		for _, c := range w.GetCtes() {
-			if cte := c.GetCommonTableExpr(); cte != nil {
-				ctes = append(ctes, cte)
-			}
+	var with *pg_query.WithClause
+	for _, c := range p.children {
+		if c.with {
+			with, _ = s.Field(c.index).Interface().(*pg_query.WithClause)
 		}
-		recursive = w.GetRecursive()
+	}
+	for _, c := range with.GetCtes() {
+		if cte := c.GetCommonTableExpr(); cte != nil {
+			ctes = append(ctes, cte)
+		}
 	}
 	outer := sc
 	if len(ctes) > 0 {
 		sc = outer.with(ctes)
 	}
-	if !visit(m.Interface(), sc) {
+	if !visit(m, sc) {
 		return
 	}
-	for i := 0; i < fields.Len(); i++ {
-		fd := fields.Get(i)
-		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
-			// Only the member that is set matters: asking each member with
-			// Has costs a reflective call per member, and pg_query's Node
-			// has some 250 of them. The oneof is visited at its first member.
-			if od.Fields().Get(0) != fd {
-				continue
-			}
-			if fd = m.WhichOneof(od); fd == nil {
-				continue
-			}
+	eachChild(s, p, func(child proto.Message, isWith bool) {
+		if !isWith {
+			inspectScoped(child, sc, visit)
+			return
 		}
-		if fd.Message() == nil || fd.IsMap() || !m.Has(fd) {
-			continue
-		}
-		switch {
-		case fd == withField:
-			for j, cte := range ctes {
-				body := sc
-				if !recursive {
-					body = outer.with(ctes[:j])
-				}
-				inspectScoped(cte.GetCtequery().ProtoReflect(), body, visit)
+		for j, cte := range ctes {
+			body := sc
+			if !with.GetRecursive() {
+				body = outer.with(ctes[:j])
 			}
-		case fd.IsList():
-			l := m.Get(fd).List()
-			for j := 0; j < l.Len(); j++ {
-				inspectScoped(l.Get(j).Message(), sc, visit)
-			}
-		default:
-			inspectScoped(m.Get(fd).Message(), sc, visit)
+			inspectScoped(cte.GetCtequery(), body, visit)
 		}
-	}
+	})
 }
 
 // facts caches what the helpers derive from a statement: every rule asks
@@ -1080,27 +1055,15 @@ type facts struct {
 // returns false to skip what lies below a message. Rules use it for the
 // questions the typed helpers do not answer.
 func Walk(m proto.Message, visit func(proto.Message) bool) {
-	if m == nil {
-		return
-	}
-	walkMessage(m.ProtoReflect(), visit)
+	walkMessage(m, visit)
 }
 
-func walkMessage(m protoreflect.Message, visit func(proto.Message) bool) {
-	if !m.IsValid() || !visit(m.Interface()) {
+func walkMessage(m proto.Message, visit func(proto.Message) bool) {
+	s, p, ok := structOf(m)
+	if !ok || !visit(m) {
 		return
 	}
-	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		switch {
-		case fd.Message() == nil || fd.IsMap():
-		case fd.IsList():
-			l := v.List()
-			for i := 0; i < l.Len(); i++ {
-				walkMessage(l.Get(i).Message(), visit)
-			}
-		default:
-			walkMessage(v.Message(), visit)
-		}
-		return true
+	eachChild(s, p, func(child proto.Message, _ bool) {
+		walkMessage(child, visit)
 	})
 }

@@ -96,7 +96,9 @@ func oddBackslashes(s string) bool {
 }
 
 func lex(src string, escapes bool) ([]Token, *LexError) {
-	var toks []Token
+	// SQL averages a token (whitespace included) per three to four bytes;
+	// sizing for that up front saves the copies of growing the slice.
+	toks := make([]Token, 0, len(src)/3+8)
 	i := 0
 	for i < len(src) {
 		start := i

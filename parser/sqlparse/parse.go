@@ -7,6 +7,7 @@ package sqlparse
 import (
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -163,8 +164,11 @@ func Parse(src string, opts Options) *File {
 		edits := sortEdits(append(append([]edit(nil), v.edits...), dialect...))
 		for _, p := range pieces {
 			text, m := rewrite(src, p.start, p.end, edits)
-			ntoks, _ := Lex(text)
-			first := firstCode(ntoks, 0)
+			stoks := unchangedTokens(src, toks, text, p)
+			if stoks == nil {
+				stoks, _ = Lex(text)
+			}
+			first := firstCode(stoks, 0)
 			if first < 0 || text[first:] == ";" {
 				continue // only comments, blanks or Jinja that produced nothing
 			}
@@ -179,7 +183,7 @@ func Parse(src string, opts Options) *File {
 					st.Flags |= mk.flags
 				}
 			}
-			st.Problem = parseInto(st, ntoks)
+			st.Problem = parseInto(st, stoks)
 			f.Statements = append(f.Statements, st)
 		}
 	}
@@ -254,6 +258,25 @@ func tooDeep(text string, toks []Token) (offset int, deep bool) {
 		}
 	}
 	return 0, false
+}
+
+// unchangedTokens returns the tokens of a statement that no rewrite
+// touched, taken from the file's own tokens and shifted to offsets in text
+// instead of lexing it again; nil when the text was rewritten.
+func unchangedTokens(src string, toks []Token, text string, p piece) []Token {
+	if len(text) != p.end-p.start || text != src[p.start:p.end] {
+		return nil
+	}
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.start })
+	j := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.end })
+	if j > i && toks[j-1].End > p.end {
+		return nil // a token runs past the statement: only a fresh lex is sure
+	}
+	out := make([]Token, j-i)
+	for k, t := range toks[i:j] {
+		out[k] = Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start}
+	}
+	return out
 }
 
 // piece is the span of one statement, from after the previous ';' to its

@@ -45,6 +45,16 @@ func (m *OffsetMap) Orig(out int) int {
 // rewrite applies edits (sorted, not overlapping) to src[start:end] and
 // returns the new text with its map back to offsets in src.
 func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
+	// Edits are sorted and do not overlap, so those touching [start, end)
+	// begin at the first one ending after start: finding it by binary
+	// search keeps a file of many statements linear in its edits.
+	first := sort.Search(len(edits), func(i int) bool {
+		return edits[i].End > start || (edits[i].Start >= start && edits[i].End == edits[i].Start)
+	})
+	if first == len(edits) || edits[first].Start >= end {
+		// Most statements need no rewrite: share the file's text.
+		return src[start:end], &OffsetMap{segments: []segment{{orig: start, length: end - start, copied: true}}}
+	}
 	var b strings.Builder
 	m := &OffsetMap{}
 	pos := start
@@ -55,12 +65,6 @@ func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
 			pos = to
 		}
 	}
-	// Edits are sorted and do not overlap, so those touching [start, end)
-	// begin at the first one ending after start: finding it by binary
-	// search keeps a file of many statements linear in its edits.
-	first := sort.Search(len(edits), func(i int) bool {
-		return edits[i].End > start || (edits[i].Start >= start && edits[i].End == edits[i].Start)
-	})
 	for _, e := range edits[first:] {
 		if e.Start >= end {
 			break

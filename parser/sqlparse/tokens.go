@@ -7,7 +7,6 @@ import (
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // The token fallback. A statement the parser rejects usually fails on one
@@ -1485,11 +1484,8 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 // shiftLocations adds delta to every known location below n.
 func shiftLocations(n proto.Message, delta int32) {
 	Walk(n, func(m proto.Message) bool {
-		r := m.ProtoReflect()
-		if fd := r.Descriptor().Fields().ByName("location"); fd != nil && fd.Kind() == protoreflect.Int32Kind {
-			if loc := int32(r.Get(fd).Int()); loc >= 0 {
-				r.Set(fd, protoreflect.ValueOfInt32(loc+delta))
-			}
+		if loc, ok := location(m); ok && loc >= 0 {
+			setLocation(m, loc+delta)
 		}
 		return true
 	})

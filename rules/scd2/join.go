@@ -87,12 +87,17 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 			if st.Node == nil {
 				continue
 			}
-			clauses := fromClauses(st)
-			refs := columnRefs(st.Node)
+			// Most joins are to CTEs: the statement-wide maps are built
+			// only for one that is not.
+			var clauses map[int]*fromClause
+			var refs map[string]map[string]bool
 			writes := st.Writes()
 			for _, j := range st.Joins() {
 				if j.CTE || writesRelation(writes, j.Relation) {
 					continue
+				}
+				if clauses == nil {
+					clauses, refs = fromClauses(st), columnRefs(st.Node)
 				}
 				var preds []*pg_query.Node
 				lone, leading, scalar := false, false, false
