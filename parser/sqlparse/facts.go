@@ -230,8 +230,7 @@ func (s *Statement) drops(base Write, x *pg_query.DropStmt) []Write {
 	if !droppedTypes[x.GetRemoveType()] {
 		return nil
 	}
-	toks, _ := Lex(s.Text)
-	code := codeTokens(toks)
+	code := s.codeTokens()
 	from := 0
 	var out []Write
 	for _, obj := range x.GetObjects() {
@@ -270,8 +269,7 @@ func findName(text string, code []Token, from int, parts []string) (int, []strin
 // text: its first token, or after WITH queries the keyword that follows the
 // last one.
 func (s *Statement) keyword() int {
-	toks, _ := Lex(s.Text)
-	code := codeTokens(toks)
+	code := s.codeTokens()
 	if len(code) == 0 || !strings.EqualFold(code[0].Text(s.Text), "WITH") {
 		return s.Start
 	}
@@ -670,8 +668,7 @@ func isNotMatchedInsert(wc *pg_query.MergeWhenClause) bool {
 // "WHEN [NOT] MATCHED" outside parentheses, which skips a CASE WHEN in ON.
 // A clause whose WHEN is not found gets fallback.
 func (s *Statement) mergeWhens(n, fallback int) []int {
-	toks, _ := Lex(s.Text)
-	code := codeTokens(toks)
+	code := s.codeTokens()
 	word := func(i int) string {
 		if i >= len(code) || code[i].Kind != Word {
 			return ""

@@ -106,11 +106,18 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 		var kind TokenKind
 		var err *LexError
 		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
-			for i < len(src) && strings.IndexByte(" \t\n\r\f\v", src[i]) >= 0 {
+		case isSpace(c):
+			for i < len(src) && isSpace(src[i]) {
 				i++
 			}
 			kind = Space
+		case isWordStart(c) && !maybeStringPrefix(c):
+			// Words are most of SQL: they skip the tests below, none of
+			// which a word that cannot prefix a string passes.
+			for i < len(src) && isWordPart(src[i]) {
+				i++
+			}
+			kind = Word
 		case strings.HasPrefix(src[i:], "--") || (c == '#' && isHashComment(src, i)):
 			for i < len(src) && src[i] != '\n' {
 				i++
@@ -187,6 +194,20 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 		toks = append(toks, Token{kind, start, i})
 	}
 	return toks, nil
+}
+
+func isSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+// maybeStringPrefix reports whether c can start a prefixed string literal
+// (r”, b”, E”, N”, X” and their combinations).
+func maybeStringPrefix(c byte) bool {
+	switch c | 0x20 {
+	case 'r', 'b', 'e', 'n', 'x':
+		return true
+	}
+	return false
 }
 
 // isHashComment tells a BigQuery "#" comment from PostgreSQL's "#"

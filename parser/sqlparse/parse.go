@@ -78,7 +78,19 @@ type Statement struct {
 	// comes from: "" when the file has none, else "incremental" or "full".
 	Variant string
 
+	// code are the statement's tokens but spaces and comments, kept from
+	// the parse because several facts scan them.
+	code  []Token
 	facts facts
+}
+
+// codeTokens returns the statement's tokens but spaces and comments.
+func (s *Statement) codeTokens() []Token {
+	if s.code == nil {
+		toks, _ := Lex(s.Text)
+		return codeTokens(toks)
+	}
+	return s.code
 }
 
 // Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
@@ -184,6 +196,7 @@ func Parse(src string, opts Options) *File {
 				}
 			}
 			st.Problem = parseInto(st, stoks)
+			st.code = codeTokens(stoks)
 			f.Statements = append(f.Statements, st)
 		}
 	}

@@ -154,8 +154,7 @@ func (s *Statement) Coverage() Coverage {
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *TokenFacts {
-	toks, _ := Lex(s.Text)
-	sc := &tokenScan{st: s, text: s.Text, code: codeTokens(toks), ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
+	sc := &tokenScan{st: s, text: s.Text, code: s.codeTokens(), ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
 	sc.statement(0, len(sc.code))
