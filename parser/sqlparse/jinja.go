@@ -106,7 +106,7 @@ func jinja(src string, toks []Token, opts Options) ([]variant, *Model, []Problem
 // for such a literal, an edit doubles the inner quotes so the parser reads
 // one literal whose value is the template text.
 func jinjaTokens(src string, code []Token) ([]Token, []edit) {
-	var out []Token
+	out := make([]Token, 0, len(code))
 	var edits []edit
 	for i := 0; i < len(code); i++ {
 		t := code[i]
@@ -218,7 +218,7 @@ func requote(lit string) string {
 // Jinja expressions it keeps and the model configuration they set.
 func (tp *jinjaTemplate) render(blocks []edit, bs *blockSet) ([]edit, *Model) {
 	hidden := spanUnion(blocks)
-	var vis []Token
+	vis := make([]Token, 0, len(tp.code))
 	var out []edit
 	var model *Model
 	snapshots := bs.spans("snapshot")
