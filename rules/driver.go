@@ -98,7 +98,17 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				perUnit[i] = lintUnit(units[i], s)
+				u := units[i]
+				if u.parse != nil {
+					u.parse()
+				}
+				perUnit[i] = lintUnit(u, s)
+				if u.parse != nil {
+					for _, sf := range u.SQL {
+						sf.Parsed = nil
+					}
+					u.facts = nil
+				}
 			}
 		}()
 	}

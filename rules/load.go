@@ -207,6 +207,11 @@ type LoadOptions struct {
 	// Manifest is the --manifest flag: the dbt manifest for files whose
 	// plan names none.
 	Manifest string
+	// Streamed defers the parse of each standalone SQL file to Run, just
+	// before its unit's rules, and drops it after them: a run over
+	// thousands of files then holds a few parse trees at a time instead
+	// of all of them. Such units go through Run once and keep no parse.
+	Streamed bool
 }
 
 // Load reads the discovered files into units. Plans are parsed and their
@@ -277,6 +282,21 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 		if mpath := l.manifestFor(filepath.Dir(path)); mpath != "" {
 			m = l.manifest(mpath)
 		}
+		if opts.Streamed {
+			sf, parse, err := l.read(path, m)
+			if err != nil {
+				f := source.Add(fset, displayName(root, path), nil)
+				units = append(units, &Unit{File: f, ReadError: err})
+				continue
+			}
+			u := &Unit{File: sf.Source, SQL: []*SQLFile{sf}, manifest: m}
+			u.parse = func() {
+				sf.Parsed = parse()
+				u.Directives = SQLDirectives(sf)
+			}
+			units = append(units, u)
+			continue
+		}
 		sf, err := l.sql(path, m)
 		if err != nil {
 			f := source.Add(fset, displayName(root, path), nil)
@@ -316,9 +336,26 @@ func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 	if sf, ok := l.parsed[key]; ok {
 		return sf, nil
 	}
-	content, err := readFile(path)
+	sf, parse, err := l.read(path, m)
 	if err != nil {
 		return nil, err
+	}
+	l.parsed[key] = sf
+	l.parsing.Add(1)
+	go func() {
+		defer l.parsing.Done()
+		l.workers <- struct{}{}
+		defer func() { <-l.workers }()
+		sf.Parsed = parse()
+	}()
+	return sf, nil
+}
+
+// read reads a SQL file into the file set and returns the parse to run.
+func (l *loader) read(path string, m *manifestResult) (*SQLFile, func() *sqlparse.File, error) {
+	content, err := readFile(path)
+	if err != nil {
+		return nil, nil, err
 	}
 	f := source.Add(l.fset, displayName(l.root, path), content)
 	opts := sqlparse.Options{
@@ -326,16 +363,7 @@ func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      m.resolve,
 	}
-	sf := &SQLFile{Source: f}
-	l.parsed[key] = sf
-	l.parsing.Add(1)
-	go func() {
-		defer l.parsing.Done()
-		l.workers <- struct{}{}
-		defer func() { <-l.workers }()
-		sf.Parsed = sqlparse.Parse(string(content), opts)
-	}()
-	return sf, nil
+	return &SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(string(content), opts) }, nil
 }
 
 func readFile(path string) ([]byte, error) {

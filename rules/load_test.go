@@ -1,11 +1,14 @@
 package rules_test
 
 import (
+	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
 	"github.com/bflint/bflint/rules/ruletest"
@@ -62,4 +65,41 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// A streamed load parses each standalone SQL file just before its rules
+// and drops the parse after them; what the rules report must not change.
+func TestStreamedLoadReportsTheSame(t *testing.T) {
+	for _, dir := range []string{"../examples/broken", "../testdata/sql/realworld", "../testdata/sql/dialects"} {
+		root, err := filepath.Abs(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		disc, err := rules.Discover([]string{root}, root, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var reports [2][]string
+		for i, streamed := range []bool{false, true} {
+			fset := token.NewFileSet()
+			units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: &config.Config{}, Streamed: streamed})
+			res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 2})
+			for _, f := range res.Findings {
+				reports[i] = append(reports[i], fmt.Sprintf("%s %s %s", fset.Position(f.Pos), f.Rule.Code, f.Message))
+			}
+			for _, u := range units {
+				for _, sf := range u.SQL {
+					if streamed && u.Plan == nil && sf.Parsed != nil {
+						t.Errorf("%s: the streamed run kept the parse of %s", dir, sf.Source.Name)
+					}
+				}
+			}
+		}
+		if len(reports[0]) == 0 {
+			t.Errorf("%s: no findings to compare", dir)
+		}
+		if strings.Join(reports[0], "\n") != strings.Join(reports[1], "\n") {
+			t.Errorf("%s: streamed findings differ\nloaded:\n%s\nstreamed:\n%s", dir, strings.Join(reports[0], "\n"), strings.Join(reports[1], "\n"))
+		}
+	}
 }

@@ -27,6 +27,9 @@ type Unit struct {
 
 	manifest *manifestResult
 	facts    map[any]any
+	// parse, set on a streamed unit, parses its SQL file; Run calls it
+	// and drops the parse after the unit's rules.
+	parse func()
 }
 
 // Fact returns what compute derives from the unit, computing it once: the

@@ -196,7 +196,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
+	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest, Streamed: !o.stats})
 	res := rules.Run(fset, units, settings)
 	for round := 0; o.fix && round < maxFixRounds; round++ {
 		changed, err := applyFixes(res, root, stderr)
@@ -207,7 +207,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 			break
 		}
 		fmt.Fprintf(stderr, "bflint: --fix rewrote %d file(s)\n", changed)
-		units = rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest})
+		units = rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest, Streamed: !o.stats})
 		res = rules.Run(fset, units, settings)
 	}
 	stale, err := adopt.process(res, units, settings, o, stderr)

@@ -35,7 +35,7 @@ func Lint(t testing.TB, root string, reg *rules.Registry, cfg *config.Config, ex
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	res := rules.Run(fset, rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
+	res := rules.Run(fset, rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Streamed: true}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
 	for _, e := range res.Errors {
 		t.Errorf("internal error in %s: %s", e.File.Name, e.Message)
 	}
