@@ -996,21 +996,20 @@ func (sc *scope) with(ctes []*pg_query.CommonTableExpr) *scope {
 // returns false to skip what lies below a message. A WITH query's body sees
 // the queries before it, or all of them under WITH RECURSIVE.
 func inspect(n proto.Message, visit func(proto.Message, *scope) bool) {
-	inspectScoped(n, nil, visit)
+	if !isNil(n) {
+		inspectScoped(n, nil, visit)
+	}
 }
 
+// isNil reports whether m is nil or a nil pointer of a message type.
+func isNil(m proto.Message) bool {
+	return m == nil || !m.ProtoReflect().IsValid()
+}
+
+// inspectScoped is inspect below a message that is not nil.
 func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope) bool) {
-	s, p, ok := structOf(m)
-	if !ok {
-		return
-	}
+	with := withClause(m)
 	var ctes []*pg_query.CommonTableExpr
-	var with *pg_query.WithClause
-	for _, c := range p.children {
-		if c.with {
-			with, _ = s.Field(c.index).Interface().(*pg_query.WithClause)
-		}
-	}
 	for _, c := range with.GetCtes() {
 		if cte := c.GetCommonTableExpr(); cte != nil {
 			ctes = append(ctes, cte)
@@ -1023,8 +1022,8 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 	if !visit(m, sc) {
 		return
 	}
-	eachChild(s, p, func(child proto.Message, isWith bool) {
-		if !isWith {
+	eachChild(m, func(child proto.Message) {
+		if child != proto.Message(with) {
 			inspectScoped(child, sc, visit)
 			return
 		}
@@ -1033,7 +1032,9 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 			if !with.GetRecursive() {
 				body = outer.with(ctes[:j])
 			}
-			inspectScoped(cte.GetCtequery(), body, visit)
+			if q := cte.GetCtequery(); q != nil {
+				inspectScoped(q, body, visit)
+			}
 		}
 	})
 }
@@ -1052,15 +1053,16 @@ type facts struct {
 // returns false to skip what lies below a message. Rules use it for the
 // questions the typed helpers do not answer.
 func Walk(m proto.Message, visit func(proto.Message) bool) {
-	walkMessage(m, visit)
+	if !isNil(m) {
+		walkMessage(m, visit)
+	}
 }
 
 func walkMessage(m proto.Message, visit func(proto.Message) bool) {
-	s, p, ok := structOf(m)
-	if !ok || !visit(m) {
+	if !visit(m) {
 		return
 	}
-	eachChild(s, p, func(child proto.Message, _ bool) {
+	eachChild(m, func(child proto.Message) {
 		walkMessage(child, visit)
 	})
 }
