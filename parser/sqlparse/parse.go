@@ -222,7 +222,7 @@ func parseInto(st *Statement, toks []Token) *Problem {
 	if off, deep := tooDeep(st.Text, toks); deep {
 		return &Problem{st.Map.Orig(off), fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
 	}
-	res, err := pg_query.Parse(st.Text)
+	res, err := parseFast(st.Text)
 	if err != nil {
 		return parseProblem(st, err)
 	}
