@@ -220,8 +220,9 @@ type LoadOptions struct {
 // read and parsed once, however many plans name it.
 func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest,
-		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{},
+		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
+	l.contents = readAll(d.SQL, cap(l.workers))
 	// SQL files parse in the background while the walk goes on; what
 	// reads a parse (directives, the plan's copies) waits for them all.
 	var afterParse []func()
@@ -240,7 +241,7 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 		u.Plan = p
 		p.ResolvePaths(filepath.Dir(path), root)
 		u.Directives = YAMLDirectives(f)
-		mpath := l.manifestFor(filepath.Dir(path))
+		mpath := l.manifestIn(filepath.Dir(path))
 		for _, ref := range p.Paths {
 			if ref.Key == "downstream.manifest" {
 				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
@@ -279,7 +280,7 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 			continue
 		}
 		var m *manifestResult
-		if mpath := l.manifestFor(filepath.Dir(path)); mpath != "" {
+		if mpath := l.manifestIn(filepath.Dir(path)); mpath != "" {
 			m = l.manifest(mpath)
 		}
 		if opts.Streamed {
@@ -323,6 +324,51 @@ type loader struct {
 	manifests    map[string]*manifestResult
 	parsing      sync.WaitGroup
 	workers      chan struct{} // one token per parse running at once
+	manifestDirs map[string]string
+	// contents are the discovered SQL files, read ahead in parallel.
+	contents map[string]readResult
+}
+
+// manifestIn is manifestFor, asked once per folder: a project's SQL
+// files share a few folders, and the search stats every folder above.
+func (l *loader) manifestIn(dir string) string {
+	path, ok := l.manifestDirs[dir]
+	if !ok {
+		path = l.manifestFor(dir)
+		l.manifestDirs[dir] = path
+	}
+	return path
+}
+
+type readResult struct {
+	content []byte
+	err     error
+}
+
+// readAll reads the files at paths with the given number of readers.
+func readAll(paths []string, readers int) map[string]readResult {
+	results := make([]readResult, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range readers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i].content, results[i].err = readFile(paths[i])
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	out := make(map[string]readResult, len(paths))
+	for i, p := range paths {
+		out[p] = results[i]
+	}
+	return out
 }
 
 // sql reads a SQL file and starts its parse, once per run and manifest:
@@ -353,7 +399,11 @@ func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 
 // read reads a SQL file into the file set and returns the parse to run.
 func (l *loader) read(path string, m *manifestResult) (*SQLFile, func() *sqlparse.File, error) {
-	content, err := readFile(path)
+	r, ok := l.contents[path]
+	if !ok {
+		r.content, r.err = readFile(path)
+	}
+	content, err := r.content, r.err
 	if err != nil {
 		return nil, nil, err
 	}

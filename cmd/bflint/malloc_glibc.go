@@ -1,0 +1,27 @@
+//go:build linux && cgo
+
+package main
+
+/*
+#include <stdlib.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
+// The SQL parser allocates its tree and JSON output with the C allocator,
+// some hundreds of KiB a statement, and frees them straight after. With
+// glibc's defaults each such free hands memory back to the kernel (trim, or
+// unmap above the mmap threshold) and the next statement faults it in again;
+// on 1,000 files that doubled the page faults and cost a quarter of the run.
+// Keeping up to 256 MiB of freed heap, and serving blocks up to 32 MiB from
+// it, lets the statements reuse the same pages.
+static void keep_freed_heap(void) {
+#ifdef __GLIBC__
+	mallopt(M_MMAP_THRESHOLD, 32 << 20);
+	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
+*/
+import "C"
+
+func init() { C.keep_freed_heap() }
