@@ -35,6 +35,10 @@ type dialect struct {
 	scans map[string][2]int
 	edits []edit
 	marks []mark
+	// upper holds each word token in upper case once asked for: the
+	// rewrites ask about every word and its neighbours, and SQL written
+	// in lower case would otherwise allocate at each question.
+	upper []string
 }
 
 // dialectEdits rewrites Snowflake, BigQuery and Databricks/Spark syntax into
@@ -1289,7 +1293,13 @@ func (d *dialect) word(i int) string {
 	if i < 0 || i >= len(d.code) || d.code[i].Kind != Word {
 		return ""
 	}
-	return strings.ToUpper(d.code[i].Text(d.src))
+	if d.upper == nil {
+		d.upper = make([]string, len(d.code))
+	}
+	if d.upper[i] == "" {
+		d.upper[i] = strings.ToUpper(d.code[i].Text(d.src))
+	}
+	return d.upper[i]
 }
 
 func (d *dialect) punct(i int, c byte) bool {

@@ -97,7 +97,7 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 					continue
 				}
 				if clauses == nil {
-					clauses, refs = fromClauses(st), columnRefs(st.Node)
+					clauses, refs = fromClauses(st)
 				}
 				var preds []*pg_query.Node
 				lone, leading, scalar := false, false, false
@@ -524,10 +524,12 @@ type fromClause struct {
 }
 
 // fromClauses maps the offset of every relation named in a FROM clause to
-// that clause. sqlparse.Join keeps only the innermost ON of a relation, and
-// validity bounds are often written in a later one.
-func fromClauses(st *sqlparse.Statement) map[int]*fromClause {
+// that clause, and returns the statement's columnRefs from the same walk.
+// sqlparse.Join keeps only the innermost ON of a relation, and validity
+// bounds are often written in a later one.
+func fromClauses(st *sqlparse.Statement) (map[int]*fromClause, map[string]map[string]bool) {
 	out := map[int]*fromClause{}
+	refs := map[string]map[string]bool{}
 	add := func(items []*pg_query.Node, target, scalar bool) {
 		c := &fromClause{first: -1, target: target, scalar: scalar}
 		var visit func(*pg_query.Node)
@@ -559,6 +561,8 @@ func fromClauses(st *sqlparse.Statement) map[int]*fromClause {
 	scalar := map[*pg_query.SelectStmt]bool{}
 	sqlparse.Walk(st.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
+		case *pg_query.ColumnRef:
+			addColumnRef(refs, x)
 		case *pg_query.SubLink:
 			if t := x.GetSubLinkType(); t == pg_query.SubLinkType_EXPR_SUBLINK || t == pg_query.SubLinkType_ARRAY_SUBLINK {
 				scalar[x.GetSubselect().GetSelectStmt()] = true
@@ -572,7 +576,7 @@ func fromClauses(st *sqlparse.Statement) map[int]*fromClause {
 		}
 		return true
 	})
-	return out
+	return out, refs
 }
 
 // columnRefs returns the columns n uses, by qualifier (its last part, ""
@@ -581,16 +585,20 @@ func columnRefs(n proto.Message) map[string]map[string]bool {
 	out := map[string]map[string]bool{}
 	sqlparse.Walk(n, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.ColumnRef); ok {
-			if qual, col := columnName(c); col != "" {
-				if out[qual] == nil {
-					out[qual] = map[string]bool{}
-				}
-				out[qual][col] = true
-			}
+			addColumnRef(out, c)
 		}
 		return true
 	})
 	return out
+}
+
+func addColumnRef(refs map[string]map[string]bool, c *pg_query.ColumnRef) {
+	if qual, col := columnName(c); col != "" {
+		if refs[qual] == nil {
+			refs[qual] = map[string]bool{}
+		}
+		refs[qual][col] = true
+	}
 }
 
 func union(sets ...map[string]bool) map[string]bool {
