@@ -20,6 +20,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/bflint/bflint/parser/manifest"
 )
@@ -49,76 +50,71 @@ const (
 	check
 )
 
-// Graph is the lineage of one manifest. Node ids are interned as indexes
-// assigned in unique_id order, so sorting indexes sorts ids.
+// Graph is the lineage of one manifest. Nodes are the positions of their
+// unique_ids in manifest.IDs, which is sorted, so sorting positions sorts
+// ids. The ids, their index and the edges are the manifest's own.
 type Graph struct {
-	m        *manifest.Manifest
-	ids      []string
-	index    map[string]int32
-	children [][]int32
-	roles    []role
-	cycles   [][]string
+	m      *manifest.Manifest
+	ids    []string
+	cycles [][]string
+	// roles holds each node's role plus one once known, 0 before: a
+	// node's role is worked out on first use, since most are never
+	// reached by a query.
+	roles []atomic.Uint32
 
 	namesOnce sync.Once
 	names     *nameIndex
-
-	suggestOnce sync.Once
-	suggestions []string
+	resolved  sync.Map // name to resolution
 }
 
 // New builds the graph of m, ids that child_map mentions but no section
 // defines included (they are kept as pass-through nodes of unknown kind, so
-// that what lies beyond them is still found).
+// that what lies beyond them is still found). It starts indexing the names
+// of the nodes in the background: nearly every use of a graph resolves a
+// name, and on a large manifest that index is what takes longest to build,
+// so it is better built on a spare core while the caller reads its SQL.
 func New(m *manifest.Manifest) *Graph {
-	defined := m.Nodes()
-	unresolved := m.Unresolved()
-	ids := make([]string, 0, len(defined)+len(unresolved))
-	for _, n := range defined {
-		ids = append(ids, n.UniqueID)
-	}
-	ids = append(ids, unresolved...)
-	slices.Sort(ids)
-
-	g := &Graph{
-		m:        m,
-		ids:      ids,
-		index:    make(map[string]int32, len(ids)),
-		children: make([][]int32, len(ids)),
-		roles:    make([]role, len(ids)),
-	}
-	for i, id := range ids {
-		g.index[id] = int32(i)
-	}
-	for i, id := range ids {
-		g.roles[i] = roleOf(m.Node(id), id)
-		// Manifest.Children is sorted by id, so the indexes come out sorted.
-		if cs := m.Children(id); len(cs) > 0 {
-			out := make([]int32, len(cs))
-			for j, c := range cs {
-				out[j] = g.index[c]
-			}
-			g.children[i] = out
-		}
-	}
-	for _, comp := range stronglyConnected(g.children) {
+	g := &Graph{m: m, ids: m.IDs()}
+	g.roles = make([]atomic.Uint32, len(g.ids))
+	for _, comp := range stronglyConnected(len(g.ids), g.children) {
 		g.cycles = append(g.cycles, g.idsOf(comp))
 	}
+	go g.nameIndex()
 	return g
 }
 
-// roleOf classifies a node. A model is taken to store rows unless it is a
-// view or ephemeral: table, incremental, materialized_view, dynamic_table
-// (Snowflake), streaming_table (Databricks), external (DuckDB) and custom
-// materializations all keep what they computed, and wrongly treating a
-// custom one as a view would hide a stale table, the failure bflint exists
-// to prevent. An id that no section defines is followed but never
-// required: nothing says what, if anything, it builds.
-func roleOf(n *manifest.Node, id string) role {
-	switch resourceType(n, id) {
+func (g *Graph) index(id string) (int32, bool) {
+	i, ok := g.m.Index(id)
+	return int32(i), ok
+}
+
+func (g *Graph) children(v int32) []int32 { return g.m.ChildrenAt(int(v)) }
+
+func (g *Graph) role(v int32) role {
+	if r := g.roles[v].Load(); r != 0 {
+		return role(r - 1)
+	}
+	r := g.classify(v)
+	g.roles[v].Store(uint32(r) + 1)
+	return r
+}
+
+// classify works out a node's role. A model is taken to store rows unless
+// it is a view or ephemeral: table, incremental, materialized_view,
+// dynamic_table (Snowflake), streaming_table (Databricks), external
+// (DuckDB) and custom materializations all keep what they computed, and
+// wrongly treating a custom one as a view would hide a stale table, the
+// failure bflint exists to prevent. An id that no section defines is
+// followed but never required: nothing says what, if anything, it builds.
+// Tests are told by their kind alone, and other nodes peeked at, so that
+// the nodes of a manifest read from the cache stay undecoded.
+func (g *Graph) classify(v int32) role {
+	switch g.kind(v) {
 	case manifest.Test, manifest.UnitTest:
 		return check
 	}
-	if n == nil {
+	n, ok := g.m.Peek(int(v))
+	if !ok {
 		return passThrough
 	}
 	switch n.ResourceType {
@@ -127,7 +123,7 @@ func roleOf(n *manifest.Node, id string) role {
 	case manifest.Snapshot:
 		return snapshot
 	case manifest.Model:
-		switch materialization(n) {
+		switch materialization(&n) {
 		case "view", "ephemeral":
 			return passThrough
 		}
@@ -136,13 +132,13 @@ func roleOf(n *manifest.Node, id string) role {
 	return passThrough
 }
 
-// resourceType falls back to the unique_id's first part for ids that no
-// section defines, which is how dbt builds every unique_id.
-func resourceType(n *manifest.Node, id string) string {
-	if n != nil {
-		return n.ResourceType
+// kind is the node's resource type, or for an id that no section defines
+// the unique_id's first part, which is how dbt builds every unique_id.
+func (g *Graph) kind(v int32) string {
+	if kind, defined := g.m.ResourceTypeAt(int(v)); defined {
+		return kind
 	}
-	kind, _, _ := strings.Cut(id, ".")
+	kind, _, _ := strings.Cut(g.ids[v], ".")
 	return kind
 }
 
@@ -163,11 +159,11 @@ func materialization(n *manifest.Node) string {
 }
 
 // StoresRows reports whether id is a model whose relation keeps the rows it
-// computed (see roleOf), and so is stale after a correction upstream until
+// computed (see classify), and so is stale after a correction upstream until
 // it is rebuilt.
 func (g *Graph) StoresRows(id string) bool {
-	v, ok := g.index[id]
-	return ok && g.roles[v] == stored
+	v, ok := g.index(id)
+	return ok && g.role(v) == stored
 }
 
 // Materialization returns how dbt builds the node: config.materialized as
@@ -195,12 +191,12 @@ func (g *Graph) Cycles() [][]string {
 // unit tests, sorted. The node itself is left out even when a cycle leads
 // back to it.
 func (g *Graph) Downstream(id string) []string {
-	return g.idsOf(g.descendants(id, func(v int32) bool { return g.roles[v] != check }))
+	return g.idsOf(g.descendants(id, func(v int32) bool { return g.role(v) != check }))
 }
 
 // Snapshots returns the snapshots among the descendants of id, sorted.
 func (g *Graph) Snapshots(id string) []string {
-	return g.idsOf(g.descendants(id, func(v int32) bool { return g.roles[v] == snapshot }))
+	return g.idsOf(g.descendants(id, func(v int32) bool { return g.role(v) == snapshot }))
 }
 
 // Notify returns the exposures among the descendants of id, sorted. The
@@ -210,12 +206,10 @@ func (g *Graph) Notify(id string) []string {
 	return g.idsOf(g.descendants(id, func(v int32) bool { return g.kind(v) == manifest.Exposure }))
 }
 
-func (g *Graph) kind(v int32) string { return resourceType(g.m.Node(g.ids[v]), g.ids[v]) }
-
 // descendants returns the sorted indexes reachable from id in one step or
 // more, other than id, that keep accepts.
 func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {
-	start, ok := g.index[id]
+	start, ok := g.index(id)
 	if !ok {
 		return nil
 	}
@@ -226,7 +220,7 @@ func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		for _, c := range g.children[v] {
+		for _, c := range g.children(v) {
 			if seen[c] {
 				continue
 			}
@@ -242,7 +236,7 @@ func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {
 }
 
 // Rebuild returns the models that must be rebuilt after id is corrected:
-// every descendant that stores rows (see roleOf) and is reached through
+// every descendant that stores rows (see classify) and is reached through
 // other models, views, ephemeral models, sources or semantic-layer nodes,
 // but not through a snapshot, seed, analysis or test. Views and ephemeral
 // models on the way need no rebuild: they read the corrected data directly.
@@ -256,7 +250,7 @@ func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {
 // independent children of id, the one with the greater unique_id leads.
 // Within a cycle no order can hold, and the search's order is kept.
 func (g *Graph) Rebuild(id string) []string {
-	start, ok := g.index[id]
+	start, ok := g.index(id)
 	if !ok {
 		return nil
 	}
@@ -264,7 +258,7 @@ func (g *Graph) Rebuild(id string) []string {
 	post := g.postOrder(start)
 	out := []string{}
 	for i := len(post) - 1; i >= 0; i-- {
-		if v := post[i]; v != start && required[v] && g.roles[v] == stored {
+		if v := post[i]; v != start && required[v] && g.role(v) == stored {
 			out = append(out, g.ids[v])
 		}
 	}
@@ -285,10 +279,10 @@ func (g *Graph) reach(start int32, through func(role) bool) []bool {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if v != start && !through(g.roles[v]) {
+		if v != start && !through(g.role(v)) {
 			continue
 		}
-		for _, c := range g.children[v] {
+		for _, c := range g.children(v) {
 			if !seen[c] {
 				seen[c] = true
 				stack = append(stack, c)
@@ -312,8 +306,8 @@ func (g *Graph) postOrder(start int32) []int32 {
 	var post []int32
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next < len(g.children[top.v]) {
-			c := g.children[top.v][top.next]
+		if children := g.children(top.v); top.next < len(children) {
+			c := children[top.next]
 			top.next++
 			if !seen[c] {
 				seen[c] = true
@@ -335,8 +329,8 @@ func (g *Graph) postOrder(start int32) []int32 {
 // so that a message about a model to rebuild names the chain that makes it
 // required.
 func (g *Graph) Path(from, to string) []string {
-	src, ok1 := g.index[from]
-	dst, ok2 := g.index[to]
+	src, ok1 := g.index(from)
+	dst, ok2 := g.index(to)
 	if !ok1 || !ok2 {
 		return nil
 	}
@@ -358,10 +352,10 @@ func (g *Graph) shortest(src, dst int32, through func(role) bool) []string {
 	for len(queue) > 0 {
 		v := queue[0]
 		queue = queue[1:]
-		if v != src && !through(g.roles[v]) {
+		if v != src && !through(g.role(v)) {
 			continue
 		}
-		for _, c := range g.children[v] {
+		for _, c := range g.children(v) {
 			if _, seen := prev[c]; seen {
 				continue
 			}
@@ -397,8 +391,7 @@ func (g *Graph) idsOf(idx []int32) []string {
 // connected components of two or more nodes, plus single nodes that are
 // their own child, each sorted, ordered by their first node. The recursion
 // is unrolled onto a slice so that long chains cannot exhaust the stack.
-func stronglyConnected(children [][]int32) [][]int32 {
-	n := len(children)
+func stronglyConnected(n int, children func(int32) []int32) [][]int32 {
 	order := make([]int32, n) // 0 while unvisited, else visit number
 	low := make([]int32, n)
 	onStack := make([]bool, n)
@@ -421,8 +414,8 @@ func stronglyConnected(children [][]int32) [][]int32 {
 		for len(calls) > 0 {
 			top := &calls[len(calls)-1]
 			v := top.v
-			if top.next < len(children[v]) {
-				w := children[v][top.next]
+			if out := children(v); top.next < len(out) {
+				w := out[top.next]
 				top.next++
 				switch {
 				case order[w] == 0:
@@ -454,7 +447,7 @@ func stronglyConnected(children [][]int32) [][]int32 {
 					break
 				}
 			}
-			if len(comp) > 1 || slices.Contains(children[v], v) {
+			if len(comp) > 1 || slices.Contains(children(v), v) {
 				slices.Sort(comp)
 				out = append(out, comp)
 			}

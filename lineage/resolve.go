@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -48,13 +49,12 @@ func (e *AmbiguousError) Error() string {
 	return fmt.Sprintf("%q is ambiguous: it names %s; write the unique_id", e.Name, list)
 }
 
-// keySep joins the parts of a relation key; it cannot occur in a name.
-const keySep = "\x00"
-
 // nameIndex maps every lower-cased form a user may write a node in to the
 // nodes it may denote, so that resolving a name costs a few map look-ups.
 type nameIndex struct {
-	ids map[string][]int32
+	// folded holds the unique_ids that differ from their lower-case form,
+	// by that form; the others are found through the manifest's index.
+	folded map[string][]int32
 	// primary holds the names of models, snapshots and seeds (and
 	// name.vN for each model version); secondary the names of every
 	// other kind but tests, consulted only when nothing else matches,
@@ -63,43 +63,56 @@ type nameIndex struct {
 	primary, secondary map[string][]int32
 	// sources holds source_name.table_name.
 	sources map[string][]int32
-	// suffixes holds every trailing run of two or more parts of a
-	// relation name, and full the whole names, so that a short name finds
-	// a longer relation and a long name a shorter one (a manifest without
-	// a database part).
-	suffixes, full map[string][]int32
+	// relations holds every relation name by its last part, so that a
+	// short name finds a longer relation and a long name a shorter one (a
+	// manifest without a database part) among the few that end alike.
+	relations map[string][]relationOf
+	// named lists the nodes a user may name, in unique_id order, for
+	// suggestions.
+	named []namedNode
+}
+
+type relationOf struct {
+	v   int32
+	key []string
+}
+
+type namedNode struct {
+	v     int32
+	forms names
 }
 
 func (g *Graph) nameIndex() *nameIndex {
 	g.namesOnce.Do(func() {
+		named := g.named()
 		ix := &nameIndex{
-			ids:       map[string][]int32{},
-			primary:   map[string][]int32{},
+			folded:    map[string][]int32{},
+			primary:   make(map[string][]int32, len(named)),
 			secondary: map[string][]int32{},
 			sources:   map[string][]int32{},
-			suffixes:  map[string][]int32{},
-			full:      map[string][]int32{},
+			relations: make(map[string][]relationOf, len(named)),
+			named:     named,
 		}
-		g.eachNamed(func(v int32, n *manifest.Node, forms names) {
+		for _, nn := range named {
+			v, id := nn.v, g.ids[nn.v]
 			add := func(m map[string][]int32, key string) { m[key] = append(m[key], v) }
-			add(ix.ids, strings.ToLower(n.UniqueID))
-			for _, name := range forms.primary {
+			if folded := strings.ToLower(id); folded != id {
+				add(ix.folded, folded)
+			}
+			for _, name := range nn.forms.primary {
 				add(ix.primary, strings.ToLower(name))
 			}
-			for _, name := range forms.secondary {
+			for _, name := range nn.forms.secondary {
 				add(ix.secondary, strings.ToLower(name))
 			}
-			if forms.source != "" {
-				add(ix.sources, strings.ToLower(forms.source))
+			if nn.forms.source != "" {
+				add(ix.sources, strings.ToLower(nn.forms.source))
 			}
-			for _, rel := range forms.relations {
-				key := rel.Key()
-				add(ix.full, strings.Join(key, keySep))
-				for k := 2; k <= len(key); k++ {
-					add(ix.suffixes, strings.Join(key[len(key)-k:], keySep))
-				}
+			for _, rel := range nn.forms.relations {
+				last := rel.key[len(rel.key)-1]
+				ix.relations[last] = append(ix.relations[last], relationOf{v, rel.key})
 			}
-		})
+		}
 		g.names = ix
 	})
 	return g.names
@@ -109,15 +122,41 @@ func (g *Graph) nameIndex() *nameIndex {
 type names struct {
 	primary, secondary []string
 	source             string
-	relations          []sqlparse.Relation // of two or more parts
+	relations          []keyedRelation // of two or more parts
 }
 
-// eachNamed calls f, in unique_id order, for every defined node a user may
-// name: tests and unit tests are never a plan's subject.
-func (g *Graph) eachNamed(f func(v int32, n *manifest.Node, forms names)) {
-	for v, id := range g.ids {
-		n := g.m.Node(id)
-		if n == nil || g.roles[v] == check {
+type keyedRelation struct {
+	sqlparse.Relation
+	key []string // Relation.Key
+}
+
+// named lists, in unique_id order, every defined node a user may name, with
+// its forms: tests and unit tests are never a plan's subject. It peeks at
+// the nodes: of a manifest read from the cache, a run needs few whole.
+func (g *Graph) named() []namedNode {
+	// The kind alone tells the nodes whose role is check.
+	nameable := func(v int) bool {
+		switch g.kind(int32(v)) {
+		case manifest.Test, manifest.UnitTest:
+			return false
+		}
+		return true
+	}
+	count := 0
+	for v := range g.ids {
+		if nameable(v) {
+			count++
+		}
+	}
+	out := make([]namedNode, 0, count)
+	// Databases and schemas repeat from node to node: each is lowered once.
+	lowered := map[string]string{}
+	for v := range g.ids {
+		if !nameable(v) {
+			continue
+		}
+		n, ok := g.m.Peek(v)
+		if !ok {
 			continue
 		}
 		var forms names
@@ -128,37 +167,123 @@ func (g *Graph) eachNamed(f func(v int32, n *manifest.Node, forms names)) {
 				forms.primary = append(forms.primary, n.Name+"."+versionSuffix(n.Version))
 			}
 		case manifest.Source:
-			forms.source = sourceName(n)
+			forms.source = sourceName(&n)
 		default:
 			forms.secondary = append(forms.secondary, n.Name)
 		}
-		forms.relations = g.relations(n)
-		f(int32(v), n, forms)
+		forms.relations = g.relations(&n, lowered)
+		out = append(out, namedNode{int32(v), forms})
 	}
+	return out
 }
 
 // relations returns the relation names of n: relation_name as recorded and
 // database.schema.alias, which differ only in quoting on manifests that
 // record both. Nodes that build no relation have none, and a recorded
 // table function (DuckDB sources read through read_csv('...')) is no name
-// a user would write.
-func (g *Graph) relations(n *manifest.Node) []sqlparse.Relation {
+// a user would write. lowered caches the lower-case form of the parts
+// before the last.
+func (g *Graph) relations(n *manifest.Node, lowered map[string]string) []keyedRelation {
 	recorded := g.m.RelationName(n)
 	if recorded == "" {
 		return nil
 	}
-	var out []sqlparse.Relation
-	add := func(r sqlparse.Relation) {
-		if len(r.Parts) >= 2 && !slices.ContainsFunc(out, func(o sqlparse.Relation) bool { return slices.Equal(o.Key(), r.Key()) }) {
-			out = append(out, r)
+	out := make([]keyedRelation, 0, 2)
+	add := func(parts []string) {
+		if len(parts) < 2 {
+			return
+		}
+		// sqlparse.Relation.Key, with the leading parts shared.
+		key := make([]string, len(parts))
+		for i, p := range parts[:len(parts)-1] {
+			l, ok := lowered[p]
+			if !ok {
+				l = strings.ToLower(p)
+				lowered[p] = l
+			}
+			key[i] = l
+		}
+		key[len(key)-1] = strings.ToLower(parts[len(parts)-1])
+		if !slices.ContainsFunc(out, func(o keyedRelation) bool { return slices.Equal(o.key, key) }) {
+			out = append(out, keyedRelation{sqlparse.Relation{Parts: parts, Offset: -1}, key})
 		}
 	}
 	if !strings.Contains(recorded, "(") {
-		add(sqlparse.ParseRelationName(recorded))
+		add(relationParts(recorded))
 	}
-	parts := slices.DeleteFunc([]string{n.Database, n.Schema, cmp.Or(n.Alias, n.Identifier, n.Name)}, func(s string) bool { return s == "" })
-	add(sqlparse.Relation{Parts: parts, Offset: -1})
+	var parts []string
+	for _, p := range [...]string{n.Database, n.Schema, cmp.Or(n.Alias, n.Identifier, n.Name)} {
+		if p != "" {
+			parts = append(parts, p)
+		}
+	}
+	// Usually the same relation as recorded, but for quoting.
+	if !slices.ContainsFunc(out, func(o keyedRelation) bool { return isKeyOf(o.key, parts) }) {
+		add(parts)
+	}
 	return out
+}
+
+// isKeyOf reports whether key is sqlparse.Relation.Key of parts, without
+// building that.
+func isKeyOf(key, parts []string) bool {
+	if len(key) != len(parts) {
+		return false
+	}
+	for i, p := range parts {
+		if !isLowerOf(key[i], p) {
+			return false
+		}
+	}
+	return true
+}
+
+// isLowerOf reports whether lower is strings.ToLower(s).
+func isLowerOf(lower, s string) bool {
+	if len(lower) != len(s) {
+		return strings.ToLower(s) == lower
+	}
+	for i := range len(s) {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			return strings.ToLower(s) == lower
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		if c != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// relationParts splits a relation name as sqlparse.ParseRelationName does,
+// but into substrings of it when the name needs no unquoting beyond quotes
+// around whole parts (as dbt writes relation names), rather than building
+// each part anew.
+func relationParts(name string) []string {
+	if name == "" || strings.ContainsAny(name, " \t\n\r`") {
+		return sqlparse.ParseRelationName(name).Parts
+	}
+	parts := strings.Split(name, ".")
+	for i, p := range parts {
+		if !strings.Contains(p, `"`) {
+			continue
+		}
+		inner, quoted := strings.CutPrefix(p, `"`)
+		inner, closed := strings.CutSuffix(inner, `"`)
+		if !quoted || !closed || strings.Contains(inner, `"`) {
+			return sqlparse.ParseRelationName(name).Parts
+		}
+		parts[i] = inner
+	}
+	return parts
+}
+
+// hasSuffix reports whether the parts of name end with those of suffix.
+func hasSuffix(name, suffix []string) bool {
+	return len(suffix) <= len(name) && slices.Equal(name[len(name)-len(suffix):], suffix)
 }
 
 // versionSuffix is how dbt selectors name a model version: name.v2.
@@ -193,7 +318,27 @@ func sourceName(n *manifest.Node) string {
 // a longer one; or, when none of those match, the name of an exposure,
 // metric, semantic model or other non-test node. A name that denotes no node
 // is a *NotFoundError, one that denotes several an *AmbiguousError.
+//
+// Answers are kept: the rules of a run ask about a plan's target many
+// times, and a miss, whose suggestion compares the name with every other,
+// costs the most.
 func (g *Graph) Resolve(name string) (string, error) {
+	if r, ok := g.resolved.Load(name); ok {
+		r := r.(resolution)
+		return r.id, r.err
+	}
+	id, err := g.resolve(name)
+	g.resolved.Store(name, resolution{id, err})
+	return id, err
+}
+
+// resolution is an answer of Resolve.
+type resolution struct {
+	id  string
+	err error
+}
+
+func (g *Graph) resolve(name string) (string, error) {
 	if g.m.Node(name) != nil {
 		return name, nil
 	}
@@ -204,16 +349,24 @@ func (g *Graph) Resolve(name string) (string, error) {
 	}
 	ix := g.nameIndex()
 	dotted := strings.Join(key, ".")
-	if c := ix.ids[dotted]; len(c) > 0 {
+	// The slices of the index are shared: appending must not write into
+	// their spare room.
+	c := slices.Clip(ix.folded[dotted])
+	if v, ok := g.index(dotted); ok && g.role(v) != check && g.m.NodeAt(int(v)) != nil {
+		c = append(c, v)
+	}
+	if len(c) > 0 {
 		return g.pick(name, c)
 	}
-	var c []int32
 	c = append(c, ix.primary[dotted]...)
 	c = append(c, ix.sources[dotted]...)
 	if len(key) >= 2 {
-		c = append(c, ix.suffixes[strings.Join(key, keySep)]...)
-		for k := 2; k < len(key); k++ {
-			c = append(c, ix.full[strings.Join(key[len(key)-k:], keySep)]...)
+		for _, rel := range ix.relations[key[len(key)-1]] {
+			// The name is the relation's last parts, or the relation is
+			// the name's last parts.
+			if hasSuffix(rel.key, key) || len(rel.key) < len(key) && hasSuffix(key, rel.key) {
+				c = append(c, rel.v)
+			}
 		}
 	}
 	if len(c) == 0 {
@@ -273,36 +426,46 @@ func compareVersions(a, b manifest.ModelVersion) int {
 	return strings.Compare(string(a), string(b))
 }
 
-// suggest returns the known name closest to name. The candidate list is
-// built on the first miss only, since most runs resolve every name.
+// suggest returns the known name closest to name. Suggest accepts at most
+// three edits, so longer or shorter names cannot win: only names within
+// three bytes of name's length are built and compared, which keeps a miss
+// cheap on a large manifest. A name listed twice cannot change what Suggest
+// picks (the first of the closest), so none is dropped.
 func (g *Graph) suggest(name string) string {
-	g.suggestOnce.Do(func() {
-		seen := map[string]bool{}
-		add := func(s string) {
-			if s != "" && !seen[s] {
-				seen[s] = true
-				g.suggestions = append(g.suggestions, s)
-			}
-		}
-		g.eachNamed(func(_ int32, n *manifest.Node, forms names) {
-			add(n.UniqueID)
-			for _, s := range slices.Concat(forms.primary, forms.secondary) {
-				add(s)
-			}
-			add(forms.source)
-			for _, r := range forms.relations {
-				add(r.Name())
-				add(sqlparse.Relation{Parts: r.Parts[len(r.Parts)-2:]}.Name())
-			}
-		})
-	})
-	// Suggest accepts at most three edits, so longer or shorter names
-	// cannot win; skipping them keeps a miss cheap on a large manifest.
 	var near []string
-	for _, s := range g.suggestions {
-		if d := len(s) - len(name); d >= -3 && d <= 3 {
-			near = append(near, s)
+	consider := func(length int, build func() string) {
+		if d := length - len(name); length > 0 && d >= -3 && d <= 3 {
+			near = append(near, build())
+		}
+	}
+	plain := func(s string) { consider(len(s), func() string { return s }) }
+	relation := func(parts []string) {
+		r := sqlparse.Relation{Parts: parts}
+		consider(nameLength(parts), r.Name)
+	}
+	for _, nn := range g.nameIndex().named {
+		plain(g.ids[nn.v])
+		for _, s := range slices.Concat(nn.forms.primary, nn.forms.secondary) {
+			plain(s)
+		}
+		plain(nn.forms.source)
+		for _, r := range nn.forms.relations {
+			relation(r.Parts)
+			relation(r.Parts[len(r.Parts)-2:])
 		}
 	}
 	return yamlx.Suggest(name, near)
+}
+
+// nameLength is the length of sqlparse.Relation.Name for the parts, without
+// building it.
+func nameLength(parts []string) int {
+	n := len(parts) - 1
+	for _, p := range parts {
+		n += len(p)
+		if strings.ContainsAny(p, ".\"`") {
+			n += 2 + strings.Count(p, `"`)
+		}
+	}
+	return n
 }

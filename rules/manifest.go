@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
@@ -20,8 +21,12 @@ type manifestResult struct {
 	catalog    *manifest.Catalog
 	catalogErr error
 	graph      *lineage.Graph
-	refs       map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
-	sources    map[string]string // "source.table" to relation names
+	// The names of ref() and source() are indexed on the first call, from
+	// the parses of SQL files that run concurrently: many plans' SQL has
+	// none, and the index costs a pass over every model.
+	indexOnce sync.Once
+	refs      map[string]string // model, snapshot and seed names, and "pkg.name", to relation names
+	sources   map[string]string // "source.table" to relation names
 }
 
 // ManifestFor is the dbt manifest of a unit: the plan's
@@ -52,14 +57,13 @@ func (l *loader) manifest(path string) *manifestResult {
 		return r
 	}
 	r := &manifestResult{path: displayName(l.root, path)}
-	r.manifest, r.err = manifest.Load(path)
+	r.manifest, r.err = manifest.LoadCached(path, manifest.CacheDir())
 	r.err = relativeError(r.err, r.path)
 	if r.err == nil {
 		r.graph = lineage.New(r.manifest)
-		r.index()
 		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
 		if _, err := os.Stat(catalog); err == nil {
-			r.catalog, r.catalogErr = manifest.LoadCatalog(catalog)
+			r.catalog, r.catalogErr = manifest.LoadCatalogCached(catalog, manifest.CacheDir())
 			r.catalogErr = relativeError(r.catalogErr, displayName(l.root, catalog))
 		}
 	}
@@ -79,11 +83,19 @@ func relativeError(err error, name string) error {
 }
 
 // index maps the names ref() and source() use to relation names, so that
-// SQL of dbt models reads as the relations it touches.
+// SQL of dbt models reads as the relations it touches. It peeks at the
+// kinds of node ref() and source() name, and no other: a manifest read from
+// the cache decodes a node only when asked, and most nodes are tests.
 func (r *manifestResult) index() {
 	r.refs, r.sources = map[string]string{}, map[string]string{}
-	for _, n := range r.manifest.Nodes() {
-		rel := r.manifest.RelationName(n)
+	for i := range r.manifest.IDs() {
+		switch kind, _ := r.manifest.ResourceTypeAt(i); kind {
+		case manifest.Model, manifest.Snapshot, manifest.Seed, manifest.Source:
+		default:
+			continue
+		}
+		n, _ := r.manifest.Peek(i)
+		rel := r.manifest.RelationName(&n)
 		if rel == "" {
 			continue
 		}
@@ -108,6 +120,7 @@ func (r *manifestResult) resolve(kind string, args []string) string {
 	if r == nil || r.manifest == nil {
 		return ""
 	}
+	r.indexOnce.Do(r.index)
 	if kind == "source" {
 		return r.sources[strings.Join(args, ".")]
 	}

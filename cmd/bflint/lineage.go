@@ -28,6 +28,10 @@ JSON output: {"target", "downstream" (every descendant but tests, sorted),
 "rebuild" (in rebuild order), "notify" (exposures), "snapshots", and
 "cycles" when child_map loops through the target's lineage}.
 
+The decoded manifest is cached, by its content, in $BFLINT_CACHE_DIR, by
+default the bflint folder of the user's cache folder ($XDG_CACHE_HOME or
+~/.cache on Linux); BFLINT_CACHE_DIR=off turns the cache off.
+
 Flags:
 `
 
@@ -79,7 +83,7 @@ func lineageCommand(args []string, stdout io.Writer) error {
 			return err
 		}
 	}
-	m, err := manifest.Load(path)
+	m, err := manifest.LoadCached(path, manifest.CacheDir())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && *manifestPath == "" {
 			return usageErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)

@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -8,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // nodeSections are the top-level keys whose entries are graph nodes. All
@@ -34,7 +36,7 @@ func Load(path string) (*Manifest, error) {
 	if err := checkSize(f, MaxSize); err != nil {
 		return nil, locate(err, path)
 	}
-	m, err := decode(f, MaxSize)
+	m, err := decodeFile(f, MaxSize)
 	if err != nil {
 		return nil, locate(err, path)
 	}
@@ -42,9 +44,78 @@ func Load(path string) (*Manifest, error) {
 	return m, nil
 }
 
-// Decode reads a manifest from r, at most MaxSize bytes of it. Errors about
-// the content are *Error with a byte offset but no line.
+// Decode reads a manifest from r, at most MaxSize bytes of it, into memory
+// and decodes it. Errors about the content are *Error with a byte offset
+// but no line.
 func Decode(r io.Reader) (*Manifest, error) { return decode(r, MaxSize) }
+
+// decodeFile decodes f with the scanner as it reads it, which is several
+// times faster than the stream decoder on a large manifest. Input the
+// scanner leaves alone (anything that is not a valid manifest, and a few
+// rare constructs) is read again from the start by the stream decoder,
+// which words every error and has the last word on what is valid. A file
+// that cannot be read twice (a pipe) is read into memory first.
+func decodeFile(f *os.File, limit int64) (*Manifest, error) {
+	info, err := f.Stat()
+	if err != nil || !info.Mode().IsRegular() {
+		return decode(f, limit)
+	}
+	m, ok, err := scanFile(f, info.Size(), limit)
+	switch {
+	case err != nil:
+		return nil, readError(err)
+	case ok:
+		return m, nil
+	}
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return nil, readError(err)
+	}
+	return decodeStream(f, limit)
+}
+
+// decode reads all of r, at most limit bytes, into memory and decodes it
+// as decodeFile does.
+func decode(r io.Reader, limit int64) (*Manifest, error) {
+	data, err := readAll(r, limit)
+	if err != nil {
+		return nil, readError(err)
+	}
+	if m, ok := scanBytes(data, limit); ok {
+		return m, nil
+	}
+	return decodeStream(bytes.NewReader(data), limit)
+}
+
+func readError(err error) error {
+	return &Error{Offset: -1, Msg: fmt.Sprintf("reading the manifest: %v", err), Err: err}
+}
+
+// readAll reads r up to the first byte past limit. The result has padding
+// zero bytes between its len and its cap, as scanBytes needs.
+func readAll(r io.Reader, limit int64) ([]byte, error) {
+	size := scanWindow
+	if sized, ok := r.(interface{ Len() int }); ok {
+		// One more byte, so that the read that meets the end finds room.
+		size = int(min(int64(sized.Len()), limit)) + 1
+	}
+	buf := make([]byte, 0, size+padding)
+	for int64(len(buf)) <= limit {
+		if len(buf) == cap(buf)-padding {
+			buf = slices.Grow(buf, cap(buf))
+		}
+		n, err := r.Read(buf[len(buf) : cap(buf)-padding])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	// A reader may use all of the slice it is given as scratch space.
+	clear(buf[len(buf) : len(buf)+padding])
+	return buf, nil
+}
 
 type metadata struct {
 	SchemaURL   string `json:"dbt_schema_version"`
@@ -76,13 +147,20 @@ func schemaOf(url string) (kind string, version int) {
 // every node is known, since child_map may come before or after nodes.
 type builder struct {
 	m         *Manifest
+	nodes     map[string]*Node
 	childMap  map[string][]string
 	parentMap map[string][]string
 }
 
-func decode(r io.Reader, limit int64) (*Manifest, error) {
+func newBuilder() *builder {
+	return &builder{m: &Manifest{}, nodes: map[string]*Node{}}
+}
+
+// decodeStream is the reference decoder: encoding/json reads each entry
+// of a section into its struct, and its errors carry an offset.
+func decodeStream(r io.Reader, limit int64) (*Manifest, error) {
 	s := newStream(r, limit)
-	b := &builder{m: &Manifest{nodes: map[string]*Node{}}}
+	b := newBuilder()
 	const top = "the manifest"
 	ok, err := s.object(top, "an object (a dbt manifest.json)")
 	if err != nil {
@@ -165,7 +243,7 @@ func (b *builder) section(s *stream, section string) error {
 		if n.ResourceType == "" {
 			n.ResourceType, _, _ = strings.Cut(id, ".")
 		}
-		b.m.nodes[id] = n
+		b.nodes[id] = n
 	}
 	return s.end(what)
 }
@@ -195,15 +273,17 @@ func edges(s *stream, section string, into map[string][]string) (map[string][]st
 	return into, s.end(what)
 }
 
-// build turns the edges into sets and fills the derived indexes. Ids are
-// replaced by the node's own copy of the string so that the many copies the
-// decoder allocated for repeated ids can be freed.
+// build turns the edges into sets and fills the indexes. Ids are replaced
+// by the node's own copy of the string so that the many copies the decoder
+// allocated for repeated ids can be freed; every id an edge mentions passes
+// through that replacement, which so finds the ones no section defines.
 func (b *builder) build() {
-	m := b.m
+	unknown := map[string]bool{}
 	canon := func(id string) string {
-		if n := m.nodes[id]; n != nil {
+		if n := b.nodes[id]; n != nil {
 			return n.UniqueID
 		}
+		unknown[id] = true
 		return id
 	}
 	set := func(ids []string) []string {
@@ -213,68 +293,78 @@ func (b *builder) build() {
 		slices.Sort(ids)
 		return slices.Clip(slices.Compact(ids))
 	}
-	for _, n := range m.nodes {
+	for _, n := range b.nodes {
 		n.DependsOn.Nodes = set(n.DependsOn.Nodes)
 	}
 
-	m.parents = make(map[string][]string, len(m.nodes))
-	if b.parentMap != nil {
-		for id, ids := range b.parentMap {
-			m.parents[canon(id)] = set(ids)
+	parents := b.parentMap
+	if parents != nil {
+		for id, ids := range parents {
+			canon(id)
+			parents[id] = set(ids)
 		}
 	} else {
-		for id, n := range m.nodes {
-			if len(n.DependsOn.Nodes) > 0 {
-				m.parents[id] = n.DependsOn.Nodes
-			}
+		parents = make(map[string][]string, len(b.nodes))
+		for id, n := range b.nodes {
+			parents[id] = n.DependsOn.Nodes
 		}
 	}
-
 	// Fusion manifests may lack child_map; parents hold the same edges.
-	m.children = make(map[string][]string, len(m.nodes))
-	if b.childMap != nil {
-		for id, ids := range b.childMap {
-			m.children[canon(id)] = set(ids)
+	children := b.childMap
+	if children != nil {
+		for id, ids := range children {
+			canon(id)
+			children[id] = set(ids)
 		}
 	} else {
-		for id, ps := range m.parents {
+		children = make(map[string][]string, len(b.nodes))
+		for id, ps := range parents {
 			for _, p := range ps {
-				m.children[p] = append(m.children[p], id)
+				children[p] = append(children[p], id)
 			}
 		}
-		for p, cs := range m.children {
+		for _, cs := range children {
 			slices.Sort(cs)
-			m.children[p] = slices.Clip(cs)
 		}
 	}
 
-	m.sorted = make([]*Node, 0, len(m.nodes))
-	for _, n := range m.nodes {
-		m.sorted = append(m.sorted, n)
-	}
-	slices.SortFunc(m.sorted, func(a, b *Node) int { return strings.Compare(a.UniqueID, b.UniqueID) })
-
-	unknown := map[string]bool{}
-	note := func(id string) {
-		if m.nodes[id] == nil {
-			unknown[id] = true
-		}
-	}
-	for _, edges := range []map[string][]string{m.parents, m.children} {
-		for id, ids := range edges {
-			note(id)
-			for _, other := range ids {
-				note(other)
-			}
-		}
-	}
-	for _, n := range m.nodes {
-		for _, id := range n.DependsOn.Nodes {
-			note(id)
-		}
+	m := b.m
+	m.ids = make([]string, 0, len(b.nodes)+len(unknown))
+	for _, n := range b.nodes {
+		m.ids = append(m.ids, n.UniqueID)
 	}
 	for id := range unknown {
-		m.unresolved = append(m.unresolved, id)
+		m.ids = append(m.ids, id)
 	}
-	slices.Sort(m.unresolved)
+	slices.Sort(m.ids)
+	index := make(map[string]int32, len(m.ids))
+	m.kinds = make([]string, len(m.ids))
+	m.nodes = make([]atomic.Pointer[Node], len(m.ids))
+	for i, id := range m.ids {
+		index[id] = int32(i)
+		if n := b.nodes[id]; n != nil {
+			m.nodes[i].Store(n)
+			m.kinds[i] = n.ResourceType
+		} else {
+			m.undefined = append(m.undefined, int32(i))
+		}
+	}
+	m.parents = m.adjacency(parents, index)
+	m.children = m.adjacency(children, index)
+}
+
+// adjacency turns sets of ids, sorted, into positions.
+func (m *Manifest) adjacency(sets map[string][]string, index map[string]int32) adjacency {
+	total := 0
+	for _, ids := range sets {
+		total += len(ids)
+	}
+	a := adjacency{start: make([]int32, len(m.ids)+1), list: make([]int32, 0, total)}
+	for i, id := range m.ids {
+		for _, e := range sets[id] {
+			a.list = append(a.list, index[e])
+		}
+		a.start[i+1] = int32(len(a.list))
+	}
+	return a
 }

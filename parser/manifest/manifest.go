@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 )
 
 // Resource types whose nodes lineage distinguishes. Other values (future
@@ -41,7 +42,8 @@ const (
 // a caller may mention the difference to the user.
 const NewestSchemaVersion = 12
 
-// Manifest is the decoded graph. It is read-only once returned.
+// Manifest is the decoded graph. It is read-only once returned, and safe
+// for concurrent use.
 type Manifest struct {
 	// Path is the file Load read, as it was passed; empty after Decode.
 	// Its parent's parent is usually the dbt project root
@@ -56,11 +58,34 @@ type Manifest struct {
 	ProjectName   string // empty in manifests older than schema v10
 	AdapterType   string
 
-	nodes      map[string]*Node
-	sorted     []*Node
-	children   map[string][]string
-	parents    map[string][]string
-	unresolved []string
+	// ids holds every unique_id the manifest mentions, defined by a
+	// section or only named by an edge, sorted; the slices below are
+	// indexed like it, and sorting positions sorts ids. A binary search
+	// finds an id: a map of them would cost more to build, on a manifest
+	// read from the cache, than the few thousand look-ups of a run.
+	ids []string
+	// kinds holds each defined node's resource type, so that a node's kind
+	// is known without decoding the node.
+	kinds []string
+	// undefined holds the positions of the ids that no section defines,
+	// ascending.
+	undefined []int32
+	nodes     []atomic.Pointer[Node]
+	// records holds the nodes of a manifest read from the cache, each
+	// decoded on its first use (most are never looked at); nil when every
+	// node is decoded.
+	records           *records
+	children, parents adjacency
+}
+
+// adjacency lists edges by position: those of position i are
+// list[start[i]:start[i+1]], ascending.
+type adjacency struct {
+	start, list []int32
+}
+
+func (a adjacency) of(i int) []int32 {
+	return a.list[a.start[i]:a.start[i+1]:a.start[i+1]]
 }
 
 // Node is one entry of any graph section: nodes (models, snapshots, seeds,
@@ -133,35 +158,129 @@ type Owner struct {
 
 // Node returns the node, source, exposure or other entry with the unique_id,
 // or nil.
-func (m *Manifest) Node(id string) *Node { return m.nodes[id] }
+func (m *Manifest) Node(id string) *Node {
+	i, ok := m.Index(id)
+	if !ok {
+		return nil
+	}
+	return m.NodeAt(i)
+}
+
+// IDs returns every unique_id the manifest mentions, those that only an edge
+// names (see Unresolved) included, sorted. Positions in it index NodeAt,
+// ResourceTypeAt and ChildrenAt. The slice is shared: callers must not
+// modify it.
+func (m *Manifest) IDs() []string { return m.ids }
+
+// Index returns the position of id in IDs.
+func (m *Manifest) Index(id string) (int, bool) {
+	return slices.BinarySearch(m.ids, id)
+}
+
+// NodeAt returns the node at position i of IDs, nil for an id no section
+// defines. It is safe for concurrent use, and returns the same *Node every
+// time.
+func (m *Manifest) NodeAt(i int) *Node {
+	if n := m.nodes[i].Load(); n != nil || m.records == nil || !m.defined(i) {
+		return n
+	}
+	n := new(Node)
+	m.records.decode(i, n)
+	if m.nodes[i].CompareAndSwap(nil, n) {
+		return n
+	}
+	return m.nodes[i].Load()
+}
+
+// Peek returns a copy of the node at position i of IDs, false for an id no
+// section defines. It suits a pass over many nodes that keeps none of them:
+// on a manifest read from the cache, NodeAt keeps every node it decodes,
+// while Peek decodes the node again on each call and keeps nothing.
+func (m *Manifest) Peek(i int) (Node, bool) {
+	var n Node
+	switch p := m.nodes[i].Load(); {
+	case p != nil:
+		n = *p
+	case m.records == nil || !m.defined(i):
+		return n, false
+	default:
+		m.records.decode(i, &n)
+	}
+	return n, true
+}
+
+// ResourceTypeAt returns the resource type of the node at position i of IDs
+// and whether a section defines it, without decoding the rest of the node.
+func (m *Manifest) ResourceTypeAt(i int) (kind string, defined bool) {
+	return m.kinds[i], m.defined(i)
+}
+
+// ChildrenAt returns the positions in IDs of the unique_ids that read the
+// one at position i directly, ascending. The slice is shared: callers must
+// not modify it.
+func (m *Manifest) ChildrenAt(i int) []int32 { return m.children.of(i) }
+
+func (m *Manifest) defined(i int) bool {
+	_, found := slices.BinarySearch(m.undefined, int32(i))
+	return !found
+}
 
 // Nodes returns every entry of every section, sorted by unique_id.
-func (m *Manifest) Nodes() []*Node { return slices.Clone(m.sorted) }
-
-// Snapshots returns the snapshot nodes, sorted by unique_id.
-func (m *Manifest) Snapshots() []*Node {
-	var out []*Node
-	for _, n := range m.sorted {
-		if n.ResourceType == Snapshot {
+func (m *Manifest) Nodes() []*Node {
+	out := make([]*Node, 0, len(m.ids)-len(m.undefined))
+	for i := range m.ids {
+		if n := m.NodeAt(i); n != nil {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
+// Snapshots returns the snapshot nodes, sorted by unique_id.
+func (m *Manifest) Snapshots() []*Node {
+	var out []*Node
+	for i, kind := range m.kinds {
+		if kind == Snapshot && m.defined(i) {
+			out = append(out, m.NodeAt(i))
+		}
+	}
+	return out
+}
+
 // Children returns the unique_ids that read id directly, each once, sorted.
-// The slice is shared: callers must not modify it.
-func (m *Manifest) Children(id string) []string { return m.children[id] }
+func (m *Manifest) Children(id string) []string { return m.idsAt(id, m.children) }
 
 // Parents returns the unique_ids that id reads directly, each once, sorted.
-// The slice is shared: callers must not modify it.
-func (m *Manifest) Parents(id string) []string { return m.parents[id] }
+func (m *Manifest) Parents(id string) []string { return m.idsAt(id, m.parents) }
+
+// idsAt returns the ids adjacent to id, nil when there are none.
+func (m *Manifest) idsAt(id string, a adjacency) []string {
+	i, ok := m.Index(id)
+	if !ok {
+		return nil
+	}
+	positions := a.of(i)
+	if len(positions) == 0 {
+		return nil
+	}
+	out := make([]string, len(positions))
+	for j, p := range positions {
+		out[j] = m.ids[p]
+	}
+	return out
+}
 
 // Unresolved returns the unique_ids that child_map, parent_map or a
 // depends_on list mention but no section defines, sorted. dbt never writes
 // such ids; they point at a hand-edited or truncated-then-repaired manifest,
 // and lineage cannot say what they are.
-func (m *Manifest) Unresolved() []string { return slices.Clone(m.unresolved) }
+func (m *Manifest) Unresolved() []string {
+	var out []string
+	for _, i := range m.undefined {
+		out = append(out, m.ids[i])
+	}
+	return out
+}
 
 // RelationName returns the warehouse relation the node is built into: dbt's
 // relation_name when recorded (quoted as the adapter quotes it), else
