@@ -10,10 +10,11 @@ import (
 func main() {
 	// A run keeps little alive (each SQL file's parse is dropped after its
 	// rules) but allocates a great deal, so the default GOGC collects every
-	// few megabytes. Twice the headroom costs some 15 MB on 1,000 files and
-	// a tenth of the run's time; GOGC in the environment still decides.
+	// few megabytes. On 1,000 SQL files GOGC=400 took the run from 845 ms
+	// to 630 ms for 40 MB more memory (51 to 92 MB); GOGC in the
+	// environment still decides.
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(200)
+		debug.SetGCPercent(400)
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
