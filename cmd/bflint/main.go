@@ -10,8 +10,8 @@ import (
 func main() {
 	// A run keeps little alive (each SQL file's parse is dropped after its
 	// rules) but allocates a great deal, so the default GOGC collects every
-	// few megabytes. On 1,000 SQL files GOGC=400 took the run from 845 ms
-	// to 630 ms for 40 MB more memory (51 to 92 MB); GOGC in the
+	// few megabytes. On 1,000 SQL files GOGC=400 took the run from 790 ms
+	// to 617 ms for 45 MB more memory (51 to 96 MB); GOGC in the
 	// environment still decides.
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
