@@ -103,5 +103,6 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	for _, e := range res.Errors {
 		doc.Errors = append(doc.Errors, ierror{Code: reporters.RuleCode(e.Rule), File: reporters.FileName(e.File), Message: e.Message})
 	}
-	return reporters.WriteJSON(w, doc)
+	_, err := w.Write(doc.encode())
+	return err
 }
