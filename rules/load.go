@@ -223,6 +223,7 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
+	go sqlparse.Prepare()
 	// SQL files parse in the background while the walk goes on; what
 	// reads a parse (directives, the plan's copies) waits for them all.
 	var afterParse []func()

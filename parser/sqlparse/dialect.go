@@ -45,8 +45,8 @@ type dialect struct {
 // SQL the PostgreSQL parser reads, and marks what each rewrite removed so
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
-func dialectEdits(src string, toks []Token) ([]edit, []mark) {
-	d := &dialect{src: src, code: codeTokens(toks), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+func dialectEdits(src string, toks, code []Token) ([]edit, []mark) {
+	d := &dialect{src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
@@ -101,7 +101,15 @@ func (d *dialect) index() {
 // codeTokens drops space and comments, so rewrites look at neighbours in
 // the SQL itself.
 func codeTokens(toks []Token) []Token {
-	out := make([]Token, 0, len(toks))
+	// Counted first: the slices are kept per statement, and sizing them
+	// for every token would double what they hold.
+	n := 0
+	for _, t := range toks {
+		if t.IsCode() {
+			n++
+		}
+	}
+	out := make([]Token, 0, n)
 	for _, t := range toks {
 		if t.IsCode() {
 			out = append(out, t)

@@ -76,9 +76,9 @@ type jinjaTemplate struct {
 // placeholders shaped for where they stand, and block tags are resolved.
 // A template with {% if is_incremental() %} yields two variants, one per
 // branch, so both the incremental and the full-refresh SQL are analysed.
-func jinja(src string, toks []Token, opts Options) ([]variant, *Model, []Problem) {
+func jinja(src string, toks, code []Token, opts Options) ([]variant, *Model, []Problem) {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: split(src, toks)}
-	tp.code, tp.quoted = jinjaTokens(src, codeTokens(toks))
+	tp.code, tp.quoted = jinjaTokens(src, code)
 	bs, hasIncremental, problems := parseBlocks(src, tp.code)
 	bs.settleCalls(tp)
 	readings := []variant{{}}

@@ -132,19 +132,20 @@ type Comment struct {
 func Parse(src string, opts Options) *File {
 	f := &File{}
 	toks, lexErr := Lex(src)
+	code := codeTokens(toks)
 	f.Comments = comments(src, toks)
 	variants := []variant{{}}
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
 	// so the text is the surer sign.
 	if hasJinja(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		var problems []Problem
-		variants, f.Model, problems = jinja(src, toks, opts)
+		variants, f.Model, problems = jinja(src, toks, code, opts)
 		f.Problems = append(f.Problems, problems...)
 	}
 	var dialect []edit
 	var marks []mark
 	if !opts.PostgresOnly {
-		dialect, marks = dialectEdits(src, toks)
+		dialect, marks = dialectEdits(src, toks, code)
 	}
 	pieces := split(src, toks)
 	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].end-1] != ';' {
@@ -171,20 +172,25 @@ func Parse(src string, opts Options) *File {
 		}
 		defer func() { f.Statements = append(f.Statements, &tail) }()
 	}
-	seen := map[string]bool{}
+	type reading struct {
+		start int
+		text  string
+	}
+	seen := map[reading]bool{}
 	for _, v := range variants {
 		edits := sortEdits(append(append([]edit(nil), v.edits...), dialect...))
 		for _, p := range pieces {
 			text, m := rewrite(src, p.start, p.end, edits)
-			stoks := unchangedTokens(src, toks, text, p)
-			if stoks == nil {
-				stoks, _ = Lex(text)
+			code := unchangedCode(src, toks, text, p)
+			if code == nil {
+				stoks, _ := Lex(text)
+				code = codeTokens(stoks)
 			}
-			first := firstCode(stoks, 0)
+			first := firstCode(code, 0)
 			if first < 0 || text[first:] == ";" {
 				continue // only comments, blanks or Jinja that produced nothing
 			}
-			key := fmt.Sprint(p.start, "\x00", text)
+			key := reading{p.start, text}
 			if seen[key] {
 				continue
 			}
@@ -195,8 +201,8 @@ func Parse(src string, opts Options) *File {
 					st.Flags |= mk.flags
 				}
 			}
-			st.Problem = parseInto(st, stoks)
-			st.code = codeTokens(stoks)
+			st.Problem = parseInto(st, code)
+			st.code = code
 			f.Statements = append(f.Statements, st)
 		}
 	}
@@ -273,10 +279,10 @@ func tooDeep(text string, toks []Token) (offset int, deep bool) {
 	return 0, false
 }
 
-// unchangedTokens returns the tokens of a statement that no rewrite
+// unchangedCode returns the code tokens of a statement that no rewrite
 // touched, taken from the file's own tokens and shifted to offsets in text
 // instead of lexing it again; nil when the text was rewritten.
-func unchangedTokens(src string, toks []Token, text string, p piece) []Token {
+func unchangedCode(src string, toks []Token, text string, p piece) []Token {
 	if len(text) != p.end-p.start || text != src[p.start:p.end] {
 		return nil
 	}
@@ -285,9 +291,11 @@ func unchangedTokens(src string, toks []Token, text string, p piece) []Token {
 	if j > i && toks[j-1].End > p.end {
 		return nil // a token runs past the statement: only a fresh lex is sure
 	}
-	out := make([]Token, j-i)
-	for k, t := range toks[i:j] {
-		out[k] = Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start}
+	out := make([]Token, 0, j-i)
+	for _, t := range toks[i:j] {
+		if t.IsCode() {
+			out = append(out, Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start})
+		}
 	}
 	return out
 }
