@@ -1,6 +1,7 @@
 package scd2
 
 import (
+	"maps"
 	"slices"
 	"strings"
 
@@ -73,6 +74,25 @@ func newDimensions(pass *rules.Pass) *dimensions {
 		}
 	}
 	return ds
+}
+
+// mayJoinDimension reports whether st can hold a join this family reads.
+// With no relation known to be type-2, a join is one only through the
+// validity or current-flag columns the statement uses, so a statement whose
+// text names none of them has none, and its joins need not be read.
+func (ds *dimensions) mayJoinDimension(st *sqlparse.Statement) bool {
+	if len(ds.snapshots) > 0 || len(ds.cataloged) > 0 || len(ds.patterns) > 0 {
+		return true
+	}
+	text := strings.ToLower(st.Text)
+	for _, names := range [][]string{ds.validFrom, ds.validTo, slices.Collect(maps.Keys(currentFlags))} {
+		for _, name := range names {
+			if strings.Contains(text, name) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // dimension is what is known about a joined relation that may be type-2.

@@ -84,7 +84,7 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				out = tokenJoins(out, f, st, tf, dims)
 				continue
 			}
-			if st.Node == nil {
+			if st.Node == nil || !dims.mayJoinDimension(st) {
 				continue
 			}
 			// Most joins are to CTEs: the statement-wide maps are built
