@@ -1,7 +1,6 @@
 package scd2
 
 import (
-	"maps"
 	"slices"
 	"strings"
 
@@ -76,16 +75,17 @@ func newDimensions(pass *rules.Pass) *dimensions {
 	return ds
 }
 
-// mayJoinDimension reports whether st can hold a join this family reads.
+// mayJoin reports whether SQL text can hold a join this family reads.
 // With no relation known to be type-2, a join is one only through the
-// validity or current-flag columns the statement uses, so a statement whose
-// text names none of them has none, and its joins need not be read.
-func (ds *dimensions) mayJoinDimension(st *sqlparse.Statement) bool {
+// validity or current-flag columns the SQL uses, and those are written out
+// in the file (Jinja only adds relation names), so a file that names none
+// of them has no such join and its statements' joins need not be read.
+func (ds *dimensions) mayJoin(text string) bool {
 	if len(ds.snapshots) > 0 || len(ds.cataloged) > 0 || len(ds.patterns) > 0 {
 		return true
 	}
-	text := strings.ToLower(st.Text)
-	for _, names := range [][]string{ds.validFrom, ds.validTo, slices.Collect(maps.Keys(currentFlags))} {
+	text = strings.ToLower(text)
+	for _, names := range [][]string{ds.validFrom, ds.validTo, currentFlagNames} {
 		for _, name := range names {
 			if strings.Contains(text, name) {
 				return true

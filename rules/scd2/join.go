@@ -79,12 +79,13 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 	var out []*dimJoin
 	dims := newDimensions(pass)
 	for _, f := range pass.Unit.SQL {
+		mayJoin := dims.mayJoin(string(f.Source.Content))
 		for _, st := range f.Parsed.Statements {
 			if tf := pass.Tokens(st); tf != nil {
 				out = tokenJoins(out, f, st, tf, dims)
 				continue
 			}
-			if st.Node == nil || !dims.mayJoinDimension(st) {
+			if st.Node == nil || !mayJoin {
 				continue
 			}
 			// Most joins are to CTEs: the statement-wide maps are built
@@ -444,8 +445,8 @@ func (dj *dimJoin) isNow(n *pg_query.Node) bool {
 	return len(sqlparse.NowCalls(dj.st, n)) > 0
 }
 
-// currentFlags are the columns that mark a dimension's current version.
-var currentFlags = map[string]bool{"is_current": true, "current_flag": true, "is_latest": true}
+// currentFlagNames are the columns that mark a dimension's current version.
+var currentFlagNames = []string{"is_current", "current_flag", "is_latest"}
 
 func (dj *dimJoin) isFlag(n *pg_query.Node) bool {
 	c := n.GetColumnRef()
@@ -453,7 +454,7 @@ func (dj *dimJoin) isFlag(n *pg_query.Node) bool {
 		return false
 	}
 	qual, col := columnName(c)
-	return currentFlags[col] && dj.isOwn(qual)
+	return slices.Contains(currentFlagNames, col) && dj.isOwn(qual)
 }
 
 func (dj *dimJoin) colName(n *pg_query.Node) string {
