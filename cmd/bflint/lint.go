@@ -92,6 +92,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 				fmt.Fprint(stdout, usage)
 				fs.SetOutput(stdout)
 				fs.PrintDefaults()
+				fmt.Fprint(stdout, environmentHelp)
 				return nil, &exitError{code: exitClean}
 			}
 			return nil, usageErrorf("%v", err)

@@ -24,6 +24,14 @@ Usage:
 Lint flags:
 `
 
+const environmentHelp = `
+Environment:
+  BFLINT_CACHE_DIR   where decoded dbt manifests are cached (default: bflint in
+                     the user cache folder); "off" turns the cache off
+  GOGC, GOMEMLIMIT   Go's garbage collector settings; bflint uses GOGC=400
+                     unless GOGC is set
+`
+
 // run executes one bflint invocation and returns the exit code. It never
 // calls os.Exit, so tests drive the whole CLI through it.
 func run(args []string, stdout, stderr io.Writer) int {
