@@ -16,26 +16,32 @@ import (
 	"github.com/bflint/bflint/rules/validation"
 )
 
-// families lists every rule family; a family is one package under rules/.
-var families = [][]*rules.Rule{
-	files.Rules,
-	daterange.Rules,
-	rerun.Rules,
-	compute.Rules,
-	validation.Rules,
-	publish.Rules,
-	rollback.Rules,
-	downstream.Rules,
-	scd2.Rules,
-	sets.Rules,
-	governance.Rules,
+// family is one package under rules/ and its rules.
+type family struct {
+	name  string
+	rules []*rules.Rule
+}
+
+// families lists every rule family.
+var families = []family{
+	{"files", files.Rules},
+	{"daterange", daterange.Rules},
+	{"rerun", rerun.Rules},
+	{"compute", compute.Rules},
+	{"validation", validation.Rules},
+	{"publish", publish.Rules},
+	{"rollback", rollback.Rules},
+	{"downstream", downstream.Rules},
+	{"scd2", scd2.Rules},
+	{"sets", sets.Rules},
+	{"governance", governance.Rules},
 }
 
 // Registry returns a registry of every bflint rule.
 func Registry() *rules.Registry {
 	var rs []*rules.Rule
 	for _, f := range families {
-		rs = append(rs, f...)
+		rs = append(rs, f.rules...)
 	}
 	return rules.NewRegistry(rs...)
 }

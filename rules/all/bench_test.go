@@ -13,18 +13,7 @@ import (
 	"github.com/bflint/bflint/internal/benchgen"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
-	"github.com/bflint/bflint/rules/compute"
-	"github.com/bflint/bflint/rules/daterange"
-	"github.com/bflint/bflint/rules/downstream"
-	"github.com/bflint/bflint/rules/files"
-	"github.com/bflint/bflint/rules/governance"
-	"github.com/bflint/bflint/rules/publish"
-	"github.com/bflint/bflint/rules/rerun"
-	"github.com/bflint/bflint/rules/rollback"
 	"github.com/bflint/bflint/rules/ruletest"
-	"github.com/bflint/bflint/rules/scd2"
-	"github.com/bflint/bflint/rules/sets"
-	"github.com/bflint/bflint/rules/validation"
 )
 
 // The defaults keep `go test -bench .` quick. Each iteration loads the
@@ -37,26 +26,6 @@ var (
 	benchCorpusPlans = flag.Int("corpus-plans", 10, "plan projects (one plan, five SQL files) beside the SQL files")
 )
 
-type benchFamily struct {
-	name  string
-	rules []*rules.Rule
-}
-
-// benchFamilies names the entries of families, for sub-benchmark names.
-var benchFamilies = []benchFamily{
-	{"files", files.Rules},
-	{"daterange", daterange.Rules},
-	{"rerun", rerun.Rules},
-	{"compute", compute.Rules},
-	{"validation", validation.Rules},
-	{"publish", publish.Rules},
-	{"rollback", rollback.Rules},
-	{"downstream", downstream.Rules},
-	{"scd2", scd2.Rules},
-	{"sets", sets.Rules},
-	{"governance", governance.Rules},
-}
-
 // BenchmarkRules times rules.Run over loaded units, one sub-benchmark per
 // rule family with only its rules enabled, and one with every rule. Rules
 // share facts computed once per statement or unit, so every iteration runs
@@ -65,13 +34,6 @@ var benchFamilies = []benchFamily{
 // than "all". Jobs is 1, so the time is the rules' CPU time.
 func BenchmarkRules(b *testing.B) {
 	reg := Registry()
-	total := 0
-	for _, f := range benchFamilies {
-		total += len(f.rules)
-	}
-	if len(benchFamilies) != len(families) || total != len(reg.All()) {
-		b.Fatalf("benchFamilies lists %d families and %d rules; the registry has %d and %d", len(benchFamilies), total, len(families), len(reg.All()))
-	}
 	root := writeBenchProject(b)
 	cfg := &config.Config{}
 	disc, err := rules.Discover([]string{root}, root, nil)
@@ -86,7 +48,7 @@ func BenchmarkRules(b *testing.B) {
 		runtime.GC()
 		return fset, units
 	}
-	for _, f := range append(slices.Clone(benchFamilies), benchFamily{"all", reg.All()}) {
+	for _, f := range append(slices.Clone(families), family{"all", reg.All()}) {
 		b.Run(f.name, func(b *testing.B) {
 			s := &rules.Settings{Registry: reg, Config: cfg, Now: ruletest.Now, Jobs: 1, Enabled: map[string]bool{}}
 			for _, r := range f.rules {
