@@ -64,17 +64,6 @@ func Prepare() {
 	_, _ = parseResultTable()
 }
 
-// decodeParseResult decodes pg_query's JSON parse tree. An Integer whose
-// value the JSON leaves out reads as 0; see parseFast.
-func decodeParseResult(data string) (*pg_query.ParseResult, error) {
-	d, err := newJSONDecoder(data)
-	if err != nil {
-		return nil, err
-	}
-	defer d.release()
-	return d.parseResult()
-}
-
 // pbKind is how a field's value is written and stored.
 type pbKind uint8
 
