@@ -207,6 +207,9 @@ type LoadOptions struct {
 	// Manifest is the --manifest flag: the dbt manifest for files whose
 	// plan names none.
 	Manifest string
+	// CacheDir is where decoded manifests are cached (manifest.LoadCached);
+	// "" reads every manifest afresh.
+	CacheDir string
 	// Streamed defers the parse of each standalone SQL file to Run, just
 	// before its unit's rules, and drops it after them: a run over
 	// thousands of files then holds a few parse trees at a time instead
@@ -219,7 +222,7 @@ type LoadOptions struct {
 // that plan's unit and is not linted again on its own. Each SQL file is
 // read and parsed once, however many plans name it.
 func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
-	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest,
+	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
@@ -321,6 +324,7 @@ type loader struct {
 	root         string
 	cfg          *config.Config
 	manifestFlag string
+	cacheDir     string
 	parsed       map[string]*SQLFile
 	manifests    map[string]*manifestResult
 	parsing      sync.WaitGroup

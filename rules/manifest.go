@@ -57,13 +57,13 @@ func (l *loader) manifest(path string) *manifestResult {
 		return r
 	}
 	r := &manifestResult{path: displayName(l.root, path)}
-	r.manifest, r.err = manifest.LoadCached(path, manifest.CacheDir())
+	r.manifest, r.err = manifest.LoadCached(path, l.cacheDir)
 	r.err = relativeError(r.err, r.path)
 	if r.err == nil {
 		r.graph = lineage.New(r.manifest)
 		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
 		if _, err := os.Stat(catalog); err == nil {
-			r.catalog, r.catalogErr = manifest.LoadCatalogCached(catalog, manifest.CacheDir())
+			r.catalog, r.catalogErr = manifest.LoadCatalogCached(catalog, l.cacheDir)
 			r.catalogErr = relativeError(r.catalogErr, displayName(l.root, catalog))
 		}
 	}

@@ -14,14 +14,13 @@ import (
 // lineage agrees.
 func TestManifestThroughCache(t *testing.T) {
 	cache := t.TempDir()
-	t.Setenv(manifest.CacheDirEnv, cache)
 	root, err := filepath.Abs("../testdata/lineage/shop")
 	if err != nil {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, "target", "manifest.json")
 	load := func() *manifestResult {
-		l := &loader{root: root, manifests: map[string]*manifestResult{}}
+		l := &loader{root: root, cacheDir: cache, manifests: map[string]*manifestResult{}}
 		r := l.manifest(path)
 		if r.err != nil {
 			t.Fatal(r.err)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/bflint/bflint/parser/manifest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,9 @@ import (
 // below set it themselves.
 func TestMain(m *testing.M) {
 	os.Unsetenv("GITHUB_ACTIONS")
+	// The CLI runs in process here: without this it would fill the user's
+	// manifest cache. Tests of the cache set their own folder.
+	os.Setenv(manifest.CacheDirEnv, "off")
 	os.Exit(m.Run())
 }
 

@@ -29,10 +29,9 @@ func TestLineageThroughCache(t *testing.T) {
 	}
 }
 
-// TestTestsLeaveTheUserCache checks that, under go test, the default cache
-// is off: a run of the CLI in a test writes nothing into the user's cache
-// folder.
-func TestTestsLeaveTheUserCache(t *testing.T) {
+// TestDefaultCacheFolder runs bflint lineage with BFLINT_CACHE_DIR unset:
+// the entry lands in bflint's folder of the user cache folder.
+func TestDefaultCacheFolder(t *testing.T) {
 	t.Setenv(manifest.CacheDirEnv, "")
 	home := t.TempDir()
 	t.Setenv("XDG_CACHE_HOME", filepath.Join(home, "cache"))
@@ -40,7 +39,11 @@ func TestTestsLeaveTheUserCache(t *testing.T) {
 	if code, _, stderr := runLineage(t, "fct_orders", "--manifest", shopManifest); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	if entries, err := os.ReadDir(home); err != nil || len(entries) != 0 {
-		t.Errorf("the run wrote %v into the home folder (%v)", entries, err)
+	user, err := os.UserCacheDir()
+	if err != nil {
+		t.Skip("no user cache folder on this system")
+	}
+	if entries, _ := filepath.Glob(filepath.Join(user, "bflint", "*.bin")); len(entries) != 1 {
+		t.Errorf("the user cache folder holds %q, want one entry", entries)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/yamlx"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
@@ -180,12 +181,12 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	manifest := ""
+	load := rules.LoadOptions{Root: root, Config: cfg, Streamed: !o.stats, CacheDir: manifest.CacheDir()}
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
 			return usageErrorf("--manifest %s: no such file", o.manifest)
 		}
-		if manifest, err = filepath.Abs(o.manifest); err != nil {
+		if load.Manifest, err = filepath.Abs(o.manifest); err != nil {
 			return usageErrorf("--manifest %s: %v", o.manifest, err)
 		}
 	}
@@ -197,7 +198,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest, Streamed: !o.stats})
+	units := rules.Load(fset, disc, load)
 	res := rules.Run(fset, units, settings)
 	for round := 0; o.fix && round < maxFixRounds; round++ {
 		changed, err := applyFixes(res, root, stderr)
@@ -208,7 +209,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 			break
 		}
 		fmt.Fprintf(stderr, "bflint: --fix rewrote %d file(s)\n", changed)
-		units = rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Manifest: manifest, Streamed: !o.stats})
+		units = rules.Load(fset, disc, load)
 		res = rules.Run(fset, units, settings)
 	}
 	stale, err := adopt.process(res, units, settings, o, stderr)

@@ -18,7 +18,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"testing"
 	"time"
 )
 
@@ -40,22 +39,17 @@ import (
 // the value "off" disables the cache.
 const CacheDirEnv = "BFLINT_CACHE_DIR"
 
-// CacheDir returns the folder LoadCached keeps decoded manifests in:
+// CacheDir returns the folder the command line keeps decoded manifests in:
 // $BFLINT_CACHE_DIR, else bflint in the user's cache folder
 // (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux). It is "", no
-// cache, when BFLINT_CACHE_DIR is "off", when there is no user cache
-// folder, and in a test binary that does not set BFLINT_CACHE_DIR, so that
-// no test writes into the real cache.
-func CacheDir() string { return cacheDirFrom(testing.Testing()) }
-
-func cacheDirFrom(underTest bool) string {
-	switch dir := os.Getenv(CacheDirEnv); {
-	case dir == "off":
+// cache, when BFLINT_CACHE_DIR is "off" or there is no user cache folder.
+func CacheDir() string {
+	switch dir := os.Getenv(CacheDirEnv); dir {
+	case "off":
 		return ""
-	case dir != "":
+	case "":
+	default:
 		return dir
-	case underTest:
-		return ""
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
