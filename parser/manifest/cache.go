@@ -66,19 +66,11 @@ func CacheDir() string {
 // meanwhile, on the chance that the manifest has not changed since; its
 // key, checked once the hash is known, decides whether it is used.
 func LoadCached(path, dir string) (*Manifest, error) {
-	if dir == "" {
+	f, before, ok := openForCache(path, dir)
+	if !ok {
 		return Load(path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
 	}
 	defer f.Close()
-	before, err := f.Stat()
-	if err != nil || !before.Mode().IsRegular() || before.Size() > MaxSize {
-		// Load words the error, or reads what cannot be hashed twice.
-		return Load(path)
-	}
 	last := filepath.Join(dir, lastName(path))
 	lastEntry := readLast(last)
 	type guess struct {
@@ -126,6 +118,26 @@ func LoadCached(path, dir string) (*Manifest, error) {
 		evict(dir)
 	}
 	return m, nil
+}
+
+// openForCache opens path to be hashed for the cache in dir. ok is false
+// when there is no cache, or the file cannot be opened, is not a regular
+// file or is larger than MaxSize: the uncached loader then reads it, or
+// words the error as it would without a cache.
+func openForCache(path, dir string) (f *os.File, info os.FileInfo, ok bool) {
+	if dir == "" {
+		return nil, nil, false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, false
+	}
+	info, err = f.Stat()
+	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxSize {
+		f.Close()
+		return nil, nil, false
+	}
+	return f, info, true
 }
 
 // unchanged reports whether f is as it was: a file changed while it was

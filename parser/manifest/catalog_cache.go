@@ -2,7 +2,6 @@ package manifest
 
 import (
 	"encoding/binary"
-	"os"
 	"path/filepath"
 	"unsafe"
 )
@@ -11,18 +10,11 @@ import (
 // is Load: a catalog.json is often a tenth of its manifest's size, too
 // much to decode again on every run. "" is LoadCatalog itself.
 func LoadCatalogCached(path, dir string) (*Catalog, error) {
-	if dir == "" {
+	f, before, ok := openForCache(path, dir)
+	if !ok {
 		return LoadCatalog(path)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
 	}
 	defer f.Close()
-	before, err := f.Stat()
-	if err != nil || !before.Mode().IsRegular() || before.Size() > MaxSize {
-		return LoadCatalog(path)
-	}
 	content, err := contentHash(f, before.Size())
 	if err != nil {
 		return LoadCatalog(path)
