@@ -3,45 +3,19 @@ package lineage
 import (
 	"encoding/json"
 	"errors"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/internal/testcorpus"
 	"github.com/bflint/bflint/parser/manifest"
 )
 
-// The shared folder sits beside the repository in every checkout and in CI.
-var corpusRoots = []string{"../../shared/corpus", "../../shared/fixtures"}
-
-// corpusManifests lists every manifest under the shared folders. A missing
-// folder fails: a skipped test would let lineage drift from real manifests.
+// corpusManifests lists the real manifests under testdata/thirdparty.
 func corpusManifests(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	for _, root := range corpusRoots {
-		if _, err := os.Stat(root); err != nil {
-			t.Fatalf("corpus folder %s is missing (the shared folder must sit beside the repository): %v", root, err)
-		}
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if name := d.Name(); !d.IsDir() && strings.HasPrefix(name, "manifest") && strings.HasSuffix(name, ".json") {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 14 {
-		t.Fatalf("found %d manifests under %v, want at least the 14 the shared folder holds", len(files), corpusRoots)
-	}
-	return files
+	return testcorpus.Manifests(t)
 }
 
 // rawGraph is a manifest decoded with encoding/json alone, as an

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+
+	"github.com/bflint/bflint/internal/testcorpus"
 )
 
 // catalogEntryOf returns the path and key of the entry that holds path's
@@ -52,10 +54,7 @@ func loadCatalogBoth(t *testing.T, path, dir string) {
 // entries.
 func TestCatalogCache(t *testing.T) {
 	dir := t.TempDir()
-	paths, err := filepath.Glob("../../../shared/corpus/*/docs/catalog.json")
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no corpus catalogs: %v", err)
-	}
+	paths := testcorpus.Catalogs(t)
 	empty := filepath.Join(t.TempDir(), "catalog.json")
 	if err := os.WriteFile(empty, []byte(`{"nodes": {"model.a.b": {"columns": {}}}, "sources": null}`), 0o644); err != nil {
 		t.Fatal(err)
@@ -97,7 +96,7 @@ func TestCatalogCache(t *testing.T) {
 // FuzzCatalogEntry feeds arbitrary payloads to the catalog decoder: it
 // refuses or decodes, never panics.
 func FuzzCatalogEntry(f *testing.F) {
-	c, err := LoadCatalog("../../../shared/corpus/godatadriven__dbt-bouncer/dbt_project/target/catalog.json")
+	c, err := LoadCatalog(bouncer + "dbt_project/target/catalog.json")
 	if err != nil {
 		f.Fatal(err)
 	}

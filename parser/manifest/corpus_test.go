@@ -3,45 +3,18 @@ package manifest
 import (
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/internal/testcorpus"
 )
 
-// The shared corpus sits beside the repository in every checkout and in CI.
-var corpusRoots = []string{"../../../shared/corpus", "../../../shared/fixtures"}
-
-// corpusManifests lists every manifest under the shared folders. A missing
-// folder fails the test: skipping would let the loader drift from the real
-// manifests unnoticed.
+// corpusManifests lists the real manifests under testdata/thirdparty.
 func corpusManifests(t *testing.T) []string {
 	t.Helper()
-	var files []string
-	for _, root := range corpusRoots {
-		if _, err := os.Stat(root); err != nil {
-			t.Fatalf("corpus folder %s is missing (the shared folder must sit beside the repository): %v", root, err)
-		}
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			name := d.Name()
-			if !d.IsDir() && strings.HasPrefix(name, "manifest") && strings.HasSuffix(name, ".json") {
-				files = append(files, path)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	if len(files) < 14 {
-		t.Fatalf("found %d manifests under %v, want the 14 the shared folder holds: %v", len(files), corpusRoots, files)
-	}
-	return files
+	return testcorpus.Manifests(t)
 }
 
 // rawManifest is the same file decoded generically, as an independent
@@ -275,9 +248,9 @@ func checkEdges(t *testing.T, m *Manifest, raw rawManifest) {
 }
 
 const (
-	dbtCore = "../../../shared/corpus/dbt-labs__dbt-core/tests/functional/artifacts/data/state/"
-	hubspot = "../../../shared/corpus/fivetran__dbt_hubspot"
-	bouncer = "../../../shared/corpus/godatadriven__dbt-bouncer/"
+	dbtCore = "../../testdata/thirdparty/dbt-labs__dbt-core/tests/functional/artifacts/data/state/"
+	hubspot = "../../testdata/thirdparty/fivetran__dbt_hubspot"
+	bouncer = "../../testdata/thirdparty/godatadriven__dbt-bouncer/"
 	fusion  = bouncer + "tests/fixtures/dbt_20/target/manifest.json"
 )
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/internal/testcorpus"
 	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/internal/reportertest"
 	"github.com/bflint/bflint/rules"
@@ -20,9 +21,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
-// The SARIF schemas live in the shared folder beside the repository, not in
-// it, because they are OASIS files the project must not relicense.
-var schemaDir = filepath.Join("..", "..", "..", "shared", "schemas")
+// The SARIF schemas are OASIS files, kept verbatim under testdata/thirdparty
+// with their terms; they are not under bflint's licence.
+var schemaDir = testcorpus.Path("sarif")
 
 // goldenRoot is a made-up project root: the golden file must not depend on
 // the machine the test runs on.
@@ -51,7 +52,7 @@ func loadSchema(t *testing.T, file string) *jsonschema.Schema {
 	path := filepath.Join(schemaDir, file)
 	data, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("SARIF schema %s is missing: the shared folder (with schemas/) must sit beside the repository; see shared/README.md", path)
+		t.Fatalf("SARIF schema %s is missing: testdata/thirdparty/sarif is part of the repository", path)
 	}
 	if err != nil {
 		t.Fatal(err)

@@ -21,24 +21,22 @@ func load(t *testing.T, path string) *lookup {
 	return &lookup{g: lineage.New(m), m: m, memo: map[string]resolution{}}
 }
 
-// manifests are the hand-made manifests of the fixtures and the real ones
-// of the shared corpus beside the repository.
+// manifests are every manifest.json under testdata: the hand-made ones of
+// the fixtures and the real ones under testdata/thirdparty.
 func manifests(t *testing.T) []string {
 	t.Helper()
 	var out []string
-	for _, root := range []string{"../../testdata", "../../../shared/corpus"} {
-		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() && d.Name() == "manifest.json" {
-				out = append(out, path)
-			}
-			return nil
-		})
+	err := filepath.WalkDir("../../testdata", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
+		if !d.IsDir() && d.Name() == "manifest.json" {
+			out = append(out, path)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return out
 }
