@@ -41,7 +41,7 @@ progress "building bflint and the helpers into $bin"
 mkdir -p "$bin" "$data"
 go build -o "$bin/bflint" ./cmd/bflint
 for tool in benchrun jsonref benchgen; do
-  go build -o "$bin/$tool" "./scripts/$tool"
+  go build -o "$bin/$tool" "./internal/tools/$tool/main.go"
 done
 
 # npm installs only the platform package that fits this machine; the
@@ -63,7 +63,7 @@ if ! squawk=$(find_squawk); then
 fi
 
 # Inputs are regenerated only when the generator's source or seed changed.
-generator=$(find internal/benchgen scripts/benchgen -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -c1-16)
+generator=$(find internal/benchgen internal/tools/benchgen -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -c1-16)
 stamp="seed=$seed generator=$generator"
 generate() { # OUT BENCHGEN-FLAG...
   local out=$1

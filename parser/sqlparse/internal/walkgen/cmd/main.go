@@ -1,3 +1,8 @@
+//go:build ignore
+
+// This program is run with "go run FILE", never installed: the ignore
+// constraint keeps it out of "go install ./..." and "go build ./...".
+
 // Command walkgen writes walk_gen.go (see package walkgen).
 package main
 

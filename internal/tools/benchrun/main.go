@@ -1,4 +1,7 @@
-//go:build linux
+//go:build ignore
+
+// This program is run with "go run FILE", never installed: the ignore
+// constraint keeps it out of "go install ./..." and "go build ./...".
 
 // Command benchrun times whole processes for scripts/bench.sh and checks
 // the medians against a target.

@@ -1,3 +1,8 @@
+//go:build ignore
+
+// This program is run with "go run FILE", never installed: the ignore
+// constraint keeps it out of "go install ./..." and "go build ./...".
+
 // Command jsonref is the yardstick of target B in docs/benchmarks.md: the
 // plainest way to read what bflint lineage needs from a dbt manifest,
 // encoding/json decoding the whole file into typed structs that hold

@@ -1,8 +1,13 @@
+//go:build ignore
+
+// This program is run with "go run FILE", never installed: the ignore
+// constraint keeps it out of "go install ./..." and "go build ./...".
+
 // Command benchgen writes the inputs scripts/bench.sh measures bflint on.
 //
-//	go run ./scripts/benchgen -sql 1000 -out DIR      # DIR/*.sql corpus
-//	go run ./scripts/benchgen -manifest-mb 100 -out FILE
-//	go run ./scripts/benchgen -precommit -manifest FILE -out DIR
+//	go run ./internal/tools/benchgen/main.go -sql 1000 -out DIR      # DIR/*.sql corpus
+//	go run ./internal/tools/benchgen/main.go -manifest-mb 100 -out FILE
+//	go run ./internal/tools/benchgen/main.go -precommit -manifest FILE -out DIR
 package main
 
 import (
