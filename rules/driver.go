@@ -82,13 +82,14 @@ func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[
 
 // Run lints every unit and returns the processed findings.
 func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
-	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units)}
 	s.plans = nil
 	for _, u := range units {
 		if u.Plan != nil && u.Plan.Readable {
 			s.plans = append(s.plans, u.Plan)
 		}
 	}
+	units = Linted(units)
+	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units)}
 	perUnit := make([]unitResult, len(units))
 	jobs := max(s.Jobs, 1)
 	var wg sync.WaitGroup

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"go/token"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -68,6 +70,13 @@ func ProjectRoot(path string) (string, error) {
 type Discovered struct {
 	Plans []string
 	SQL   []string
+	// Context are the project's other plans, found when a path argument
+	// is a file, as pre-commit and editors pass them: a SQL file that one
+	// of them references is linted with that plan, and the plan-set rules
+	// (BF801, BF804, BF807) compare the linted plans with all of them, as
+	// a run over the whole project would. A context plan that lints no
+	// given file is read, never reported on.
+	Context []string
 }
 
 // Discover walks paths (files or folders) below root and returns the plans
@@ -87,19 +96,8 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 			*list = append(*list, p)
 		}
 	}
-	excluded := func(abs string) bool {
-		rel, err := filepath.Rel(root, abs)
-		if err != nil {
-			return false
-		}
-		rel = filepath.ToSlash(rel)
-		for _, pat := range exclude {
-			if ok, _ := doublestar.Match(pat, rel); ok {
-				return true
-			}
-		}
-		return false
-	}
+	w := walker{root: root, exclude: exclude}
+	fileArgs := false
 	for _, arg := range paths {
 		abs, err := filepath.Abs(arg)
 		if err != nil {
@@ -113,6 +111,7 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 			return nil, &UsageError{fmt.Sprintf("%s: no such file or folder", arg)}
 		}
 		if !info.IsDir() {
+			fileArgs = true
 			switch kind := classify(abs, true); kind {
 			case "plan":
 				add(&d.Plans, abs)
@@ -123,34 +122,27 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 			}
 			continue
 		}
-		err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
-			if err != nil {
-				// An unreadable folder or file is listed so that the run
-				// reports it instead of hiding it.
-				if p != abs && !excluded(p) {
-					add(&d.SQL, p)
-				}
-				if e != nil && e.IsDir() {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if e.IsDir() {
-				if p != abs && (skippedDirs[e.Name()] || excluded(p)) {
-					return fs.SkipDir
-				}
-				return nil
-			}
-			if excluded(p) {
-				return nil
-			}
-			switch classify(p, false) {
+		err = w.walk(abs, func(kind, p string) {
+			switch kind {
 			case "plan":
 				add(&d.Plans, p)
-			case "sql":
+			case "sql", "unreadable":
+				// An unreadable folder or file is listed so that the run
+				// reports it instead of hiding it.
 				add(&d.SQL, p)
 			}
-			return nil
+		})
+		if err != nil {
+			return nil, &UsageError{err.Error()}
+		}
+	}
+	if fileArgs {
+		// A folder that cannot be read here is reported only when it is
+		// linted itself: the context is a help, not something to lint.
+		err := w.walk(root, func(kind, p string) {
+			if kind == "plan" {
+				add(&d.Context, p)
+			}
 		})
 		if err != nil {
 			return nil, &UsageError{err.Error()}
@@ -158,7 +150,58 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 	}
 	sort.Strings(d.Plans)
 	sort.Strings(d.SQL)
+	sort.Strings(d.Context)
 	return d, nil
+}
+
+// walker lists what lies under a folder of the project, leaving out the
+// skipped folders and the configuration's excludes.
+type walker struct {
+	root    string
+	exclude []string
+}
+
+func (w walker) excluded(abs string) bool {
+	rel, err := filepath.Rel(w.root, abs)
+	if err != nil {
+		return false
+	}
+	rel = filepath.ToSlash(rel)
+	for _, pat := range w.exclude {
+		if ok, _ := doublestar.Match(pat, rel); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// walk calls visit with "plan", "sql" or "unreadable" for each file of
+// dir that is one.
+func (w walker) walk(dir string, visit func(kind, path string)) error {
+	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			if p != dir && !w.excluded(p) {
+				visit("unreadable", p)
+			}
+			if e != nil && e.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if e.IsDir() {
+			if p != dir && (skippedDirs[e.Name()] || w.excluded(p)) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if w.excluded(p) {
+			return nil
+		}
+		if kind := classify(p, false); kind != "" {
+			visit(kind, p)
+		}
+		return nil
+	})
 }
 
 // classify says whether a file is a plan, SQL or neither. A YAML file that
@@ -186,18 +229,15 @@ func classify(path string, explicit bool) string {
 	return ""
 }
 
+// readHead reads at most n bytes from the start of the file, allocating
+// for what the file holds rather than for n: most YAML files are small.
 func readHead(path string, n int64) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	buf := make([]byte, n)
-	k, err := f.Read(buf)
-	if k > 0 {
-		return buf[:k], nil
-	}
-	return nil, err
+	return io.ReadAll(io.LimitReader(f, n))
 }
 
 // LoadOptions say where a run's files come from.
@@ -233,19 +273,13 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 	root := opts.Root
 	var units []*Unit
 	referenced := map[string]bool{}
-	for _, path := range d.Plans {
-		content, err := readFile(path)
-		f := source.Add(fset, displayName(root, path), content)
-		u := &Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
+	for _, lp := range l.plans(d) {
+		u, p := lp.unit, lp.unit.Plan
 		units = append(units, u)
-		if err != nil {
+		if u.ReadError != nil || u.Context {
 			continue
 		}
-		p := plan.Parse(f)
-		u.Plan = p
-		p.ResolvePaths(filepath.Dir(path), root)
-		u.Directives = YAMLDirectives(f)
-		mpath := l.manifestIn(filepath.Dir(path))
+		mpath := l.manifestIn(lp.dir)
 		for _, ref := range p.Paths {
 			if ref.Key == "downstream.manifest" {
 				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
@@ -317,6 +351,52 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 		f()
 	}
 	return units
+}
+
+type loadedPlan struct {
+	unit *Unit
+	dir  string // the plan's folder, absolute
+}
+
+// plans reads the discovered plans, then the context plans: one that
+// references a SQL file of the run is linted with it, as if it had been
+// given; the others only join the plan set. Linted plans come first, in
+// path order.
+func (l *loader) plans(d *Discovered) []loadedPlan {
+	var linted, context []loadedPlan
+	for _, path := range d.Plans {
+		linted = append(linted, l.readPlan(path))
+	}
+	lintedSQL := make(map[string]bool, len(d.SQL))
+	for _, path := range d.SQL {
+		lintedSQL[path] = true
+	}
+	for _, path := range d.Context {
+		lp := l.readPlan(path)
+		if lp.unit.ReadError == nil && slices.ContainsFunc(lp.unit.Plan.Paths, func(ref *plan.PathRef) bool {
+			return ref.Err == nil && lintedSQL[ref.Abs]
+		}) {
+			linted = append(linted, lp)
+			continue
+		}
+		lp.unit.Context = true
+		context = append(context, lp)
+	}
+	slices.SortStableFunc(linted, func(a, b loadedPlan) int { return strings.Compare(a.unit.File.Name, b.unit.File.Name) })
+	return append(linted, context...)
+}
+
+// readPlan reads and parses one plan and resolves the files it names.
+func (l *loader) readPlan(path string) loadedPlan {
+	content, err := readFile(path)
+	f := source.Add(l.fset, displayName(l.root, path), content)
+	u := &Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
+	if err == nil {
+		u.Plan = plan.Parse(f)
+		u.Plan.ResolvePaths(filepath.Dir(path), l.root)
+		u.Directives = YAMLDirectives(f)
+	}
+	return loadedPlan{unit: u, dir: filepath.Dir(path)}
 }
 
 type loader struct {

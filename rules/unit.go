@@ -24,6 +24,9 @@ type Unit struct {
 	ReadError error
 	// Directives are the bflint:ignore comments of the unit's files.
 	Directives []*Directive
+	// Context marks a plan read only for the run's plan set (see
+	// Discovered.Context): no rule runs on it and nothing is reported.
+	Context bool
 
 	manifest *manifestResult
 	facts    map[any]any
@@ -120,4 +123,15 @@ func (u *Unit) fileOf(pos token.Pos) *source.File {
 		}
 	}
 	return nil
+}
+
+// Linted leaves out the context units: what the run lints and reports.
+func Linted(units []*Unit) []*Unit {
+	out := make([]*Unit, 0, len(units))
+	for _, u := range units {
+		if !u.Context {
+			out = append(out, u)
+		}
+	}
+	return out
 }

@@ -212,6 +212,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		units = rules.Load(fset, disc, load)
 		res = rules.Run(fset, units, settings)
 	}
+	units = rules.Linted(units)
 	stale, err := adopt.process(res, units, settings, o, stderr)
 	if err != nil {
 		return err
