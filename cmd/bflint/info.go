@@ -9,23 +9,81 @@ import (
 	"runtime/debug"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules/all"
+	"golang.org/x/mod/module"
 )
 
-// buildVersion is set at release time with -ldflags "-X main.buildVersion=v1.2.3".
-var buildVersion = ""
+// Set at release time (.goreleaser.yaml) with
+// -ldflags "-X main.buildVersion=v1.2.3 -X main.buildCommit=... -X main.buildDate=...".
+// Without them the build info answers: the module version under
+// "go install ...@VERSION", the git revision and its time in a checkout.
+var buildVersion, buildCommit, buildDate string
 
-func version() string {
-	if buildVersion != "" {
-		return buildVersion
-	}
-	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" && info.Main.Version != "(devel)" {
-		return info.Main.Version
-	}
-	return "dev"
+type versionInfo struct {
+	Version, Commit, Date string
 }
+
+func (v versionInfo) String() string {
+	return fmt.Sprintf("bflint %s (commit %s, built %s, %s %s/%s)", v.Version, v.Commit, v.Date, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+}
+
+func currentVersion() versionInfo {
+	info, _ := debug.ReadBuildInfo()
+	return versionFrom(versionInfo{buildVersion, buildCommit, buildDate}, info)
+}
+
+// versionFrom fills what the linker flags left empty from the build info.
+func versionFrom(stamped versionInfo, info *debug.BuildInfo) versionInfo {
+	v := stamped
+	if info != nil {
+		if v.Version == "" && info.Main.Version != "" && info.Main.Version != "(devel)" {
+			v.Version = info.Main.Version
+		}
+		modified := false
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if v.Commit == "" {
+					v.Commit = s.Value
+				}
+			case "vcs.time":
+				if v.Date == "" {
+					v.Date = s.Value
+				}
+			case "vcs.modified":
+				modified = s.Value == "true"
+			}
+		}
+		if modified && stamped.Commit == "" && v.Commit != "" {
+			v.Commit += "-dirty"
+		}
+		// "go install ...@<commit>" builds a pseudo-version, which names
+		// the commit and its time.
+		if module.IsPseudoVersion(v.Version) {
+			if rev, err := module.PseudoVersionRev(v.Version); err == nil && v.Commit == "" {
+				v.Commit = rev
+			}
+			if t, err := module.PseudoVersionTime(v.Version); err == nil && v.Date == "" {
+				v.Date = t.UTC().Format(time.RFC3339)
+			}
+		}
+	}
+	if v.Version == "" {
+		v.Version = "dev"
+	}
+	if v.Commit == "" {
+		v.Commit = "unknown"
+	}
+	if v.Date == "" {
+		v.Date = "unknown"
+	}
+	return v
+}
+
+func version() string { return currentVersion().Version }
 
 func defaultJobs() int { return runtime.NumCPU() }
 

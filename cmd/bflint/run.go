@@ -64,8 +64,11 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return lineageCommand(args[1:], stdout)
 		case "init":
 			return initCommand(args[1:], stdout)
-		case "version":
-			fmt.Fprintf(stdout, "bflint %s\n", version())
+		case "version", "--version", "-version":
+			if len(args) > 1 {
+				return usageErrorf("version takes no arguments")
+			}
+			fmt.Fprintln(stdout, currentVersion())
 			return nil
 		case "help":
 			return lintCommand([]string{"--help"}, stdout, stderr)
