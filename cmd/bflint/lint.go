@@ -47,7 +47,7 @@ type formatTarget struct {
 	path   string
 }
 
-var formats = []string{"text", "json", "sarif", "github", "rdjsonl"}
+var formats = []string{"text", "json", "sarif", "github", "rdjsonl", "markdown"}
 
 // listFlag collects a repeatable or comma-separated flag.
 type listFlag []string
@@ -70,7 +70,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 		nowText, failOn             string
 		o                           lintOptions
 	)
-	fs.Var(&formatList, "format", "output `format`: text, json, sarif, github or rdjsonl; repeat, or give format=FILE, to write several")
+	fs.Var(&formatList, "format", "output `format`: text, json, sarif, github, rdjsonl or markdown; repeat, or give format=FILE, to write several")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of stdout")
 	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339 (default: the current time)")
 	fs.StringVar(&o.configPath, "config", "", "configuration `FILE` (default: .bflint.yaml found walking up to the project root)")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bflint/bflint/reporters/github"
 	jsonreport "github.com/bflint/bflint/reporters/json"
+	"github.com/bflint/bflint/reporters/markdown"
 	"github.com/bflint/bflint/reporters/rdjsonl"
 	"github.com/bflint/bflint/reporters/sarif"
 	"github.com/bflint/bflint/reporters/text"
@@ -93,6 +94,8 @@ func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, 
 		return github.Write(w, res, github.Options{})
 	case "rdjsonl":
 		return rdjsonl.Write(w, res, rdjsonl.Options{})
+	case "markdown":
+		return markdown.Write(w, res, markdown.Options{})
 	}
 	return fmt.Errorf("unknown format %q", format)
 }

@@ -14,11 +14,6 @@ import (
 	"golang.org/x/tools/go/analysis"
 )
 
-const (
-	sourceURL  = "https://github.com/bflint/bflint"
-	docsPrefix = "https://github.com/bflint/bflint/blob/main/docs/rules/"
-)
-
 // Options is empty for now; it exists so every reporter is called the same
 // way and options can be added without changing callers.
 type Options struct{}
@@ -107,11 +102,11 @@ func diagnostic(res *rules.Result, f rules.Finding) Diagnostic {
 		Message:  f.Message,
 		Location: Location{Path: reporters.FileName(f.File), Range: rng},
 		Severity: severity(reporters.EffectiveSeverity(f)),
-		Source:   Source{Name: "bflint", URL: sourceURL},
+		Source:   Source{Name: "bflint", URL: reporters.ProjectURL},
 		Code:     Code{Value: code},
 	}
 	if code != "" {
-		d.Code.URL = docsPrefix + code + ".md"
+		d.Code.URL = reporters.RuleDocURL(code)
 	}
 	for _, fix := range f.Fixes {
 		if s, ok := suggestions(res, f, fix); ok {

@@ -25,9 +25,6 @@ const (
 	FingerprintKey = "bflintFingerprint/v1"
 	// SrcRootID is the base every artifact URI is relative to.
 	SrcRootID = "%SRCROOT%"
-
-	informationURI = "https://github.com/bflint/bflint"
-	helpURIPrefix  = "https://github.com/bflint/bflint/blob/main/docs/rules/"
 )
 
 // Options fill the parts of the log that the result does not know.
@@ -201,7 +198,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			Tool: tool{Driver: driver{
 				Name:           "bflint",
 				Version:        opts.ToolVersion,
-				InformationURI: informationURI,
+				InformationURI: reporters.ProjectURL,
 				Rules:          idx.descriptors(),
 			}},
 			Invocations:        []invocation{inv},
@@ -249,7 +246,7 @@ func (idx *ruleIndex) descriptors() []descriptor {
 		d := descriptor{
 			ID:                   r.Code,
 			Name:                 r.Name,
-			HelpURI:              helpURIPrefix + r.Code + ".md",
+			HelpURI:              reporters.RuleDocURL(r.Code),
 			DefaultConfiguration: reportingConfiguration{Level: level(r.Severity)},
 		}
 		if r.Doc.Title != "" {

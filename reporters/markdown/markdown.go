@@ -1,0 +1,167 @@
+// Package markdown renders a run as GitHub-flavoured Markdown: a headline
+// with the counts, a table of findings per rule, and a table of the
+// findings themselves. It is what the GitHub Action writes to the job
+// summary, and fits a merge-request comment as well.
+package markdown
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/bflint/bflint/reporters"
+	"github.com/bflint/bflint/rules"
+)
+
+// DefaultMaxFindings bounds the findings table: GitHub keeps at most 1 MiB
+// of summary per step, and a reader stops long before that. The counts
+// always cover every finding.
+const DefaultMaxFindings = 200
+
+// Options control the rendering.
+type Options struct {
+	// MaxFindings is how many findings the table lists; 0 means
+	// DefaultMaxFindings.
+	MaxFindings int
+}
+
+// Write renders the active findings of res; suppressed findings are only
+// counted.
+func Write(w io.Writer, res *rules.Result, opts Options) error {
+	limit := opts.MaxFindings
+	if limit <= 0 {
+		limit = DefaultMaxFindings
+	}
+	var active []rules.Finding
+	suppressed := 0
+	for _, f := range res.Findings {
+		if f.Suppressed != nil {
+			suppressed++
+			continue
+		}
+		active = append(active, f)
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "### bflint: %s\n\n", headline(active, suppressed, len(res.Errors)))
+	if len(active) > 0 {
+		writeRuleTable(bw, active)
+		writeFindingTable(bw, res, active, limit)
+	}
+	if len(res.Errors) > 0 {
+		bw.WriteString("**Internal errors**: a rule crashed, so the findings above are incomplete. Please report this as a bflint bug.\n\n")
+		for _, e := range res.Errors {
+			msg, _, _ := strings.Cut(e.Message, "\n")
+			fmt.Fprintf(bw, "- %s %s: %s\n", escape(reporters.RuleCode(e.Rule)), escape(reporters.FileName(e.File)), escape(msg))
+		}
+		bw.WriteString("\n")
+	}
+	return bw.Flush()
+}
+
+func headline(active []rules.Finding, suppressed, internal int) string {
+	var counts [3]int // error, warning, info
+	for _, f := range active {
+		switch reporters.EffectiveSeverity(f) {
+		case rules.SeverityError:
+			counts[0]++
+		case rules.SeverityWarning:
+			counts[1]++
+		default:
+			counts[2]++
+		}
+	}
+	var parts []string
+	if len(active) == 0 {
+		parts = append(parts, "no findings")
+	} else {
+		parts = append(parts, plural(counts[0], "error"), plural(counts[1], "warning"))
+		if counts[2] > 0 {
+			parts = append(parts, plural(counts[2], "info"))
+		}
+	}
+	s := strings.Join(parts, ", ")
+	if suppressed > 0 {
+		s += fmt.Sprintf(" (%d suppressed)", suppressed)
+	}
+	if internal > 0 {
+		s += "; " + plural(internal, "internal error")
+	}
+	return s
+}
+
+// writeRuleTable lists each rule that fired with its count, most findings
+// first, then by code.
+func writeRuleTable(bw *bufio.Writer, active []rules.Finding) {
+	type row struct {
+		rule     *rules.Rule
+		severity rules.Severity
+		count    int
+	}
+	byCode := map[string]*row{}
+	var rows []*row
+	for _, f := range active {
+		code := reporters.RuleCode(f.Rule)
+		r := byCode[code]
+		if r == nil {
+			r = &row{rule: f.Rule, severity: reporters.EffectiveSeverity(f)}
+			byCode[code] = r
+			rows = append(rows, r)
+		}
+		r.count++
+		r.severity = max(r.severity, reporters.EffectiveSeverity(f))
+	}
+	sort.SliceStable(rows, func(i, j int) bool {
+		if rows[i].count != rows[j].count {
+			return rows[i].count > rows[j].count
+		}
+		return reporters.RuleCode(rows[i].rule) < reporters.RuleCode(rows[j].rule)
+	})
+	bw.WriteString("| rule | severity | findings |\n|---|---|---:|\n")
+	for _, r := range rows {
+		fmt.Fprintf(bw, "| %s %s | %s | %d |\n", ruleLink(r.rule), escape(reporters.RuleName(r.rule)), r.severity, r.count)
+	}
+	bw.WriteString("\n")
+}
+
+func writeFindingTable(bw *bufio.Writer, res *rules.Result, active []rules.Finding, limit int) {
+	bw.WriteString("| severity | location | rule | message |\n|---|---|---|---|\n")
+	for _, f := range active[:min(len(active), limit)] {
+		start, _, _ := reporters.Span(res.Fset, f)
+		loc := reporters.FileName(f.File)
+		if start.Line > 0 {
+			loc = fmt.Sprintf("%s:%d:%d", loc, start.Line, start.Column)
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", reporters.EffectiveSeverity(f), escape(loc), ruleLink(f.Rule), escape(f.Message))
+	}
+	if rest := len(active) - limit; rest > 0 {
+		fmt.Fprintf(bw, "\n%s more not listed here; the step log and the SARIF and JSON reports have every finding.\n", plural(rest, "finding"))
+	}
+	bw.WriteString("\n")
+}
+
+func ruleLink(r *rules.Rule) string {
+	code := reporters.RuleCode(r)
+	if code == "" {
+		return ""
+	}
+	return fmt.Sprintf("[%s](%s)", code, reporters.RuleDocURL(code))
+}
+
+// escaper makes text safe inside a table cell: no character starts
+// Markdown or HTML markup, a pipe does not end the cell, and a line break
+// stays inside it.
+var escaper = strings.NewReplacer(
+	`\`, `\\`, "`", "\\`", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`, "|", `\|`,
+	"<", "&lt;", ">", "&gt;", "&", "&amp;", "\r\n", "<br>", "\n", "<br>", "\r", "<br>",
+)
+
+func escape(s string) string { return escaper.Replace(s) }
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
