@@ -111,7 +111,7 @@ pseudo="v0.0.0-$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y%m%d%H%M%S
 go run ./internal/tools/modproxy/main.go -version "$pseudo" -out "$work/proxy" \
   -time "$(TZ=UTC git log -1 --format=%cd --date=format-local:%Y-%m-%dT%H:%M:%SZ HEAD)"
 start=$(seconds)
-GOBIN=$work/gobin GOFLAGS= GOPROXY="file://$work/proxy,$(go env GOPROXY)" GONOSUMDB=github.com/bflint \
+GOBIN=$work/gobin GOFLAGS='' GOPROXY="file://$work/proxy,$(go env GOPROXY)" GONOSUMDB=github.com/bflint \
   go install "github.com/bflint/bflint/cmd/bflint@$pseudo"
 echo "go install in $(elapsed "$start") (build cache as it is on this machine)"
 [ "$(ls "$work/gobin")" = bflint ] || { echo "go install installed: $(ls "$work/gobin")" >&2; exit 1; }

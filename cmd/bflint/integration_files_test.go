@@ -6,6 +6,7 @@ package main_test
 // testdata/precommit/run.sh (from .ci/run); GitHub cannot be run here.
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,19 +32,31 @@ func loadIntegrationYAML(t *testing.T, name string, into any) {
 func TestIntegrationFilesPreCommitHook(t *testing.T) {
 	var hooks []map[string]any
 	loadIntegrationYAML(t, ".pre-commit-hooks.yaml", &hooks)
-	var hook map[string]any
+	var hook, system map[string]any
 	for _, h := range hooks {
 		for _, key := range []string{"id", "name", "entry", "language"} {
 			if s, _ := h[key].(string); s == "" {
 				t.Errorf("hook %v: %q must be a non-empty string (pre-commit requires it)", h["id"], key)
 			}
 		}
-		if h["id"] == "bflint" {
+		switch h["id"] {
+		case "bflint":
 			hook = h
+		case "bflint-system":
+			system = h
 		}
 	}
-	if hook == nil {
-		t.Fatal(`no hook with id "bflint"`)
+	if hook == nil || system == nil {
+		t.Fatal(`want hooks with ids "bflint" and "bflint-system"`)
+	}
+	// The system hook is the same hook run from a binary on PATH.
+	if system["entry"] != "bflint" || system["language"] != "system" {
+		t.Errorf("bflint-system: entry %v, language %v; want bflint, system", system["entry"], system["language"])
+	}
+	for _, key := range []string{"files", "types", "require_serial", "pass_filenames"} {
+		if fmt.Sprint(system[key]) != fmt.Sprint(hook[key]) {
+			t.Errorf("bflint-system %s = %v, bflint has %v: the two hooks must select the same files", key, system[key], hook[key])
+		}
 	}
 	if hook["entry"] != "bflint" || hook["language"] != "golang" {
 		t.Errorf("entry %v, language %v; want bflint, golang", hook["entry"], hook["language"])
@@ -52,7 +65,7 @@ func TestIntegrationFilesPreCommitHook(t *testing.T) {
 		t.Error("language_version makes pre-commit download a Go release; the hook must use the machine's Go")
 	}
 	if hook["require_serial"] != true {
-		t.Error("require_serial must be true: plans compared with each other must reach one bflint process")
+		t.Error("require_serial must be true: one report per commit rather than one per batch of files")
 	}
 	if v, ok := hook["pass_filenames"]; ok && v != true {
 		t.Error("pass_filenames must stay true: bflint lints the files pre-commit selects")
@@ -121,7 +134,7 @@ func TestIntegrationFilesAction(t *testing.T) {
 	if action.Runs.Using != "composite" {
 		t.Errorf("runs.using = %q, want composite", action.Runs.Using)
 	}
-	for name, want := range map[string]string{"path": ".", "args": "", "sarif-file": "bflint.sarif", "category": "bflint", "version": ""} {
+	for name, want := range map[string]string{"path": ".", "args": "", "sarif-file": "bflint.sarif", "category": "bflint", "version": "", "upload-sarif": "false", "job-summary": "true"} {
 		in, ok := action.Inputs[name]
 		switch {
 		case !ok:
@@ -165,7 +178,7 @@ func TestIntegrationFilesAction(t *testing.T) {
 			if !strings.Contains(s.If, "always()") {
 				t.Error("upload-sarif must run when bflint found something: if: always()")
 			}
-		case strings.Contains(s.Run, "bflint --format") && strings.Contains(s.Run, "sarif="):
+		case strings.Contains(s.Run, "--format text") && strings.Contains(s.Run, "sarif=") && strings.Contains(s.Run, "GITHUB_STEP_SUMMARY"):
 			runsBflint = true
 		}
 	}

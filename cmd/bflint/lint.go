@@ -101,6 +101,12 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 		if fs.NArg() == 0 {
 			break
 		}
+		// "--" ends the flags: what follows is paths, even when it looks
+		// like a flag (a file named "--output=x.sql" stays a file).
+		if consumed := len(rest) - fs.NArg(); consumed > 0 && rest[consumed-1] == "--" {
+			o.paths = append(o.paths, fs.Args()...)
+			break
+		}
 		o.paths = append(o.paths, fs.Arg(0))
 		rest = fs.Args()[1:]
 	}

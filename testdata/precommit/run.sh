@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
-# Runs the bflint hook of .pre-commit-hooks.yaml through the real pre-commit
+# Runs the hooks of .pre-commit-hooks.yaml through the real pre-commit
 # against the shipped examples, as a user's repository would:
-#   - a repository holding examples/broken and examples/good must fail
-#     (exit 1), show BF601 for the broken plan, and lint all plans in one
-#     bflint process;
-#   - a repository holding only examples/good must pass.
+#   - bflint (built from source) on a repository holding examples/broken and
+#     examples/good must fail (exit 1), show BF601 for the broken plan and
+#     BF807 for the two plans' overlap, and print one summary;
+#   - bflint on a repository holding only examples/good must pass;
+#   - a commit that changes only a SQL file a plan names must be reported
+#     against that plan's range (BF104);
+#   - bflint-system with a bflint binary on PATH must pass on examples/good,
+#     and with none on PATH must fail saying the executable is not found.
 # pre-commit installs the hook from this checkout as a git repository at a
 # commit. When the working tree is clean (as in CI's fresh clone) that is
 # HEAD of this checkout; otherwise the tracked and untracked, non-ignored
@@ -55,11 +59,12 @@ export PRE_COMMIT_HOME=$work/pre-commit-home
 GOMODCACHE=$(go env GOMODCACHE)
 export GOMODCACHE
 
-# make_repo NAME EXAMPLE...: a git repository with each example as a subfolder
-# and a .pre-commit-config.yaml using the hook at $rev.
+# make_repo NAME HOOK EXAMPLE...: a git repository with each example as a
+# subfolder and a .pre-commit-config.yaml using HOOK at $rev.
 make_repo() {
   local dir=$work/$1
-  shift
+  local hook=$2
+  shift 2
   mkdir -p "$dir"
   for example in "$@"; do
     cp -R "examples/$example" "$dir/$example"
@@ -69,7 +74,7 @@ repos:
   - repo: $hook_repo
     rev: $rev
     hooks:
-      - id: bflint
+      - id: $hook
         # A fixed clock keeps the date rules' findings the same on any day.
         args: ["--now", "2026-11-30T09:00:00Z"]
 YAML
@@ -86,8 +91,10 @@ run_hook() {
   return "$status"
 }
 
-make_repo mixed broken good
-make_repo clean good
+make_repo mixed bflint broken good
+make_repo clean bflint good
+make_repo sql-only bflint good
+make_repo system bflint-system good
 
 echo "== pre-commit on examples/broken + examples/good (must fail with BF601)"
 start=$SECONDS
@@ -103,10 +110,8 @@ if ! grep -q 'broken/fct_orders_refunds.backfill.yaml:.*BF601' "$work/mixed.log"
   exit 1
 fi
 # The two examples hold the same correction, so their plans overlap (BF807).
-# bflint sees that only when both plans reach one process: the proof that
-# require_serial keeps the file list together.
 if ! grep -q 'BF807' "$work/mixed.log"; then
-  echo "precommit: BF807 (overlapping plans) missing: the plans were not linted in one process" >&2
+  echo "precommit: BF807 (overlapping plans) missing" >&2
   exit 1
 fi
 summaries=$(grep -cE '^[0-9]+ errors?, [0-9]+ warnings?' "$work/mixed.log" || true)
@@ -124,5 +129,41 @@ if [ "$status" -ne 0 ]; then
   echo "precommit: expected exit 0 on the good example, got $status" >&2
   exit 1
 fi
+echo "== a commit that changes only a SQL file the plan names (must fail with BF104)"
+git_q -C "$work/sql-only" commit -q -m "the plan and its SQL"
+sed -i "s/DATE '2026-06-30'/DATE '2026-07-31'/" "$work/sql-only/good/sql/build.sql"
+git_q -C "$work/sql-only" add good/sql/build.sql
+status=0
+(cd "$work/sql-only" && pre-commit run --color never) >"$work/sql-only.log" 2>&1 || status=$?
+cat "$work/sql-only.log"
+if [ "$status" -ne 1 ] || ! grep -q 'good/sql/build.sql:.*BF104' "$work/sql-only.log"; then
+  echo "precommit: expected exit 1 with BF104 on good/sql/build.sql when only it changed, got exit $status" >&2
+  exit 1
+fi
+
+echo "== bflint-system with a bflint binary on PATH (must pass)"
+mkdir -p "$work/bin"
+go build -o "$work/bin/bflint" ./cmd/bflint
+status=0
+PATH="$work/bin:$PATH" run_hook "$work/system" || status=$?
+if [ "$status" -ne 0 ]; then
+  echo "precommit: bflint-system with bflint on PATH: expected exit 0, got $status" >&2
+  exit 1
+fi
+
+echo "== bflint-system with no bflint on PATH (must fail, naming the missing executable)"
+# The PATH keeps git and pre-commit but not the binary built above; bflint
+# is installed nowhere else on a CI machine.
+if command -v bflint >/dev/null 2>&1; then
+  echo "precommit: a bflint is already on PATH ($(command -v bflint)); skipping the missing-binary case" >&2
+else
+  status=0
+  run_hook "$work/system" || status=$?
+  # shellcheck disable=SC2016 # the backquotes are pre-commit's own text
+  if [ "$status" -eq 0 ] || ! grep -q 'Executable `bflint` not found' "$work/system.log"; then
+    echo "precommit: bflint-system without bflint on PATH: expected a failure naming the missing executable, got exit $status" >&2
+    exit 1
+  fi
+fi
 echo "precommit: ${SECONDS}s in all"
-echo "precommit: 2 passed, 0 failed"
+echo "precommit: 5 passed, 0 failed"
