@@ -55,7 +55,7 @@ func ProjectRoot(path string) (string, error) {
 		start = filepath.Dir(abs)
 	}
 	for dir := start; ; {
-		if _, err := os.Lstat(filepath.Join(dir, ".git")); err == nil {
+		if isRepositoryRoot(dir) {
 			return dir, nil
 		}
 		parent := filepath.Dir(dir)
@@ -71,7 +71,8 @@ type Discovered struct {
 	Plans []string
 	SQL   []string
 	// Context are the project's other plans, found when a path argument
-	// is a file, as pre-commit and editors pass them: a SQL file that one
+	// is a file, as pre-commit and editors pass them, and the project root
+	// holds .git: a SQL file that one
 	// of them references is linted with that plan, and the plan-set rules
 	// (BF801, BF804, BF807) compare the linted plans with all of them, as
 	// a run over the whole project would. A context plan that lints no
@@ -136,9 +137,12 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 			return nil, &UsageError{err.Error()}
 		}
 	}
-	if fileArgs {
-		// A folder that cannot be read here is reported only when it is
-		// linted itself: the context is a help, not something to lint.
+	if fileArgs && isRepositoryRoot(root) {
+		// Without .git the project has no known extent (the root is then
+		// the folder of the first path, perhaps a home folder), so no
+		// context is read. A folder that cannot be read here is reported
+		// only when it is linted itself: the context is a help, not
+		// something to lint.
 		err := w.walk(root, func(kind, p string) {
 			if kind == "plan" {
 				add(&d.Context, p)
@@ -152,6 +156,11 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 	sort.Strings(d.SQL)
 	sort.Strings(d.Context)
 	return d, nil
+}
+
+func isRepositoryRoot(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
 }
 
 // walker lists what lies under a folder of the project, leaving out the
