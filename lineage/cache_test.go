@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/manifest"
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 )
 
 // answers records what a graph says about nodes spread over the manifest
@@ -109,19 +109,19 @@ func TestNameLength(t *testing.T) {
 		{`we"ird`, "x`y"},
 		{"", "t"},
 	} {
-		if got, want := nameLength(parts), len(sqlparse.Relation{Parts: parts}.Name()); got != want {
+		if got, want := nameLength(parts), len(sqlname.Relation{Parts: parts}.Name()); got != want {
 			t.Errorf("nameLength(%q) = %d, want %d", parts, got, want)
 		}
 	}
 }
 
-// TestRelationParts checks the fast split against sqlparse's.
+// TestRelationParts checks the fast split against sqlname.Parse.
 func TestRelationParts(t *testing.T) {
 	for _, name := range []string{
 		"db.schema.t", `"db"."schema"."t"`, `"a.b".c`, `"a""b".c`, `a"b.c`, `"`, `"".x`,
 		"..", "a . b", "`p`.`d`.`t`", `"x`, `x"`, "", "t",
 	} {
-		if got, want := relationParts(name), sqlparse.ParseRelationName(name).Parts; !slices.Equal(got, want) {
+		if got, want := relationParts(name), sqlname.Parse(name).Parts; !slices.Equal(got, want) {
 			t.Errorf("relationParts(%q) = %q, want %q", name, got, want)
 		}
 	}

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/manifest"
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/yamlx"
 )
 
@@ -126,7 +126,7 @@ type names struct {
 }
 
 type keyedRelation struct {
-	sqlparse.Relation
+	sqlname.Relation
 	key []string // Relation.Key
 }
 
@@ -193,7 +193,7 @@ func (g *Graph) relations(n *manifest.Node, lowered map[string]string) []keyedRe
 		if len(parts) < 2 {
 			return
 		}
-		// sqlparse.Relation.Key, with the leading parts shared.
+		// sqlname.Relation.Key, with the leading parts shared.
 		key := make([]string, len(parts))
 		for i, p := range parts[:len(parts)-1] {
 			l, ok := lowered[p]
@@ -205,7 +205,7 @@ func (g *Graph) relations(n *manifest.Node, lowered map[string]string) []keyedRe
 		}
 		key[len(key)-1] = strings.ToLower(parts[len(parts)-1])
 		if !slices.ContainsFunc(out, func(o keyedRelation) bool { return slices.Equal(o.key, key) }) {
-			out = append(out, keyedRelation{sqlparse.Relation{Parts: parts, Offset: -1}, key})
+			out = append(out, keyedRelation{sqlname.Relation{Parts: parts, Offset: -1}, key})
 		}
 	}
 	if !strings.Contains(recorded, "(") {
@@ -224,7 +224,7 @@ func (g *Graph) relations(n *manifest.Node, lowered map[string]string) []keyedRe
 	return out
 }
 
-// isKeyOf reports whether key is sqlparse.Relation.Key of parts, without
+// isKeyOf reports whether key is sqlname.Relation.Key of parts, without
 // building that.
 func isKeyOf(key, parts []string) bool {
 	if len(key) != len(parts) {
@@ -258,13 +258,13 @@ func isLowerOf(lower, s string) bool {
 	return true
 }
 
-// relationParts splits a relation name as sqlparse.ParseRelationName does,
+// relationParts splits a relation name as sqlname.Parse does,
 // but into substrings of it when the name needs no unquoting beyond quotes
 // around whole parts (as dbt writes relation names), rather than building
 // each part anew.
 func relationParts(name string) []string {
 	if name == "" || strings.ContainsAny(name, " \t\n\r`") {
-		return sqlparse.ParseRelationName(name).Parts
+		return sqlname.Parse(name).Parts
 	}
 	parts := strings.Split(name, ".")
 	for i, p := range parts {
@@ -274,7 +274,7 @@ func relationParts(name string) []string {
 		inner, quoted := strings.CutPrefix(p, `"`)
 		inner, closed := strings.CutSuffix(inner, `"`)
 		if !quoted || !closed || strings.Contains(inner, `"`) {
-			return sqlparse.ParseRelationName(name).Parts
+			return sqlname.Parse(name).Parts
 		}
 		parts[i] = inner
 	}
@@ -342,7 +342,7 @@ func (g *Graph) resolve(name string) (string, error) {
 	if g.m.Node(name) != nil {
 		return name, nil
 	}
-	parsed := sqlparse.ParseRelationName(name)
+	parsed := sqlname.Parse(name)
 	key := parsed.Key()
 	if len(key) == 0 || slices.Contains(key, "") {
 		return "", &NotFoundError{Name: name}
@@ -440,7 +440,7 @@ func (g *Graph) suggest(name string) string {
 	}
 	plain := func(s string) { consider(len(s), func() string { return s }) }
 	relation := func(parts []string) {
-		r := sqlparse.Relation{Parts: parts}
+		r := sqlname.Relation{Parts: parts}
 		consider(nameLength(parts), r.Name)
 	}
 	for _, nn := range g.nameIndex().named {
@@ -457,7 +457,7 @@ func (g *Graph) suggest(name string) string {
 	return yamlx.Suggest(name, near)
 }
 
-// nameLength is the length of sqlparse.Relation.Name for the parts, without
+// nameLength is the length of sqlname.Relation.Name for the parts, without
 // building it.
 func nameLength(parts []string) int {
 	n := len(parts) - 1

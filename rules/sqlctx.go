@@ -3,7 +3,7 @@ package rules
 import (
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -13,9 +13,9 @@ var dbtResourcePrefixes = []string{"model.", "snapshot.", "seed.", "source."}
 // TargetRelation is the plan's target as a relation name: for a dbt
 // unique_id (model.shop.fct_orders) its last part, which is how SQL names
 // the model when no manifest says more.
-func (p *Pass) TargetRelation() (sqlparse.Relation, bool) {
+func (p *Pass) TargetRelation() (sqlname.Relation, bool) {
 	if p.Plan == nil || !p.Plan.Target.Set || strings.TrimSpace(p.Plan.Target.V) == "" {
-		return sqlparse.Relation{}, false
+		return sqlname.Relation{}, false
 	}
 	t := p.Plan.Target.V
 	for _, prefix := range dbtResourcePrefixes {
@@ -25,14 +25,14 @@ func (p *Pass) TargetRelation() (sqlparse.Relation, bool) {
 			if prefix == "source." && len(parts) > 3 {
 				name = parts[3]
 			}
-			return sqlparse.Relation{Parts: []string{name}, Offset: -1}, true
+			return sqlname.Relation{Parts: []string{name}, Offset: -1}, true
 		}
 	}
-	return sqlparse.ParseRelationName(t), true
+	return sqlname.Parse(t), true
 }
 
 // IsTarget reports whether rel names the plan's target.
-func (p *Pass) IsTarget(rel sqlparse.Relation) bool {
+func (p *Pass) IsTarget(rel sqlname.Relation) bool {
 	t, ok := p.TargetRelation()
 	return ok && rel.Matches(t)
 }
@@ -41,9 +41,9 @@ func (p *Pass) IsTarget(rel sqlparse.Relation) bool {
 // staging: the plan's staging relation and anything else in its schema
 // (only names that start with it when that schema is the target's own), and
 // the configured staging patterns.
-func (p *Pass) IsStaging(rel sqlparse.Relation) bool {
+func (p *Pass) IsStaging(rel sqlname.Relation) bool {
 	if p.Plan != nil && p.Plan.Staging != nil && p.Plan.Staging.Relation.Set {
-		st := sqlparse.ParseRelationName(p.Plan.Staging.Relation.V)
+		st := sqlname.Parse(p.Plan.Staging.Relation.V)
 		if rel.Matches(st) {
 			return true
 		}
@@ -64,7 +64,7 @@ func (p *Pass) IsStaging(rel sqlparse.Relation) bool {
 // MatchesAny reports whether a doublestar pattern over dotted, lower-cased
 // names matches rel, written in full or as its last two parts: how the
 // configuration's relation patterns (staging, scd2.relations) apply.
-func MatchesAny(patterns []string, rel sqlparse.Relation) bool {
+func MatchesAny(patterns []string, rel sqlname.Relation) bool {
 	key := rel.Key()
 	names := []string{strings.Join(key, ".")}
 	if len(key) > 2 {

@@ -7,7 +7,7 @@ import (
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 )
 
 func passFor(t *testing.T, planText string) *Pass {
@@ -51,12 +51,12 @@ func TestIsStaging(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			p := passFor(t, c.plan)
 			for _, n := range c.staging {
-				if !p.IsStaging(sqlparse.ParseRelationName(n)) {
+				if !p.IsStaging(sqlname.Parse(n)) {
 					t.Errorf("%s should be staging", n)
 				}
 			}
 			for _, n := range c.other {
-				if p.IsStaging(sqlparse.ParseRelationName(n)) {
+				if p.IsStaging(sqlname.Parse(n)) {
 					t.Errorf("%s should not be staging", n)
 				}
 			}
@@ -66,7 +66,7 @@ func TestIsStaging(t *testing.T) {
 
 func TestIsTargetAndPartitionColumn(t *testing.T) {
 	p := passFor(t, "target: model.shop.fct_orders\nrange:\n  partition_column: Order_Date\n")
-	if !p.IsTarget(sqlparse.ParseRelationName("analytics.FCT_ORDERS")) || p.IsTarget(sqlparse.ParseRelationName("analytics.fct_orders_v2")) {
+	if !p.IsTarget(sqlname.Parse("analytics.FCT_ORDERS")) || p.IsTarget(sqlname.Parse("analytics.fct_orders_v2")) {
 		t.Error("a dbt unique_id target matches relations by model name only")
 	}
 	if !p.IsPartitionColumn("order_date") || p.IsPartitionColumn("ds") {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -65,7 +66,7 @@ type Write struct {
 	Kind WriteKind
 	// Target is the written relation; its Offset is the name in the
 	// statement, where BF201, BF302 and BF504 report.
-	Target Relation
+	Target sqlname.Relation
 	// Temporary is set for a TEMPORARY table, which ends with the session.
 	Temporary bool
 	// Columns is the INSERT column list, the column list of the first WHEN
@@ -206,9 +207,9 @@ func (s *Statement) writes() []Write {
 
 // target is the Relation of a written RangeVar; a name without a known
 // position points at the statement keyword, so a finding always has a place.
-func (s *Statement) target(rv *pg_query.RangeVar, keyword int) Relation {
+func (s *Statement) target(rv *pg_query.RangeVar, keyword int) sqlname.Relation {
 	if rv == nil {
-		return Relation{Offset: keyword}
+		return sqlname.Relation{Offset: keyword}
 	}
 	r := relationOf(s, rv)
 	if rv.GetLocation() < 0 {
@@ -240,9 +241,9 @@ func (s *Statement) drops(base Write, x *pg_query.DropStmt) []Write {
 		}
 		w := base
 		w.Kind = WriteDrop
-		w.Target = Relation{Parts: parts, Offset: base.Offset}
+		w.Target = sqlname.Relation{Parts: parts, Offset: base.Offset}
 		if i, written := findName(s.Text, code, from, parts); i >= 0 {
-			w.Target = Relation{Parts: written, Offset: s.Map.Orig(code[i].Start)}
+			w.Target = sqlname.Relation{Parts: written, Offset: s.Map.Orig(code[i].Start)}
 			from = i + 1
 		}
 		out = append(out, w)
@@ -300,12 +301,12 @@ var mainKeywords = map[string]bool{"SELECT": true, "INSERT": true, "UPDATE": tru
 // anywhere, WITH query bodies. Names of WITH queries are not relations and
 // are left out, and so is the written relation, unless it is read too.
 // Statements other than queries and DML (DDL, GRANT, ...) read nothing.
-func (s *Statement) Reads() []Relation {
+func (s *Statement) Reads() []sqlname.Relation {
 	s.facts.readsOnce.Do(func() { s.facts.reads = s.reads() })
 	return s.facts.reads
 }
 
-func (s *Statement) reads() []Relation {
+func (s *Statement) reads() []sqlname.Relation {
 	written := map[*pg_query.RangeVar]bool{}
 	switch n := s.Node.GetNode().(type) {
 	case *pg_query.Node_SelectStmt:
@@ -329,7 +330,7 @@ func (s *Statement) reads() []Relation {
 	default:
 		return nil
 	}
-	var out []Relation
+	var out []sqlname.Relation
 	inspect(s.Node, func(m proto.Message, sc *scope) bool {
 		if rv, ok := m.(*pg_query.RangeVar); ok && !written[rv] && !sc.isCTE(rv) {
 			out = append(out, relationOf(s, rv))
@@ -342,7 +343,7 @@ func (s *Statement) reads() []Relation {
 
 // Join is a relation in a FROM clause, or the USING source of a MERGE.
 type Join struct {
-	Relation Relation
+	Relation sqlname.Relation
 	// Alias qualifies the relation's columns: the alias, or the relation's
 	// own name (as the parser folds it) when it has none.
 	Alias string
@@ -593,7 +594,7 @@ type MergeInsert struct {
 
 // Merge is what a MERGE reads and writes.
 type Merge struct {
-	Target Relation
+	Target sqlname.Relation
 	// TargetAlias and SourceAlias qualify each side's columns: the alias,
 	// or the relation's own name when it has none.
 	TargetAlias string
@@ -601,7 +602,7 @@ type Merge struct {
 	Source      *pg_query.Node
 	SourceAlias string
 	// SourceRelation is the name in USING, when it is a name.
-	SourceRelation *Relation
+	SourceRelation *sqlname.Relation
 	// SourceSelect is the query the source stands for: USING (SELECT ...),
 	// or the WITH query of the MERGE that USING names. Its WHERE is where a
 	// bound on the inserted rows would be (BF203).
@@ -1045,7 +1046,7 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 type facts struct {
 	writesOnce, readsOnce, joinsOnce sync.Once
 	writes                           []Write
-	reads                            []Relation
+	reads                            []sqlname.Relation
 	joins                            []Join
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -132,7 +133,7 @@ func describeBounds(src string, bs []Bound) string {
 	return strings.Join(out, "; ")
 }
 
-func names(rs []Relation, src string) string {
+func names(rs []sqlname.Relation, src string) string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, r.Name()+"@"+at(src, r.Offset))

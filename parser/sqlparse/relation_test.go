@@ -5,65 +5,6 @@ import (
 	"testing"
 )
 
-func TestParseRelationName(t *testing.T) {
-	cases := []struct {
-		in, parts, key, schema string
-	}{
-		{"analytics.fct_orders", "analytics|fct_orders", "analytics|fct_orders", "analytics"},
-		{`Prod."Analytics".Fct_Orders`, "Prod|Analytics|Fct_Orders", "prod|analytics|fct_orders", "Analytics"},
-		{`"my.db".sch."a""b"`, `my.db|sch|a"b`, `my.db|sch|a"b`, "sch"},
-		{"`proj.ds`.`t`", "proj.ds|t", "proj.ds|t", "proj.ds"},
-		{" analytics . fct_orders ", "analytics|fct_orders", "analytics|fct_orders", "analytics"},
-		{"fct_orders", "fct_orders", "fct_orders", ""},
-		{"", "", "", ""},
-	}
-	for _, c := range cases {
-		r := ParseRelationName(c.in)
-		if got := strings.Join(r.Parts, "|"); got != c.parts {
-			t.Errorf("%q: parts %q, want %q", c.in, got, c.parts)
-		}
-		if got := strings.Join(r.Key(), "|"); got != c.key {
-			t.Errorf("%q: key %q, want %q", c.in, got, c.key)
-		}
-		if r.Schema() != c.schema {
-			t.Errorf("%q: schema %q, want %q", c.in, r.Schema(), c.schema)
-		}
-		if r.Offset != -1 {
-			t.Errorf("%q: offset %d, want -1 for a name outside SQL", c.in, r.Offset)
-		}
-		// Name must read back into the same parts, quoting where needed.
-		if back := ParseRelationName(r.Name()); strings.Join(back.Parts, "|") != c.parts {
-			t.Errorf("%q: Name() %q reads back as %q", c.in, r.Name(), back.Parts)
-		}
-	}
-}
-
-func TestRelationMatches(t *testing.T) {
-	cases := []struct {
-		a, b string
-		want bool
-	}{
-		{"analytics.fct_orders", "ANALYTICS.FCT_ORDERS", true},
-		{`"analytics"."fct_orders"`, "analytics.fct_orders", true},
-		{"analytics.fct_orders", "prod.analytics.fct_orders", true},
-		{"prod.analytics.fct_orders", "analytics.fct_orders", true},
-		{"fct_orders", "prod.analytics.fct_orders", true},
-		{"staging.fct_orders", "analytics.fct_orders", false},
-		{"dev.analytics.fct_orders", "prod.analytics.fct_orders", false},
-		{"analytics.fct_orders", "analytics.fct_orders_v2", false},
-		{"", "fct_orders", false},
-	}
-	for _, c := range cases {
-		a, b := ParseRelationName(c.a), ParseRelationName(c.b)
-		if got := a.Matches(b); got != c.want {
-			t.Errorf("%q matches %q = %v, want %v", c.a, c.b, got, c.want)
-		}
-		if a.Matches(b) != b.Matches(a) {
-			t.Errorf("%q and %q: Matches is not symmetric", c.a, c.b)
-		}
-	}
-}
-
 func TestRelationKeepsWrittenCase(t *testing.T) {
 	src := `SELECT * FROM Raw."Orders Events" AS o JOIN ONLY dim.Customers c ON true`
 	st := Parse(src, Options{}).Statements[0]

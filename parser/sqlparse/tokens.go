@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -34,7 +35,7 @@ type TokenFacts struct {
 	// Named are the relations a command neither writes nor joins but acts
 	// on: ALTER TABLE t ..., RESTORE TABLE t, OPTIMIZE t. No rule reads
 	// them, but they say what the statement is about.
-	Named []Relation
+	Named []sqlname.Relation
 	// Columns are the qualified column references of the statement, by the
 	// last part of the qualifier and then the column, in lower case.
 	Columns map[string]map[string]bool
@@ -637,7 +638,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 		return sc.alias(end+1, to), nil
 	}
 	sc.names[i] = true
-	rel := Relation{Parts: parts, Offset: sc.orig(i)}
+	rel := sqlname.Relation{Parts: parts, Offset: sc.orig(i)}
 	if f.Items == 0 {
 		f.First = rel.Offset
 	}
@@ -805,7 +806,7 @@ func (sc *tokenScan) write(kind WriteKind, keyword, i int) (next, w int) {
 		return i, -1
 	}
 	sc.names[i] = true
-	sc.tf.Writes = append(sc.tf.Writes, Write{Kind: kind, Target: Relation{Parts: parts, Offset: sc.orig(i)}, Offset: sc.orig(keyword)})
+	sc.tf.Writes = append(sc.tf.Writes, Write{Kind: kind, Target: sqlname.Relation{Parts: parts, Offset: sc.orig(i)}, Offset: sc.orig(keyword)})
 	return e, len(sc.tf.Writes) - 1
 }
 
@@ -935,7 +936,7 @@ func (sc *tokenScan) merge(i, to int) {
 			return
 		}
 		sc.names[j] = true
-		rel := Relation{Parts: parts, Offset: sc.orig(j)}
+		rel := sqlname.Relation{Parts: parts, Offset: sc.orig(j)}
 		src = &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
 		src.CTE = len(parts) == 1 && sc.ctes[strings.ToLower(folded)]
 		src.From = &TokenFrom{Items: 1, First: rel.Offset, Target: true}
@@ -1253,7 +1254,7 @@ func (sc *tokenScan) alter(i, to int) {
 		}
 	}
 	sc.names[j] = true
-	sc.tf.Named = append(sc.tf.Named, Relation{Parts: parts, Offset: sc.orig(j)})
+	sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
 }
 
 // named reads the relation a maintenance or access command acts on: the
@@ -1273,7 +1274,7 @@ func (sc *tokenScan) named(i, to int) {
 		return
 	}
 	sc.names[j] = true
-	sc.tf.Named = append(sc.tf.Named, Relation{Parts: parts, Offset: sc.orig(j)})
+	sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
 }
 
 // execute reads EXECUTE IMMEDIATE with its SQL written as a literal, or as

@@ -6,10 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/walkgen"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/bflint/bflint/parser/sqlparse/internal/walkgen"
 )
 
 // TestWalkGenIsCurrent fails when walk_gen.go no longer matches what the

@@ -3,8 +3,7 @@ package publish
 import (
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse"
-
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -43,7 +42,7 @@ staging:
 			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish; add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
 			return nil
 		}
-		rel := sqlparse.ParseRelationName(st.Relation.V)
+		rel := sqlname.Parse(st.Relation.V)
 		if target, ok := pass.TargetRelation(); ok && sameSchema(rel, target) {
 			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own, such as backfill_staging", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V)
 		}
@@ -59,7 +58,7 @@ staging:
 // schema. A target given as a dbt node or a bare name has no schema without
 // a manifest, so it never matches; a two-part name matches the last two
 // parts of a three-part one.
-func sameSchema(staging, target sqlparse.Relation) bool {
+func sameSchema(staging, target sqlname.Relation) bool {
 	s, t := staging.Key(), target.Key()
 	if len(s) < 2 || len(t) < 2 || s[len(s)-2] != t[len(t)-2] {
 		return false

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -63,11 +64,11 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 // question.
 func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 	type emptied struct {
-		rel sqlparse.Relation
+		rel sqlname.Relation
 		st  *sqlparse.Statement
 	}
 	var cleared []emptied
-	replaced := func(rel sqlparse.Relation, st *sqlparse.Statement) bool {
+	replaced := func(rel sqlname.Relation, st *sqlparse.Statement) bool {
 		for _, c := range cleared {
 			if c.st.Start < st.Start && sameRun(c.st, st) && c.rel.Matches(rel) {
 				return true

@@ -1,6 +1,7 @@
 package rerun
 
 import (
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -73,7 +74,7 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 
 // refillOf returns the first statement among later that writes rows back
 // into rel, with its index and whether its write was read from tokens.
-func refillOf(pass *rules.Pass, stmts []*sqlparse.Statement, later []int, del *sqlparse.Statement, rel sqlparse.Relation) (int, *sqlparse.Statement, bool) {
+func refillOf(pass *rules.Pass, stmts []*sqlparse.Statement, later []int, del *sqlparse.Statement, rel sqlname.Relation) (int, *sqlparse.Statement, bool) {
 	for _, j := range later {
 		st := stmts[j]
 		if st.Start <= del.Start || !sameRun(del, st) {

@@ -1,6 +1,7 @@
 package rerun
 
 import (
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -55,7 +56,7 @@ WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor;
 
 // matchColumns returns the target columns a statement identifies rows by:
 // those a MERGE ON equates with a source column, or the ON CONFLICT list.
-func matchColumns(st *sqlparse.Statement) (how string, target sqlparse.Relation, cols []string) {
+func matchColumns(st *sqlparse.Statement) (how string, target sqlname.Relation, cols []string) {
 	if m, ok := st.Merge(); ok {
 		for _, eq := range sqlparse.Equalities(m.On, m.TargetAlias, m.SourceAlias) {
 			cols = append(cols, eq[0])
@@ -67,5 +68,5 @@ func matchColumns(st *sqlparse.Statement) (how string, target sqlparse.Relation,
 			return "INSERT ... ON CONFLICT", w.Target, w.ConflictColumns
 		}
 	}
-	return "", sqlparse.Relation{}, nil
+	return "", sqlname.Relation{}, nil
 }

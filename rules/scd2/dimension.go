@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -13,14 +13,14 @@ import (
 // expression its current rows carry instead of NULL ("" when its config
 // sets none).
 type snapshot struct {
-	rel                sqlparse.Relation
+	rel                sqlname.Relation
 	validFrom, validTo string
 	validToCurrent     string
 }
 
 // cataloged is a relation catalog.json shows with validity columns.
 type cataloged struct {
-	rel                sqlparse.Relation
+	rel                sqlname.Relation
 	validFrom, validTo string
 }
 
@@ -53,7 +53,7 @@ func newDimensions(pass *rules.Pass) *dimensions {
 				continue
 			}
 			if from, to := validityPair(catalog.Columns(id), ds.validFrom, ds.validTo); from != "" {
-				ds.cataloged = append(ds.cataloged, cataloged{sqlparse.ParseRelationName(m.RelationName(n)), from, to})
+				ds.cataloged = append(ds.cataloged, cataloged{sqlname.Parse(m.RelationName(n)), from, to})
 			}
 		}
 	}
@@ -65,7 +65,7 @@ func newDimensions(pass *rules.Pass) *dimensions {
 			}
 			vf, vt := n.ValidityColumns()
 			ds.snapshots = append(ds.snapshots, snapshot{
-				rel:            sqlparse.ParseRelationName(name),
+				rel:            sqlname.Parse(name),
 				validFrom:      vf,
 				validTo:        vt,
 				validToCurrent: n.Config.DBTValidToCurrent,
@@ -110,7 +110,7 @@ type dimension struct {
 // lookup returns what the pass knows about rel before reading the
 // statement: a snapshot, a configured pattern, or only the configured
 // validity names, which the statement must then show it uses.
-func (ds *dimensions) lookup(rel sqlparse.Relation) dimension {
+func (ds *dimensions) lookup(rel sqlname.Relation) dimension {
 	for i := range ds.snapshots {
 		if s := &ds.snapshots[i]; rel.Matches(s.rel) {
 			return dimension{validFrom: []string{strings.ToLower(s.validFrom)}, validTo: []string{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}

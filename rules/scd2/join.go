@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -169,7 +170,7 @@ func (dj *dimJoin) reportf(pass *rules.Pass, format string, args ...any) {
 
 // writesRelation reports whether the statement writes rel: a statement
 // that maintains a dimension reads its current rows on purpose.
-func writesRelation(writes []sqlparse.Write, rel sqlparse.Relation) bool {
+func writesRelation(writes []sqlparse.Write, rel sqlname.Relation) bool {
 	for _, w := range writes {
 		if w.Target.Matches(rel) {
 			return true

@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/plan"
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -17,7 +17,7 @@ type target struct {
 	node string
 	// names are the relation names SQL may read the target by: the plan's
 	// value, and the manifest's relation for the node.
-	names []sqlparse.Relation
+	names []sqlname.Relation
 }
 
 func targetOf(pass *rules.Pass, p *plan.Plan) (target, bool) {
@@ -28,7 +28,7 @@ func targetOf(pass *rules.Pass, p *plan.Plan) (target, bool) {
 	if !ok {
 		return target{}, false
 	}
-	t := target{plan: p, names: []sqlparse.Relation{rel}}
+	t := target{plan: p, names: []sqlname.Relation{rel}}
 	if g := pass.Unit.Lineage(); g != nil {
 		if id, err := g.Resolve(p.Target.V); err == nil {
 			t.node = id
@@ -36,7 +36,7 @@ func targetOf(pass *rules.Pass, p *plan.Plan) (target, bool) {
 			// A recorded table function (read_csv('...')) is no name SQL
 			// reads a relation by.
 			if r := m.RelationName(m.Node(id)); r != "" && !strings.Contains(r, "(") {
-				t.names = append(t.names, sqlparse.ParseRelationName(r))
+				t.names = append(t.names, sqlname.Parse(r))
 			}
 		}
 	}
@@ -65,7 +65,7 @@ func (t target) same(o target) bool {
 // readBy returns the first relation the unit's build SQL reads that names
 // t, and whether there is one. Only the build counts: it computes the
 // unit's target, while validation and publish read the target on purpose.
-func (t target) readBy(pass *rules.Pass) (sqlparse.Relation, bool) {
+func (t target) readBy(pass *rules.Pass) (sqlname.Relation, bool) {
 	for _, f := range pass.Unit.SQL {
 		if !f.Has("staging.build") || f.Parsed == nil {
 			continue
@@ -80,5 +80,5 @@ func (t target) readBy(pass *rules.Pass) (sqlparse.Relation, bool) {
 			}
 		}
 	}
-	return sqlparse.Relation{}, false
+	return sqlname.Relation{}, false
 }
