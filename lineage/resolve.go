@@ -10,7 +10,7 @@ import (
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
-	"github.com/bflint/bflint/parser/yamlx"
+	"github.com/bflint/bflint/parser/suggest"
 )
 
 // NotFoundError is a name that denotes no node of the manifest.
@@ -454,7 +454,7 @@ func (g *Graph) suggest(name string) string {
 			relation(r.Parts[len(r.Parts)-2:])
 		}
 	}
-	return yamlx.Suggest(name, near)
+	return suggest.Closest(name, near)
 }
 
 // nameLength is the length of sqlname.Relation.Name for the parts, without

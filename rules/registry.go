@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bflint/bflint/parser/yamlx"
+	"github.com/bflint/bflint/parser/suggest"
 )
 
 // Registry is the set of known rules, each code and name declared once.
@@ -55,7 +55,7 @@ func (reg *Registry) UnknownError(codeOrName string) error {
 	for _, r := range reg.rules {
 		names = append(names, r.Code, r.Name)
 	}
-	if s := yamlx.Suggest(codeOrName, names); s != "" {
+	if s := suggest.Closest(codeOrName, names); s != "" {
 		return fmt.Errorf("%q is not a bflint rule; did you mean %q?", codeOrName, s)
 	}
 	return fmt.Errorf("%q is not a bflint rule (see `bflint rules`)", codeOrName)

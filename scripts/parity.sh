@@ -19,8 +19,8 @@ work=$(mktemp -d)
 trap 'git worktree remove --force "$work/base-src" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
 
 git worktree add --quiet --detach "$work/base-src" "$base"
-(cd "$work/base-src" && go build -o "$work/base" ./cmd/bflint)
-go build -o "$work/head" ./cmd/bflint
+(cd "$work/base-src" && go build -o "$work/bin/base" ./cmd/bflint)
+go build -o "$work/bin/head" ./cmd/bflint
 
 inputs=()
 for d in examples/*/ testdata/rules/*/ testdata/sql/*/; do
@@ -39,9 +39,9 @@ for src in "$@"; do
   fi
 done
 
-# run BIN LABEL INPUT: the reports and exit code of one run, in $work/LABEL.
+# run BIN LABEL INPUT: the reports and exit code of one run, in $work/out/LABEL.
 run() {
-  local bin=$1 dir=$work/$2 input=$3
+  local bin=$1 dir=$work/out/$2 input=$3
   rm -rf "$dir"
   mkdir -p "$dir"
   local status=0
@@ -54,11 +54,11 @@ run() {
 differ=0
 for input in "${inputs[@]}"; do
   abs=$(cd "$input" && pwd)
-  run "$work/base" base "$abs"
-  run "$work/head" head "$abs"
+  run "$work/bin/base" base "$abs"
+  run "$work/bin/head" head "$abs"
   name=${input#"$work/"}
-  if diff -r "$work/base" "$work/head" >"$work/diff" 2>&1; then
-    echo "same     $name (exit $(cat "$work/head/exit"), $(grep -c '' "$work/head/stdout") lines)"
+  if diff -r "$work/out/base" "$work/out/head" >"$work/diff" 2>&1; then
+    echo "same     $name (exit $(cat "$work/out/head/exit"), $(grep -c '' "$work/out/head/stdout") lines)"
   else
     echo "DIFFERS  $name"
     head -20 "$work/diff" | sed 's/^/    /'

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bflint/bflint/parser/yamlx"
+	"github.com/bflint/bflint/parser/suggest"
 )
 
 // PathRef is one file named by the plan, resolved against the plan's folder
@@ -118,7 +118,7 @@ func notFound(path string) error {
 			names = append(names, e.Name())
 		}
 	}
-	if s := yamlx.Suggest(filepath.Base(path), names); s != "" {
+	if s := suggest.Closest(filepath.Base(path), names); s != "" {
 		return fmt.Errorf("does not exist; did you mean %q?", s)
 	}
 	return errors.New("does not exist")

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/suggest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -242,7 +243,7 @@ func (d *Decoder) decodeMapping(n *yaml.Node, path string, v reflect.Value) {
 		fi, ok := fields[key]
 		if !ok {
 			msg := fmt.Sprintf("unknown key %q in %s", key, d.orRoot(path))
-			if s := Suggest(key, names); s != "" {
+			if s := suggest.Closest(key, names); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			} else {
 				msg += "; known keys: " + strings.Join(sorted(names), ", ")
@@ -290,7 +291,7 @@ func (d *Decoder) decodeValue(k, n *yaml.Node, path string, v reflect.Value, enu
 			p.V = n.Value
 			if enum != nil && !contains(enum, n.Value) {
 				msg := fmt.Sprintf("%s: unknown value %q; expected one of %s", path, n.Value, strings.Join(enum, ", "))
-				if s := Suggest(n.Value, enum); s != "" {
+				if s := suggest.Closest(n.Value, enum); s != "" {
 					msg += fmt.Sprintf(" (did you mean %q?)", s)
 				}
 				d.problem(n, "%s", msg)

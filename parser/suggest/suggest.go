@@ -1,10 +1,12 @@
-package yamlx
+// Package suggest finds the "did you mean" for a misspelt key, rule, file
+// or model name.
+package suggest
 
 import "strings"
 
-// Suggest returns the candidate closest to s by edit distance, or "" when
+// Closest returns the candidate closest to s by edit distance, or "" when
 // none is close enough to be a plausible typo.
-func Suggest(s string, candidates []string) string {
+func Closest(s string, candidates []string) string {
 	best, bestDist := "", -1
 	ls := strings.ToLower(s)
 	for _, c := range candidates {
