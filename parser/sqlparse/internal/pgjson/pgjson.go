@@ -1,4 +1,5 @@
-package sqlparse
+// Package pgjson parses SQL with pg_query through its JSON output.
+package pgjson
 
 // pg_query.Parse has the C library pack the parse tree as protobuf and Go
 // unpack it again, which costs about eight times what parsing to JSON does.
@@ -25,7 +26,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
-// parseFast parses text like pg_query.Parse, through pg_query's JSON. Its
+// Parse parses text like pg_query.Parse, through pg_query's JSON. Its
 // errors for invalid SQL are those of pg_query.ParseToJSON (a
 // *parser.Error with the cursor position).
 //
@@ -36,7 +37,7 @@ import (
 // through pg_query.Parse instead, as does a constant whose literal is not
 // plain, and a tree too deep for protobuf, so that pg_query.Parse's error
 // is the one returned.
-func parseFast(text string) (*pg_query.ParseResult, error) {
+func Parse(text string) (*pg_query.ParseResult, error) {
 	js, err := pg_query.ParseToJSON(text)
 	if err != nil {
 		return nil, err
