@@ -1,6 +1,10 @@
 package sqlparse
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
 
 // mark records what a dialect rewrite removed, at an original offset.
 type mark struct {
@@ -15,7 +19,7 @@ type mark struct {
 // construct many times costs time in proportion to its length.
 type dialect struct {
 	src  string
-	code []Token
+	code []sqltext.Token
 	// match is the index of the bracket that closes or opens this one.
 	// parent is the innermost bracket open around a token. Both are -1
 	// where there is none.
@@ -33,7 +37,7 @@ type dialect struct {
 	merge int
 	// scans holds, per purpose, the start and the result of the last scan.
 	scans map[string][2]int
-	edits []edit
+	edits []sqltext.Edit
 	marks []mark
 	// upper holds each word token in upper case once asked for: the
 	// rewrites ask about every word and its neighbours, and SQL written
@@ -45,13 +49,13 @@ type dialect struct {
 // SQL the PostgreSQL parser reads, and marks what each rewrite removed so
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
-func dialectEdits(src string, toks, code []Token) ([]edit, []mark) {
+func dialectEdits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []mark) {
 	d := &dialect{src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
 		// would reach the parser as code.
-		if t.Kind == LineComment && src[t.Start] == '#' {
+		if t.Kind == sqltext.LineComment && src[t.Start] == '#' {
 			d.replace(t.Start, t.Start+1, "--")
 		}
 	}
@@ -91,7 +95,7 @@ func (d *dialect) index() {
 	}
 	next := n
 	for k := n - 1; k >= 0; k-- {
-		if d.code[k].Kind == JinjaTag || (d.punct(k, ';') && d.parent[k] < 0) {
+		if d.code[k].Kind == sqltext.JinjaTag || (d.punct(k, ';') && d.parent[k] < 0) {
 			next = k
 		}
 		d.ends[k] = next
@@ -100,7 +104,7 @@ func (d *dialect) index() {
 
 // codeTokens drops space and comments, so rewrites look at neighbours in
 // the SQL itself.
-func codeTokens(toks []Token) []Token {
+func codeTokens(toks []sqltext.Token) []sqltext.Token {
 	// Counted first: the slices are kept per statement, and sizing them
 	// for every token would double what they hold.
 	n := 0
@@ -109,7 +113,7 @@ func codeTokens(toks []Token) []Token {
 			n++
 		}
 	}
-	out := make([]Token, 0, n)
+	out := make([]sqltext.Token, 0, n)
 	for _, t := range toks {
 		if t.IsCode() {
 			out = append(out, t)
@@ -122,17 +126,17 @@ func codeTokens(toks []Token) []Token {
 func (d *dialect) at(i int) {
 	t := d.code[i]
 	switch t.Kind {
-	case Backtick:
+	case sqltext.Backtick:
 		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.src)))
-	case String:
+	case sqltext.String:
 		d.stringLiteral(i)
-	case QuotedIdent:
+	case sqltext.QuotedIdent:
 		d.escapedIdent(i)
-	case Punct:
+	case sqltext.Punct:
 		if d.punct(i, '[') {
 			d.arrayLiteral(i)
 		}
-	case Param:
+	case sqltext.Param:
 		switch text := t.Text(d.src); {
 		case text[0] == '@' && d.queryParam(i):
 			// A BigQuery query parameter keeps its name, as an
@@ -147,7 +151,7 @@ func (d *dialect) at(i int) {
 			// A stage file's column by position, qualified: t.$1.
 			d.replace(t.Start, t.End, quoteIdent(text))
 		}
-	case Operator:
+	case sqltext.Operator:
 		switch t.Text(d.src) {
 		case "*":
 			d.starModifiers(i)
@@ -155,11 +159,11 @@ func (d *dialect) at(i int) {
 			d.path(i)
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
-			if i+1 < len(d.code) && d.code[i+1].Kind == Word && d.touch(i, i+1) {
+			if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
 				d.replace(t.Start, d.code[i+1].End, quoteIdent(d.src[t.Start:d.code[i+1].End]))
 			}
 		}
-	case Word:
+	case sqltext.Word:
 		d.keyword(i)
 	}
 }
@@ -179,7 +183,7 @@ func (d *dialect) keyword(i int) {
 		// what it reads is what a query of the condition reads.
 		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
 			d.replaceTok(i, "SELECT")
-			if d.word(end-2) == "AS" && d.code[end-1].Kind == String && end-2 > i+1 {
+			if d.word(end-2) == "AS" && d.code[end-1].Kind == sqltext.String && end-2 > i+1 {
 				d.drop(end-2, end-1)
 			}
 		}
@@ -201,7 +205,7 @@ func (d *dialect) keyword(i int) {
 	case "FORMAT":
 		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
 		// changes the text, not what is read.
-		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == String && d.punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String && d.punct(i+2, ')') {
 			if w := d.word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
 				d.drop(i, i+1)
 			}
@@ -264,8 +268,8 @@ func (d *dialect) keyword(i int) {
 	case "LIMIT":
 		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
 		// subquery's LIMIT is PostgreSQL's own.
-		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == Word && d.word(o+1) != "SELECT" && d.word(o+1) != "WITH" &&
-			i+1 < len(d.code) && d.code[i+1].Kind == Number && d.punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == sqltext.Word && d.word(o+1) != "SELECT" && d.word(o+1) != "WITH" &&
+			i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Number && d.punct(i+2, ')') {
 			d.drop(i, i+1)
 		}
 	case "INTERVAL":
@@ -286,8 +290,8 @@ func (d *dialect) keyword(i int) {
 		}
 		// BigQuery writes literals in double quotes too; PostgreSQL would
 		// read DATE "2024-01-01" as a column.
-		if i+1 < len(d.code) && d.code[i+1].Kind == QuotedIdent {
-			if s := d.code[i+1].Text(d.src); len(s) > 2 && isDigit(s[1]) {
+		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.QuotedIdent {
+			if s := d.code[i+1].Text(d.src); len(s) > 2 && sqltext.IsDigit(s[1]) {
 				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
 			}
 		}
@@ -295,7 +299,7 @@ func (d *dialect) keyword(i int) {
 		// PostgreSQL reads the words as type names whose bracket holds a
 		// precision, and calls the function only by a quoted name.
 		if w := d.word(i); (w == "TIMESTAMP" || w == "TIME") && d.punct(i+1, '(') && !d.punct(i-1, '.') &&
-			!(i+3 < len(d.code) && d.code[i+2].Kind == Number && d.punct(i+3, ')')) {
+			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.punct(i+3, ')')) {
 			d.replaceTok(i, quoteIdent(strings.ToLower(w)))
 		}
 	case "ARRAY", "STRUCT", "MAP":
@@ -307,7 +311,7 @@ func (d *dialect) keyword(i int) {
 	case "FROM", "JOIN":
 		d.stage(i + 1)
 	case "RLIKE", "REGEXP":
-		if i+1 < len(d.code) && d.code[i+1].Kind == String {
+		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String {
 			if d.word(i-1) == "NOT" {
 				d.replace(d.code[i-1].Start, d.code[i].End, "!~")
 			} else {
@@ -402,14 +406,14 @@ func (d *dialect) relationTail(j, end int) {
 		return
 	case d.word(j) == "LIKE":
 		srcEnd := d.nameEnd(j + 1)
-		if srcEnd == j+1 || d.code[srcEnd-1].Kind == JinjaExpr {
+		if srcEnd == j+1 || d.code[srcEnd-1].Kind == sqltext.JinjaExpr {
 			return
 		}
 		last := d.code[srcEnd-1]
 		// The bracket closes in the replacement of the name's last part:
 		// an insertion at the end of a statement would fall outside it.
 		text := last.Text(d.src)
-		if last.Kind == Backtick {
+		if last.Kind == sqltext.Backtick {
 			text = backtickToQuoted(text)
 		}
 		d.replaceTok(j, "(LIKE")
@@ -478,7 +482,7 @@ func (d *dialect) clauseEnd(j, end int) int {
 			if depth < 0 {
 				return k
 			}
-		case d.code[k].Kind == JinjaTag:
+		case d.code[k].Kind == sqltext.JinjaTag:
 			return k
 		case depth == 0:
 			if n, _ := d.clause(k); n > 0 || d.word(k) == "AS" {
@@ -500,7 +504,7 @@ func (d *dialect) columns(open, close int) {
 				k = c
 			}
 		case "COMMENT":
-			if k+1 < close && d.code[k+1].Kind == String {
+			if k+1 < close && d.code[k+1].Kind == sqltext.String {
 				d.drop(k, k+1)
 				k++
 			}
@@ -657,7 +661,7 @@ func (d *dialect) copyInto(i int) {
 	end := d.stmtEnd(i)
 	tail := d.code[end-1].End
 	target := d.code[i+2]
-	if text := target.Text(d.src); target.Kind == String || (target.Kind == Param || target.Kind == Operator) && text[0] == '@' {
+	if text := target.Text(d.src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
 		from := d.scanTo(i+3, "from", func(k int) bool { return d.word(k) == "FROM" })
 		if from >= end || d.word(from) != "FROM" {
 			return
@@ -844,7 +848,7 @@ func (d *dialect) qualify(i int) {
 
 // selectClauseEnds reports whether the clause before k ends at k.
 func (d *dialect) selectClauseEnds(k int) bool {
-	if k >= len(d.code) || d.punct(k, ';') || d.punct(k, ')') || d.code[k].Kind == JinjaTag {
+	if k >= len(d.code) || d.punct(k, ';') || d.punct(k, ')') || d.code[k].Kind == sqltext.JinjaTag {
 		return true
 	}
 	switch d.word(k) {
@@ -868,7 +872,7 @@ func (d *dialect) niladic(i int) {
 	}
 	switch d.word(i) {
 	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
-		if c == i+3 && d.code[i+2].Kind == Number {
+		if c == i+3 && d.code[i+2].Kind == sqltext.Number {
 			return // PostgreSQL's own precision
 		}
 	}
@@ -898,7 +902,7 @@ func (d *dialect) interval(i int) {
 			sign = "-"
 			k++
 		}
-		if k+1 >= len(d.code) || d.code[k].Kind != Number || !intervalUnits[d.word(k+1)] {
+		if k+1 >= len(d.code) || d.code[k].Kind != sqltext.Number || !intervalUnits[d.word(k+1)] {
 			break
 		}
 		parts = append(parts, sign+d.code[k].Text(d.src)+" "+d.code[k+1].Text(d.src))
@@ -916,7 +920,7 @@ func (d *dialect) interval(i int) {
 		return
 	case d.punct(k, '('):
 		k = d.closing(k)
-	case d.code[k].Kind == Param, d.code[k].Kind == Word && !intervalUnits[d.word(k)] && !notNames[d.word(k)]:
+	case d.code[k].Kind == sqltext.Param, d.code[k].Kind == sqltext.Word && !intervalUnits[d.word(k)] && !notNames[d.word(k)]:
 	default:
 		return
 	}
@@ -957,9 +961,9 @@ func (d *dialect) nameEnded(i int) bool {
 		return false
 	}
 	switch d.code[i-1].Kind {
-	case Word:
+	case sqltext.Word:
 		return !notNames[d.word(i-1)] && d.word(i-1) != "AS"
-	case QuotedIdent, Backtick, JinjaExpr:
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
 	}
 	return false
@@ -972,7 +976,7 @@ func (d *dialect) nameEnded(i int) bool {
 func (d *dialect) expression(k int) int {
 	for {
 		e := d.operand(k)
-		if e == k || e >= len(d.code) || d.code[e].Kind != Operator {
+		if e == k || e >= len(d.code) || d.code[e].Kind != sqltext.Operator {
 			return e
 		}
 		k = e + 1
@@ -984,7 +988,7 @@ func (d *dialect) operand(k int) int {
 		return k
 	}
 	switch t := d.code[k]; {
-	case t.Kind == String, t.Kind == Number, t.Kind == Param:
+	case t.Kind == sqltext.String, t.Kind == sqltext.Number, t.Kind == sqltext.Param:
 		return k + 1
 	case d.punct(k, '('):
 		return max(d.closing(k)+1, k)
@@ -994,11 +998,11 @@ func (d *dialect) operand(k int) int {
 			e++
 		}
 		return e
-	case t.Kind == Word && d.punct(k+1, '('):
+	case t.Kind == sqltext.Word && d.punct(k+1, '('):
 		return max(d.closing(k+1)+1, k)
-	case t.Kind == Word && k+1 < len(d.code) && d.code[k+1].Kind == String:
+	case t.Kind == sqltext.Word && k+1 < len(d.code) && d.code[k+1].Kind == sqltext.String:
 		return k + 2
-	case t.Kind == Word, t.Kind == QuotedIdent:
+	case t.Kind == sqltext.Word, t.Kind == sqltext.QuotedIdent:
 		return k + 1
 	}
 	return k
@@ -1016,7 +1020,7 @@ func (d *dialect) angleType(i int) {
 	for k := i + 1; k < len(d.code) && k < i+400; k++ {
 		t := d.code[k]
 		switch {
-		case t.Kind == Operator:
+		case t.Kind == sqltext.Operator:
 			for c := t.Start; c < t.End; c++ {
 				switch d.src[c] {
 				case ':':
@@ -1036,8 +1040,8 @@ func (d *dialect) angleType(i int) {
 				}
 			}
 		// A Param is Spark's field separator touching the type: b:STRING.
-		case t.Kind == Word, t.Kind == Number, t.Kind == QuotedIdent, t.Kind == Backtick,
-			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'), t.Kind == Param && d.src[t.Start] == ':':
+		case t.Kind == sqltext.Word, t.Kind == sqltext.Number, t.Kind == sqltext.QuotedIdent, t.Kind == sqltext.Backtick,
+			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'), t.Kind == sqltext.Param && d.src[t.Start] == ':':
 		default:
 			return
 		}
@@ -1074,11 +1078,11 @@ func (d *dialect) closeAngle(i, k, c int, nested bool) {
 // stage rewrites a Snowflake stage read in FROM (@stage/path, @%table, @~)
 // into a relation named after it, without its FILE_FORMAT and PATTERN.
 func (d *dialect) stage(j int) {
-	if j >= len(d.code) || (d.code[j].Kind != Param && d.code[j].Kind != Operator) || d.code[j].Text(d.src)[0] != '@' {
+	if j >= len(d.code) || (d.code[j].Kind != sqltext.Param && d.code[j].Kind != sqltext.Operator) || d.code[j].Text(d.src)[0] != '@' {
 		return
 	}
 	k := j
-	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
+	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
 		k++
 	}
 	d.replace(d.code[j].Start, d.code[k].End, quoteIdent(d.src[d.code[j].Start:d.code[k].End]))
@@ -1098,27 +1102,27 @@ func (d *dialect) path(i int) bool {
 		return false
 	}
 	switch base := d.code[b]; {
-	case base.Kind == Word, base.Kind == QuotedIdent, base.Kind == Param && d.src[base.Start] == '$':
+	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.src[base.Start] == '$':
 		if d.punct(b-1, '[') && d.punct(i+1, ']') {
 			return false // an array slice a[lo:hi]
 		}
-	case d.punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == Word:
+	case d.punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == sqltext.Word:
 		// The path of a call's result, PARSE_URL(u):query.
 		b = d.match[b] - 1
 	default:
 		return false
 	}
-	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == Word || d.code[b-2].Kind == QuotedIdent) {
+	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == sqltext.Word || d.code[b-2].Kind == sqltext.QuotedIdent) {
 		b -= 2
 	}
-	var edits []edit
+	var edits []sqltext.Edit
 	k := i
 	switch {
-	case d.code[k].Kind == Param:
-		edits = append(edits, edit{d.code[k].Start, d.code[k].End, "->" + quoteString(d.code[k].Text(d.src)[1:])})
+	case d.code[k].Kind == sqltext.Param:
+		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->" + quoteString(d.code[k].Text(d.src)[1:])})
 		k++
-	case k+1 < len(d.code) && d.code[k+1].Kind == QuotedIdent && d.touch(k, k+1):
-		edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
+	case k+1 < len(d.code) && d.code[k+1].Kind == sqltext.QuotedIdent && d.touch(k, k+1):
+		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
 		k += 2
 	default:
 		return false
@@ -1126,12 +1130,12 @@ func (d *dialect) path(i int) bool {
 segments:
 	for k+1 < len(d.code) && d.touch(k-1, k) {
 		switch {
-		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == Word:
-			edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(d.code[k+1].Text(d.src))})
-		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == QuotedIdent:
-			edits = append(edits, edit{d.code[k].Start, d.code[k+1].End, "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.Word:
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(d.code[k+1].Text(d.src))})
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.QuotedIdent:
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(identName(d.code[k+1].Text(d.src)))})
 		case d.punct(k, '[') && d.punct(k+2, ']'):
-			edits = append(edits, edit{d.code[k].Start, d.code[k].End, "->"}, edit{d.code[k+2].Start, d.code[k+2].End, ""})
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->"}, sqltext.Edit{Start: d.code[k+2].Start, End: d.code[k+2].End, Text: ""})
 			k++
 		default:
 			break segments
@@ -1197,14 +1201,14 @@ func (d *dialect) stringLiteral(i int) {
 	if s[0] == '$' {
 		return // a dollar-quoted string: PostgreSQL's own, no escapes inside
 	}
-	n := stringPrefix(s, 0)
+	n := sqltext.StringPrefix(s, 0)
 	prefix := strings.ToLower(s[:n])
 	if strings.ContainsAny(prefix, "enx") {
 		return // PostgreSQL's own
 	}
 	body, raw := s[n:], strings.Contains(prefix, "r")
 	switch {
-	case tripleQuoted(body, 0) && len(body) >= 6:
+	case sqltext.TripleQuoted(body, 0) && len(body) >= 6:
 		d.replace(t.Start, t.End, quoteString(body[3:len(body)-3]))
 	case body[0] == '"' && raw:
 		d.replace(t.Start, t.End, quoteString(body[1:len(body)-1]))
@@ -1274,7 +1278,7 @@ func escapedString(s string) string {
 
 // replace records an edit of the original text.
 func (d *dialect) replace(start, end int, text string) {
-	d.edits = append(d.edits, edit{start, end, text})
+	d.edits = append(d.edits, sqltext.Edit{Start: start, End: end, Text: text})
 }
 
 // replaceTok replaces code token i.
@@ -1298,7 +1302,7 @@ func (d *dialect) mark(i int, f Flags) {
 
 // word returns code token i in upper case when it is a word, else "".
 func (d *dialect) word(i int) string {
-	if i < 0 || i >= len(d.code) || d.code[i].Kind != Word {
+	if i < 0 || i >= len(d.code) || d.code[i].Kind != sqltext.Word {
 		return ""
 	}
 	if d.upper == nil {
@@ -1311,11 +1315,11 @@ func (d *dialect) word(i int) string {
 }
 
 func (d *dialect) punct(i int, c byte) bool {
-	return i >= 0 && i < len(d.code) && d.code[i].Kind == Punct && d.src[d.code[i].Start] == c
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Punct && d.src[d.code[i].Start] == c
 }
 
 func (d *dialect) op(i int, text string) bool {
-	return i >= 0 && i < len(d.code) && d.code[i].Kind == Operator && d.code[i].Text(d.src) == text
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Operator && d.code[i].Text(d.src) == text
 }
 
 // touch reports whether code tokens i and j stand with nothing between.
@@ -1370,7 +1374,7 @@ func (d *dialect) stmtStart(i int) bool {
 		return true
 	}
 	p := d.code[i-1]
-	return d.punct(i-1, ';') || p.Kind == JinjaTag || p.Kind == JinjaExpr
+	return d.punct(i-1, ';') || p.Kind == sqltext.JinjaTag || p.Kind == sqltext.JinjaExpr
 }
 
 // dmlStart reports whether code token i begins a statement that may follow
@@ -1398,7 +1402,7 @@ func (d *dialect) replacingQuery(k int) bool {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return d.code[k-1].Kind != Operator && !d.punct(k-1, '(') && !d.punct(k-1, ',')
+	return d.code[k-1].Kind != sqltext.Operator && !d.punct(k-1, '(') && !d.punct(k-1, ',')
 }
 
 // notNames are the words that follow DELETE, INSERT or MERGE where a
@@ -1414,9 +1418,9 @@ func (d *dialect) nameStart(i int) bool {
 		return false
 	}
 	switch d.code[i].Kind {
-	case QuotedIdent, Backtick, JinjaExpr:
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
-	case Word:
+	case sqltext.Word:
 		return !notNames[d.word(i)]
 	}
 	return false
@@ -1431,7 +1435,7 @@ func (d *dialect) nameEnd(i int) int {
 			return false
 		}
 		switch d.code[k].Kind {
-		case Word, QuotedIdent, Backtick, JinjaExpr:
+		case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 			return true
 		}
 		return false
@@ -1444,7 +1448,7 @@ func (d *dialect) nameEnd(i int) int {
 		switch {
 		case d.punct(k, '.') && part(k+1):
 			k += 2
-		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == JinjaExpr || d.code[k-1].Kind == JinjaExpr):
+		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == sqltext.JinjaExpr || d.code[k-1].Kind == sqltext.JinjaExpr):
 			k++
 		default:
 			return k
@@ -1545,7 +1549,7 @@ func (d *dialect) scriptStart(i int) bool {
 // blockBegin reports whether the BEGIN at k opens a script block rather
 // than a transaction: a statement follows it.
 func (d *dialect) blockBegin(k int) bool {
-	if k+1 >= len(d.code) || d.code[k+1].Kind != Word {
+	if k+1 >= len(d.code) || d.code[k+1].Kind != sqltext.Word {
 		return false
 	}
 	switch d.word(k + 1) {
@@ -1626,8 +1630,8 @@ func (d *dialect) set(i int) {
 	simple := !variable
 	for k := eq + 1; k < end && simple; k++ {
 		switch t := d.code[k]; {
-		case t.Kind == String || t.Kind == Number || t.Kind == Word || t.Kind == QuotedIdent, d.punct(k, ','):
-		case (d.op(k, "-") || d.op(k, "+")) && (k == eq+1 || d.punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == Number:
+		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.punct(k, ','):
+		case (d.op(k, "-") || d.op(k, "+")) && (k == eq+1 || d.punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == sqltext.Number:
 		default:
 			simple = false
 		}
@@ -1663,7 +1667,7 @@ func (d *dialect) structFields(open int) {
 			if d.match[k] > k {
 				k = d.match[k]
 			}
-		case d.word(k) == "AS" && (d.punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == Word || d.code[k+1].Kind == Backtick || d.code[k+1].Kind == QuotedIdent):
+		case d.word(k) == "AS" && (d.punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == sqltext.Word || d.code[k+1].Kind == sqltext.Backtick || d.code[k+1].Kind == sqltext.QuotedIdent):
 			d.drop(k, k+1)
 		}
 	}
@@ -1685,13 +1689,13 @@ func (d *dialect) arrayLiteral(i int) {
 		return
 	}
 	switch p := d.code[i-1]; {
-	case p.Kind == Word && !exprKeywords[d.word(i-1)]:
+	case p.Kind == sqltext.Word && !exprKeywords[d.word(i-1)]:
 		return
-	case p.Kind == Operator && strings.HasSuffix(p.Text(d.src), ":"):
+	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.src), ":"):
 		return // a Snowflake path
-	case p.Kind == Punct && !d.punct(i-1, '(') && !d.punct(i-1, ',') && !d.punct(i-1, '['):
+	case p.Kind == sqltext.Punct && !d.punct(i-1, '(') && !d.punct(i-1, ',') && !d.punct(i-1, '['):
 		return
-	case p.Kind != Word && p.Kind != Operator && p.Kind != Punct:
+	case p.Kind != sqltext.Word && p.Kind != sqltext.Operator && p.Kind != sqltext.Punct:
 		return
 	}
 	d.replaceTok(i, "ARRAY[")
@@ -1701,7 +1705,7 @@ func (d *dialect) arrayLiteral(i int) {
 // name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if !d.punct(i-1, ')') || d.punct(i, '[') && d.match[i] < i || d.punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == Word) {
+	if !d.punct(i-1, ')') || d.punct(i, '[') && d.match[i] < i || d.punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == sqltext.Word) {
 		return
 	}
 	o := d.match[i-1]
@@ -1709,16 +1713,16 @@ func (d *dialect) subscriptedCall(i int) {
 		return
 	}
 	switch d.code[o-1].Kind {
-	case Word:
+	case sqltext.Word:
 		if exprKeywords[d.word(o-1)] || notNames[d.word(o-1)] {
 			return
 		}
-	case QuotedIdent, Backtick:
+	case sqltext.QuotedIdent, sqltext.Backtick:
 	default:
 		return
 	}
 	name := o - 1
-	for name >= 2 && d.punct(name-1, '.') && (d.code[name-2].Kind == Word || d.code[name-2].Kind == Backtick || d.code[name-2].Kind == QuotedIdent) {
+	for name >= 2 && d.punct(name-1, '.') && (d.code[name-2].Kind == sqltext.Word || d.code[name-2].Kind == sqltext.Backtick || d.code[name-2].Kind == sqltext.QuotedIdent) {
 		name -= 2
 	}
 	d.replace(d.code[name].Start, d.code[name].Start, "(")
@@ -1750,7 +1754,7 @@ func (d *dialect) queryParam(i int) bool {
 		return true
 	}
 	n := d.code[i+1]
-	return !d.punct(i+1, '.') && !(n.Kind == Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
+	return !d.punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
 }
 
 // withOffset rewrites BigQuery's UNNEST(arr) [AS] x WITH OFFSET [AS] pos
@@ -1762,7 +1766,7 @@ func (d *dialect) withOffset(i int) {
 		return
 	}
 	alias, aliasStart := -1, i
-	if d.code[i-1].Kind == Word && !aliasStops[d.word(i-1)] || d.code[i-1].Kind == Backtick || d.code[i-1].Kind == QuotedIdent {
+	if d.code[i-1].Kind == sqltext.Word && !aliasStops[d.word(i-1)] || d.code[i-1].Kind == sqltext.Backtick || d.code[i-1].Kind == sqltext.QuotedIdent {
 		alias, aliasStart = i-1, i-1
 		if d.word(i-2) == "AS" {
 			aliasStart = i - 2
@@ -1777,7 +1781,7 @@ func (d *dialect) withOffset(i int) {
 	if d.word(j) == "AS" {
 		j++
 	}
-	if j < len(d.code) && (d.code[j].Kind == Word && !aliasStops[d.word(j)] || d.code[j].Kind == Backtick || d.code[j].Kind == QuotedIdent) {
+	if j < len(d.code) && (d.code[j].Kind == sqltext.Word && !aliasStops[d.word(j)] || d.code[j].Kind == sqltext.Backtick || d.code[j].Kind == sqltext.QuotedIdent) {
 		pos, last = d.identText(j), j
 	}
 	switch {
@@ -1800,7 +1804,7 @@ func (d *dialect) withOffset(i int) {
 
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
-	if d.code[i].Kind == Backtick {
+	if d.code[i].Kind == sqltext.Backtick {
 		return backtickToQuoted(d.code[i].Text(d.src))
 	}
 	return d.code[i].Text(d.src)
@@ -1824,7 +1828,7 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		j++
 	}
-	if d.code[min(j, len(d.code)-1)].Kind != Word || !d.punct(j+1, '(') {
+	if d.code[min(j, len(d.code)-1)].Kind != sqltext.Word || !d.punct(j+1, '(') {
 		return
 	}
 	c := d.closing(j + 1)
@@ -1833,7 +1837,7 @@ func (d *dialect) lateralView(i int) {
 	}
 	k := c + 1
 	table := -1
-	if d.word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == Word || d.code[k].Kind == Backtick) {
+	if d.word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == sqltext.Word || d.code[k].Kind == sqltext.Backtick) {
 		table = k
 		k++
 	}
@@ -1844,7 +1848,7 @@ func (d *dialect) lateralView(i int) {
 	last := k
 	for {
 		n := last + 1
-		if n >= len(d.code) || (d.code[n].Kind != Word && d.code[n].Kind != Backtick && d.code[n].Kind != QuotedIdent) || aliasStops[d.word(n)] {
+		if n >= len(d.code) || (d.code[n].Kind != sqltext.Word && d.code[n].Kind != sqltext.Backtick && d.code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.word(n)] {
 			break
 		}
 		cols = append(cols, d.identText(n))
@@ -1872,7 +1876,7 @@ func (d *dialect) lateralView(i int) {
 // tableFunction drops Snowflake's TABLE(...) around a table function in
 // FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
 func (d *dialect) tableFunction(i int) {
-	if !d.punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != Word || !d.punct(i+3, '(') {
+	if !d.punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != sqltext.Word || !d.punct(i+3, '(') {
 		return
 	}
 	if w := d.word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.punct(i-1, ',') {

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -254,9 +255,9 @@ func (s *Statement) drops(base Write, x *pg_query.DropStmt) []Write {
 // findName finds the tokens spelling parts (as the parser folded them) at
 // or after code[from]; it returns the index of the first and the parts as
 // written.
-func findName(text string, code []Token, from int, parts []string) (int, []string) {
+func findName(text string, code []sqltext.Token, from int, parts []string) (int, []string) {
 	for i := from; i < len(code); i++ {
-		if code[i].Kind != Word && code[i].Kind != QuotedIdent {
+		if code[i].Kind != sqltext.Word && code[i].Kind != sqltext.QuotedIdent {
 			continue
 		}
 		if written := readName(text[code[i].Start:]); sameName(written, parts) {
@@ -277,16 +278,16 @@ func (s *Statement) keyword() int {
 	depth := 0
 	for i, t := range code {
 		switch t.Kind {
-		case Punct:
+		case sqltext.Punct:
 			switch s.Text[t.Start] {
 			case '(':
 				depth++
 			case ')':
 				depth--
 			}
-		case Word:
+		case sqltext.Word:
 			prev := code[max(i-1, 0)]
-			if depth == 0 && prev.Kind == Punct && s.Text[prev.Start] == ')' && mainKeywords[strings.ToUpper(t.Text(s.Text))] {
+			if depth == 0 && prev.Kind == sqltext.Punct && s.Text[prev.Start] == ')' && mainKeywords[strings.ToUpper(t.Text(s.Text))] {
 				return s.Map.Orig(t.Start)
 			}
 		}
@@ -671,7 +672,7 @@ func isNotMatchedInsert(wc *pg_query.MergeWhenClause) bool {
 func (s *Statement) mergeWhens(n, fallback int) []int {
 	code := s.codeTokens()
 	word := func(i int) string {
-		if i >= len(code) || code[i].Kind != Word {
+		if i >= len(code) || code[i].Kind != sqltext.Word {
 			return ""
 		}
 		return strings.ToUpper(code[i].Text(s.Text))
@@ -679,7 +680,7 @@ func (s *Statement) mergeWhens(n, fallback int) []int {
 	var found []int
 	depth := 0
 	for i, t := range code {
-		if t.Kind == Punct {
+		if t.Kind == sqltext.Punct {
 			switch s.Text[t.Start] {
 			case '(':
 				depth++

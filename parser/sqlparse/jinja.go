@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // Model is what a dbt model's {{ config(...) }} says about how it writes.
@@ -20,7 +22,7 @@ type Model struct {
 // {% if is_incremental() %} it keeps, as edits over the original text.
 type variant struct {
 	name  string
-	edits []edit
+	edits []sqltext.Edit
 }
 
 // placeholder stands where Jinja produced text bflint cannot know: an
@@ -33,9 +35,9 @@ const placeholder = "__jinja__"
 // SELECT valid.
 const cteName = "__jinja_cte__"
 
-func hasJinja(toks []Token) bool {
+func hasJinja(toks []sqltext.Token) bool {
 	for _, t := range toks {
-		if t.Kind == JinjaExpr || t.Kind == JinjaTag || t.Kind == JinjaNote {
+		if t.Kind == sqltext.JinjaExpr || t.Kind == sqltext.JinjaTag || t.Kind == sqltext.JinjaNote {
 			return true
 		}
 	}
@@ -66,8 +68,8 @@ func jinjaInner(text string) string {
 type jinjaTemplate struct {
 	src    string
 	opts   Options
-	code   []Token // code tokens, Jinja and literals holding Jinja ending where Jinja ends them
-	quoted []edit  // those literals, quoted again for SQL
+	code   []sqltext.Token // code tokens, Jinja and literals holding Jinja ending where Jinja ends them
+	quoted []sqltext.Edit  // those literals, quoted again for SQL
 	pieces []piece
 }
 
@@ -76,7 +78,7 @@ type jinjaTemplate struct {
 // placeholders shaped for where they stand, and block tags are resolved.
 // A template with {% if is_incremental() %} yields two variants, one per
 // branch, so both the incremental and the full-refresh SQL are analysed.
-func jinja(src string, toks, code []Token, opts Options) ([]variant, *Model, []Problem) {
+func jinja(src string, toks, code []sqltext.Token, opts Options) ([]variant, *Model, []sqltext.Problem) {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: split(src, toks)}
 	tp.code, tp.quoted = jinjaTokens(src, code)
 	bs, hasIncremental, problems := parseBlocks(src, tp.code)
@@ -91,7 +93,7 @@ func jinja(src string, toks, code []Token, opts Options) ([]variant, *Model, []P
 	for i := range readings {
 		v := &readings[i]
 		blocks := bs.edits(v.name == "incremental")
-		var exprs []edit
+		var exprs []sqltext.Edit
 		exprs, model = tp.render(blocks, bs)
 		v.edits = append(append(append(v.edits, tp.quoted...), blocks...), exprs...)
 	}
@@ -105,16 +107,16 @@ func jinja(src string, toks, code []Token, opts Options) ([]variant, *Model, []P
 // '{{ var('start') }}' never end the literal. Each becomes one token again;
 // for such a literal, an edit doubles the inner quotes so the parser reads
 // one literal whose value is the template text.
-func jinjaTokens(src string, code []Token) ([]Token, []edit) {
-	out := make([]Token, 0, len(code))
-	var edits []edit
+func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.Edit) {
+	out := make([]sqltext.Token, 0, len(code))
+	var edits []sqltext.Edit
 	for i := 0; i < len(code); i++ {
 		t := code[i]
 		end := -1
 		switch {
-		case t.Kind == JinjaExpr || t.Kind == JinjaTag:
+		case t.Kind == sqltext.JinjaExpr || t.Kind == sqltext.JinjaTag:
 			end = jinjaEnd(src, t.Start)
-		case t.Kind == String && src[t.Start] == '\'' && strings.Contains(t.Text(src), "{"):
+		case t.Kind == sqltext.String && src[t.Start] == '\'' && strings.Contains(t.Text(src), "{"):
 			end = stringEnd(src, t.Start)
 		}
 		j := i
@@ -125,9 +127,9 @@ func jinjaTokens(src string, code []Token) ([]Token, []edit) {
 			out = append(out, t)
 			continue
 		}
-		out = append(out, Token{t.Kind, t.Start, end})
-		if t.Kind == String {
-			edits = append(edits, edit{t.Start, end, requote(src[t.Start:end])})
+		out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: end})
+		if t.Kind == sqltext.String {
+			edits = append(edits, sqltext.Edit{Start: t.Start, End: end, Text: requote(src[t.Start:end])})
 		}
 		i = j
 	}
@@ -216,10 +218,10 @@ func requote(lit string) string {
 
 // render returns, for the reading the block edits leave, the edits of the
 // Jinja expressions it keeps and the model configuration they set.
-func (tp *jinjaTemplate) render(blocks []edit, bs *blockSet) ([]edit, *Model) {
+func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.Edit, *Model) {
 	hidden := spanUnion(blocks)
-	vis := make([]Token, 0, len(tp.code))
-	var out []edit
+	vis := make([]sqltext.Token, 0, len(tp.code))
+	var out []sqltext.Edit
 	var model *Model
 	snapshots := bs.spans("snapshot")
 	h := 0
@@ -232,31 +234,31 @@ func (tp *jinjaTemplate) render(blocks []edit, bs *blockSet) ([]edit, *Model) {
 		}
 		if isConfig(tp.src, t) {
 			model = readConfig(model, jinjaInner(t.Text(tp.src)), t.Start, inSpans(snapshots, t))
-			out = append(out, edit{t.Start, t.End, " "})
+			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
 			continue
 		}
 		vis = append(vis, t)
 	}
 	r := newReading(tp, vis)
 	for k, t := range vis {
-		if t.Kind == JinjaExpr {
-			out = append(out, edit{t.Start, t.End, r.shape(k)})
+		if t.Kind == sqltext.JinjaExpr {
+			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
 		}
 	}
 	return out, model
 }
 
 // spanUnion merges edit spans into sorted, disjoint spans.
-func spanUnion(edits []edit) []edit {
-	spans := append([]edit(nil), edits...)
+func spanUnion(edits []sqltext.Edit) []sqltext.Edit {
+	spans := append([]sqltext.Edit(nil), edits...)
 	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
-	var out []edit
+	var out []sqltext.Edit
 	for _, e := range spans {
 		if n := len(out); n > 0 && e.Start < out[n-1].End {
 			out[n-1].End = max(out[n-1].End, e.End)
 			continue
 		}
-		out = append(out, edit{Start: e.Start, End: e.End})
+		out = append(out, sqltext.Edit{Start: e.Start, End: e.End})
 	}
 	return out
 }
@@ -506,7 +508,7 @@ func macroOf(inner string) (name string, kind macroKind) {
 // clause it stands in.
 type jinjaReading struct {
 	tp    *jinjaTemplate
-	vis   []Token
+	vis   []sqltext.Token
 	match []int // the bracket that closes or opens this one, -1 if none
 	piece []int // the statement each token is in
 	// lead is set on the Jinja expressions a statement starts with.
@@ -514,7 +516,7 @@ type jinjaReading struct {
 	clauses map[int]string
 }
 
-func newReading(tp *jinjaTemplate, vis []Token) *jinjaReading {
+func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 	r := &jinjaReading{tp: tp, vis: vis, match: make([]int, len(vis)), piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
 	var open []int
 	p := 0
@@ -524,7 +526,7 @@ func newReading(tp *jinjaTemplate, vis []Token) *jinjaReading {
 			p++
 		}
 		r.piece[k] = p
-		if t.Kind == JinjaExpr {
+		if t.Kind == sqltext.JinjaExpr {
 			prev := r.prev(k)
 			r.lead[k] = prev < 0 || r.lead[prev]
 		}
@@ -541,14 +543,14 @@ func newReading(tp *jinjaTemplate, vis []Token) *jinjaReading {
 }
 
 func (r *jinjaReading) word(k int) string {
-	if k < 0 || k >= len(r.vis) || r.vis[k].Kind != Word {
+	if k < 0 || k >= len(r.vis) || r.vis[k].Kind != sqltext.Word {
 		return ""
 	}
 	return strings.ToUpper(r.vis[k].Text(r.tp.src))
 }
 
 func (r *jinjaReading) punct(k int, c byte) bool {
-	return k >= 0 && k < len(r.vis) && r.vis[k].Kind == Punct && r.tp.src[r.vis[k].Start] == c
+	return k >= 0 && k < len(r.vis) && r.vis[k].Kind == sqltext.Punct && r.tp.src[r.vis[k].Start] == c
 }
 
 // prev and next return the neighbouring code token in the same statement,
@@ -651,9 +653,9 @@ func wordSet(words ...string) map[string]bool {
 // operandEnded reports whether the token at k ends an operand.
 func (r *jinjaReading) operandEnded(k int) bool {
 	switch r.vis[k].Kind {
-	case QuotedIdent, Backtick, Number, String, JinjaExpr:
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.Number, sqltext.String, sqltext.JinjaExpr:
 		return true
-	case Word:
+	case sqltext.Word:
 		return !operandWanted[r.word(k)]
 	}
 	return r.punct(k, ')') || r.punct(k, ']')
@@ -684,7 +686,7 @@ func (r *jinjaReading) shape(k int) string {
 	t := r.vis[k]
 	src := r.tp.src
 	inner := jinjaInner(t.Text(src))
-	glued := wordBefore(src, t.Start) || (t.End < len(src) && isWordPart(src[t.End]))
+	glued := sqltext.WordBefore(src, t.Start) || (t.End < len(src) && sqltext.IsWordPart(src[t.End]))
 	if name, ok := r.tp.name(inner); ok {
 		switch {
 		case !glued:
@@ -731,7 +733,7 @@ func (r *jinjaReading) shape(k int) string {
 	if prev < 0 {
 		// What follows the macros a statement starts with decides what
 		// they write.
-		for next >= 0 && r.vis[next].Kind == JinjaExpr {
+		for next >= 0 && r.vis[next].Kind == sqltext.JinjaExpr {
 			next = r.next(next)
 		}
 		nw = r.word(next)
@@ -812,10 +814,10 @@ func groupByShape(inner string) string {
 // block is a {% if %} ... {% endif %} (or for, set, macro ...) with the
 // tags that open, divide and close it.
 type block struct {
-	kind        string  // if, for, set, macro, call, snapshot, ...
-	tags        []Token // opening, elif/else, closing tag
-	incremental bool    // an if on is_incremental()
-	negated     bool    // {% if not is_incremental() %}
+	kind        string          // if, for, set, macro, call, snapshot, ...
+	tags        []sqltext.Token // opening, elif/else, closing tag
+	incremental bool            // an if on is_incremental()
+	negated     bool            // {% if not is_incremental() %}
 	// known is the value of an if's test when bflint knows it: a loop's
 	// body is kept once, so loop.first and loop.last hold. -1 otherwise.
 	known    int
@@ -825,7 +827,7 @@ type block struct {
 type blockSet struct {
 	src    string
 	blocks []*block
-	loose  []Token // tags that open and close nothing ({% do %}, single {% set %})
+	loose  []sqltext.Token // tags that open and close nothing ({% do %}, single {% set %})
 }
 
 // closers lists the Jinja tags that open a block and the tag that ends it.
@@ -843,13 +845,13 @@ var loopTests = map[string]int{
 	"loop.index != 1": 0, "loop.index0 != 0": 0,
 }
 
-func parseBlocks(src string, toks []Token) (*blockSet, bool, []Problem) {
+func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.Problem) {
 	bs := &blockSet{src: src}
 	var stack []*block
-	var problems []Problem
+	var problems []sqltext.Problem
 	hasIncremental := false
 	for _, t := range toks {
-		if t.Kind != JinjaTag {
+		if t.Kind != sqltext.JinjaTag {
 			continue
 		}
 		text := t.Text(src)
@@ -862,9 +864,9 @@ func parseBlocks(src string, toks []Token) (*blockSet, bool, []Problem) {
 		inner := jinjaInner(text)
 		switch {
 		case word == "set" && !strings.Contains(inner, "="):
-			stack = append(stack, &block{kind: "set", tags: []Token{t}, known: -1})
+			stack = append(stack, &block{kind: "set", tags: []sqltext.Token{t}, known: -1})
 		case closers[word] != "":
-			b := &block{kind: word, tags: []Token{t}, known: -1}
+			b := &block{kind: word, tags: []sqltext.Token{t}, known: -1}
 			if word == "if" {
 				if im := incremental.FindStringSubmatch(inner); im != nil {
 					b.incremental, b.negated = true, im[1] != ""
@@ -876,7 +878,7 @@ func parseBlocks(src string, toks []Token) (*blockSet, bool, []Problem) {
 			stack = append(stack, b)
 		case word == "elif" || word == "else":
 			if len(stack) == 0 || (stack[len(stack)-1].kind != "if" && stack[len(stack)-1].kind != "for") {
-				problems = append(problems, Problem{t.Start, fmt.Sprintf("Jinja {%% %s %%} outside any {%% if %%}", word)})
+				problems = append(problems, sqltext.Problem{Offset: t.Start, Msg: fmt.Sprintf("Jinja {%% %s %%} outside any {%% if %%}", word)})
 				bs.loose = append(bs.loose, t)
 				continue
 			}
@@ -885,7 +887,7 @@ func parseBlocks(src string, toks []Token) (*blockSet, bool, []Problem) {
 		case strings.HasPrefix(word, "end"):
 			open := strings.TrimPrefix(word, "end")
 			if len(stack) == 0 || stack[len(stack)-1].kind != open {
-				problems = append(problems, Problem{t.Start, fmt.Sprintf("Jinja {%% %s %%} closes no {%% %s %%}", word, open)})
+				problems = append(problems, sqltext.Problem{Offset: t.Start, Msg: fmt.Sprintf("Jinja {%% %s %%} closes no {%% %s %%}", word, open)})
 				bs.loose = append(bs.loose, t)
 				continue
 			}
@@ -898,7 +900,7 @@ func parseBlocks(src string, toks []Token) (*blockSet, bool, []Problem) {
 		}
 	}
 	for _, b := range stack {
-		problems = append(problems, Problem{b.tags[0].Start, fmt.Sprintf("Jinja {%% %s %%} is never closed with {%% end%s %%}", b.kind, b.kind)})
+		problems = append(problems, sqltext.Problem{Offset: b.tags[0].Start, Msg: fmt.Sprintf("Jinja {%% %s %%} is never closed with {%% end%s %%}", b.kind, b.kind)})
 		bs.loose = append(bs.loose, b.tags...)
 	}
 	return bs, hasIncremental, problems
@@ -912,10 +914,10 @@ var nonSQLBlocks = wordSet("macro", "set", "test", "docs", "materialization", "r
 // from the model, so it is left out when the model has SQL of its own;
 // a call block that is all the statement holds is that statement.
 func (bs *blockSet) settleCalls(tp *jinjaTemplate) {
-	var never []edit
+	var never []sqltext.Edit
 	for _, b := range bs.blocks {
 		if nonSQLBlocks[b.kind] {
-			never = append(never, edit{Start: b.tags[0].Start, End: b.tags[len(b.tags)-1].End})
+			never = append(never, sqltext.Edit{Start: b.tags[0].Start, End: b.tags[len(b.tags)-1].End})
 		}
 	}
 	never = spanUnion(never)
@@ -934,8 +936,8 @@ func (bs *blockSet) settleCalls(tp *jinjaTemplate) {
 		}
 		for i := sort.Search(len(tp.code), func(i int) bool { return tp.code[i].Start >= from }); i < len(tp.code) && tp.code[i].End <= to; i++ {
 			t := tp.code[i]
-			if (t.Start >= open.Start && t.End <= close.End) || t.Kind == JinjaTag ||
-				(t.Kind == Punct && tp.src[t.Start] == ';') || isConfig(tp.src, t) || inSpans(never, t) {
+			if (t.Start >= open.Start && t.End <= close.End) || t.Kind == sqltext.JinjaTag ||
+				(t.Kind == sqltext.Punct && tp.src[t.Start] == ';') || isConfig(tp.src, t) || inSpans(never, t) {
 				continue
 			}
 			b.dropBody = true
@@ -944,25 +946,25 @@ func (bs *blockSet) settleCalls(tp *jinjaTemplate) {
 	}
 }
 
-func isConfig(src string, t Token) bool {
-	if t.Kind != JinjaExpr {
+func isConfig(src string, t sqltext.Token) bool {
+	if t.Kind != sqltext.JinjaExpr {
 		return false
 	}
 	m := callHead.FindStringSubmatch(jinjaInner(t.Text(src)))
 	return m != nil && m[1] == "config"
 }
 
-func inSpans(spans []edit, t Token) bool {
+func inSpans(spans []sqltext.Edit, t sqltext.Token) bool {
 	i := sort.Search(len(spans), func(i int) bool { return spans[i].End > t.Start })
 	return i < len(spans) && spans[i].Start <= t.Start
 }
 
 // spans returns the bodies of the blocks of a kind, sorted and disjoint.
-func (bs *blockSet) spans(kind string) []edit {
-	var out []edit
+func (bs *blockSet) spans(kind string) []sqltext.Edit {
+	var out []sqltext.Edit
 	for _, b := range bs.blocks {
 		if b.kind == kind {
-			out = append(out, edit{Start: b.tags[0].End, End: b.tags[len(b.tags)-1].Start})
+			out = append(out, sqltext.Edit{Start: b.tags[0].End, End: b.tags[len(b.tags)-1].Start})
 		}
 	}
 	return spanUnion(out)
@@ -974,10 +976,10 @@ func (bs *blockSet) spans(kind string) []edit {
 // first branch (a template's main path); for macro and set blocks their
 // whole body, which is not SQL of this statement. Loops keep their body
 // once and drop their {% else %}, which runs only for an empty sequence.
-func (bs *blockSet) edits(incremental bool) []edit {
-	var out []edit
+func (bs *blockSet) edits(incremental bool) []sqltext.Edit {
+	var out []sqltext.Edit
 	for _, t := range bs.loose {
-		out = append(out, edit{t.Start, t.End, " "})
+		out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
 	}
 	for _, b := range bs.blocks {
 		first, last := b.tags[0], b.tags[len(b.tags)-1]
@@ -989,19 +991,19 @@ func (bs *blockSet) edits(incremental bool) []edit {
 			}
 			for i := 0; i+1 < len(b.tags); i++ {
 				if i == keep {
-					out = append(out, edit{b.tags[i].Start, b.tags[i].End, " "})
+					out = append(out, sqltext.Edit{Start: b.tags[i].Start, End: b.tags[i].End, Text: " "})
 				} else {
-					out = append(out, edit{b.tags[i].Start, b.tags[i+1].Start, " "})
+					out = append(out, sqltext.Edit{Start: b.tags[i].Start, End: b.tags[i+1].Start, Text: " "})
 				}
 			}
-			out = append(out, edit{last.Start, last.End, " "})
+			out = append(out, sqltext.Edit{Start: last.Start, End: last.End, Text: " "})
 		case b.kind == "for" && len(b.tags) > 2:
-			out = append(out, edit{first.Start, first.End, " "}, edit{b.tags[1].Start, last.End, " "})
+			out = append(out, sqltext.Edit{Start: first.Start, End: first.End, Text: " "}, sqltext.Edit{Start: b.tags[1].Start, End: last.End, Text: " "})
 		case nonSQLBlocks[b.kind] || b.dropBody:
-			out = append(out, edit{first.Start, last.End, " "})
+			out = append(out, sqltext.Edit{Start: first.Start, End: last.End, Text: " "})
 		default:
 			for _, t := range b.tags {
-				out = append(out, edit{t.Start, t.End, " "})
+				out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
 			}
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/internal/pgjson"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
 )
@@ -74,11 +75,11 @@ type Statement struct {
 	Text string
 	// Map maps offsets in Text (and pg_query node locations) back to the
 	// original text.
-	Map *OffsetMap
+	Map *sqltext.OffsetMap
 	// Node is the parsed statement; nil when it could not be parsed.
 	Node *pg_query.Node
 	// Problem says why Node is nil (rule BF002).
-	Problem *Problem
+	Problem *sqltext.Problem
 	// Flags are what normalisation removed.
 	Flags Flags
 	// Variant names the branch of {% if is_incremental() %} this statement
@@ -87,14 +88,14 @@ type Statement struct {
 
 	// code are the statement's tokens but spaces and comments, kept from
 	// the parse because several facts scan them.
-	code  []Token
+	code  []sqltext.Token
 	facts facts
 }
 
 // codeTokens returns the statement's tokens but spaces and comments.
-func (s *Statement) codeTokens() []Token {
+func (s *Statement) codeTokens() []sqltext.Token {
 	if s.code == nil {
-		toks, _ := Lex(s.Text)
+		toks, _ := sqltext.Lex(s.Text)
 		return codeTokens(toks)
 	}
 	return s.code
@@ -109,19 +110,13 @@ func (s *Statement) Orig(loc int32) int {
 	return s.Map.Orig(int(loc))
 }
 
-// Problem is a defect of the SQL at an offset of the original text.
-type Problem struct {
-	Offset int
-	Msg    string
-}
-
 // File is a parsed SQL file.
 type File struct {
 	Statements []*Statement
 	Comments   []Comment
 	// Problems are faults outside any statement's parse: where the lexer
 	// stopped, or Jinja that does not balance.
-	Problems []Problem
+	Problems []sqltext.Problem
 	// Model is the dbt config() of the file, when it has one.
 	Model *Model
 }
@@ -138,18 +133,18 @@ type Comment struct {
 // file or on the statement it belongs to.
 func Parse(src string, opts Options) *File {
 	f := &File{}
-	toks, lexErr := Lex(src)
+	toks, lexErr := sqltext.Lex(src)
 	code := codeTokens(toks)
 	f.Comments = comments(src, toks)
 	variants := []variant{{}}
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
 	// so the text is the surer sign.
 	if hasJinja(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
-		var problems []Problem
+		var problems []sqltext.Problem
 		variants, f.Model, problems = jinja(src, toks, code, opts)
 		f.Problems = append(f.Problems, problems...)
 	}
-	var dialect []edit
+	var dialect []sqltext.Edit
 	var marks []mark
 	if !opts.PostgresOnly {
 		dialect, marks = dialectEdits(src, toks, code)
@@ -162,8 +157,8 @@ func Parse(src string, opts Options) *File {
 		// The rest of the file is one reported statement, never a silent
 		// skip; a lexer fault past the cut is part of it.
 		start := firstCode(toks, pieces[MaxStatements].start)
-		tail := Statement{Start: start, End: len(src), Problem: &Problem{start,
-			fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)}}
+		tail := Statement{Start: start, End: len(src), Problem: &sqltext.Problem{Offset: start,
+			Msg: fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)}}
 		pieces, lexErr = pieces[:MaxStatements], nil
 		defer func() { f.Statements = append(f.Statements, &tail) }()
 	}
@@ -173,7 +168,7 @@ func Parse(src string, opts Options) *File {
 		if len(pieces) > 0 {
 			last = pieces[len(pieces)-1].end
 		}
-		tail := Statement{Start: firstCode(toks, last), End: len(src), Problem: &Problem{lexErr.Offset, lexErr.Msg}}
+		tail := Statement{Start: firstCode(toks, last), End: len(src), Problem: &sqltext.Problem{Offset: lexErr.Offset, Msg: lexErr.Msg}}
 		if tail.Start < 0 {
 			tail.Start = lexErr.Offset
 		}
@@ -185,12 +180,12 @@ func Parse(src string, opts Options) *File {
 	}
 	seen := map[reading]bool{}
 	for _, v := range variants {
-		edits := sortEdits(append(append([]edit(nil), v.edits...), dialect...))
+		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.edits...), dialect...))
 		for _, p := range pieces {
-			text, m := rewrite(src, p.start, p.end, edits)
+			text, m := sqltext.Rewrite(src, p.start, p.end, edits)
 			code := unchangedCode(src, toks, text, p)
 			if code == nil {
-				stoks, _ := Lex(text)
+				stoks, _ := sqltext.Lex(text)
 				code = codeTokens(stoks)
 			}
 			first := firstCode(code, 0)
@@ -217,7 +212,7 @@ func Parse(src string, opts Options) *File {
 }
 
 // parseInto parses st.Text and sets st.Node, or returns why it could not.
-func parseInto(st *Statement, toks []Token) *Problem {
+func parseInto(st *Statement, toks []sqltext.Token) *sqltext.Problem {
 	if !utf8.ValidString(st.Text) {
 		off := 0
 		for off < len(st.Text) {
@@ -227,13 +222,13 @@ func parseInto(st *Statement, toks []Token) *Problem {
 			}
 			off += size
 		}
-		return &Problem{st.Map.Orig(off), "invalid UTF-8 in the statement: bflint reads SQL files as UTF-8"}
+		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "invalid UTF-8 in the statement: bflint reads SQL files as UTF-8"}
 	}
 	if len(st.Text) > MaxStatementBytes {
-		return &Problem{st.Start, fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
+		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
 	}
 	if off, deep := tooDeep(st.Text, toks); deep {
-		return &Problem{st.Map.Orig(off), fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
+		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
 	}
 	res, err := pgjson.Parse(st.Text)
 	if err != nil {
@@ -248,12 +243,12 @@ func parseInto(st *Statement, toks []Token) *Problem {
 
 // parseProblem converts pg_query's error, whose cursor counts characters
 // from 1 in the parsed text, into a Problem at an original offset.
-func parseProblem(st *Statement, err error) *Problem {
+func parseProblem(st *Statement, err error) *sqltext.Problem {
 	var pe *pgparser.Error
 	if errors.As(err, &pe) && pe.Cursorpos > 0 {
-		return &Problem{st.Map.Orig(byteOffset(st.Text, pe.Cursorpos-1)), pe.Message}
+		return &sqltext.Problem{Offset: st.Map.Orig(byteOffset(st.Text, pe.Cursorpos-1)), Msg: pe.Message}
 	}
-	return &Problem{st.Start, err.Error()}
+	return &sqltext.Problem{Offset: st.Start, Msg: err.Error()}
 }
 
 // byteOffset converts a count of characters into a byte offset.
@@ -268,10 +263,10 @@ func byteOffset(s string, chars int) int {
 
 // tooDeep returns where brackets outside strings first nest deeper than
 // MaxNesting; a rough count is enough to keep the parser's stack safe.
-func tooDeep(text string, toks []Token) (offset int, deep bool) {
+func tooDeep(text string, toks []sqltext.Token) (offset int, deep bool) {
 	d := 0
 	for _, t := range toks {
-		if t.Kind != Punct {
+		if t.Kind != sqltext.Punct {
 			continue
 		}
 		switch text[t.Start] {
@@ -289,7 +284,7 @@ func tooDeep(text string, toks []Token) (offset int, deep bool) {
 // unchangedCode returns the code tokens of a statement that no rewrite
 // touched, taken from the file's own tokens and shifted to offsets in text
 // instead of lexing it again; nil when the text was rewritten.
-func unchangedCode(src string, toks []Token, text string, p piece) []Token {
+func unchangedCode(src string, toks []sqltext.Token, text string, p piece) []sqltext.Token {
 	if len(text) != p.end-p.start || text != src[p.start:p.end] {
 		return nil
 	}
@@ -298,10 +293,10 @@ func unchangedCode(src string, toks []Token, text string, p piece) []Token {
 	if j > i && toks[j-1].End > p.end {
 		return nil // a token runs past the statement: only a fresh lex is sure
 	}
-	out := make([]Token, 0, j-i)
+	out := make([]sqltext.Token, 0, j-i)
 	for _, t := range toks[i:j] {
 		if t.IsCode() {
-			out = append(out, Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start})
+			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start})
 		}
 	}
 	return out
@@ -312,11 +307,11 @@ func unchangedCode(src string, toks []Token, text string, p piece) []Token {
 type piece struct{ start, end int }
 
 // split cuts the token stream at semicolons outside brackets.
-func split(src string, toks []Token) []piece {
+func split(src string, toks []sqltext.Token) []piece {
 	var out []piece
 	start, depth := 0, 0
 	for _, t := range toks {
-		if t.Kind != Punct {
+		if t.Kind != sqltext.Punct {
 			continue
 		}
 		switch c := src[t.Start]; {
@@ -335,7 +330,7 @@ func split(src string, toks []Token) []piece {
 	return out
 }
 
-func firstCode(toks []Token, from int) int {
+func firstCode(toks []sqltext.Token, from int) int {
 	for _, t := range toks {
 		if t.Start >= from && t.IsCode() {
 			return t.Start
@@ -346,14 +341,14 @@ func firstCode(toks []Token, from int) int {
 
 // comments collects the comments of the file, marking those that trail code
 // on their line.
-func comments(src string, toks []Token) []Comment {
+func comments(src string, toks []sqltext.Token) []Comment {
 	var out []Comment
 	codeLineEnd := -1 // offset of the end of the line holding the last code token
 	for _, t := range toks {
 		switch t.Kind {
-		case LineComment, BlockComment:
+		case sqltext.LineComment, sqltext.BlockComment:
 			out = append(out, Comment{Start: t.Start, End: t.End, Text: commentText(src[t.Start:t.End]), Trailing: t.Start < codeLineEnd})
-		case Space:
+		case sqltext.Space:
 		default:
 			// Only a token past the known line end can move it, which keeps
 			// a file written on one long line linear to scan.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -67,9 +68,9 @@ func readName(s string) []string {
 			}
 			parts = append(parts, b.String())
 			i = j + 1
-		case i < len(s) && isWordStart(s[i]):
+		case i < len(s) && sqltext.IsWordStart(s[i]):
 			j := i
-			for j < len(s) && isWordPart(s[j]) {
+			for j < len(s) && sqltext.IsWordPart(s[j]) {
 				j++
 			}
 			parts = append(parts, s[i:j])

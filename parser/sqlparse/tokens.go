@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -180,7 +181,7 @@ func (s *Statement) TokenFacts() *TokenFacts {
 type tokenScan struct {
 	st   *Statement
 	text string
-	code []Token
+	code []sqltext.Token
 	// match is the index of the bracket that closes or opens this one, -1
 	// when it is unbalanced or not a bracket.
 	match []int
@@ -236,18 +237,18 @@ func (sc *tokenScan) index() {
 }
 
 func (sc *tokenScan) word(i int) string {
-	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != Word {
+	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != sqltext.Word {
 		return ""
 	}
 	return strings.ToUpper(sc.code[i].Text(sc.text))
 }
 
 func (sc *tokenScan) punct(i int, c byte) bool {
-	return i >= 0 && i < len(sc.code) && sc.code[i].Kind == Punct && sc.text[sc.code[i].Start] == c
+	return i >= 0 && i < len(sc.code) && sc.code[i].Kind == sqltext.Punct && sc.text[sc.code[i].Start] == c
 }
 
 func (sc *tokenScan) op(i int) string {
-	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != Operator {
+	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != sqltext.Operator {
 		return ""
 	}
 	return sc.code[i].Text(sc.text)
@@ -679,11 +680,11 @@ func (sc *tokenScan) aliasName(i, to int) (string, int, bool) {
 	}
 	t := sc.code[i]
 	switch t.Kind {
-	case QuotedIdent:
+	case sqltext.QuotedIdent:
 		return identName(t.Text(sc.text)), i + 1, true
-	case Backtick:
+	case sqltext.Backtick:
 		return strings.ReplaceAll(t.Text(sc.text)[1:len(t.Text(sc.text))-1], "``", "`"), i + 1, true
-	case Word:
+	case sqltext.Word:
 		if explicit || !notAliases[sc.word(i)] {
 			return strings.ToLower(t.Text(sc.text)), i + 1, true
 		}
@@ -767,15 +768,15 @@ func (sc *tokenScan) name(i int) (parts []string, end int, folded string) {
 		}
 		text := sc.code[k].Text(sc.text)
 		switch sc.code[k].Kind {
-		case Word:
+		case sqltext.Word:
 			if first && notNameWords[strings.ToUpper(text)] {
 				return nil, "", false
 			}
 			return []string{text}, strings.ToLower(text), true
-		case QuotedIdent:
+		case sqltext.QuotedIdent:
 			n := identName(text)
 			return []string{n}, n, true
-		case Backtick:
+		case sqltext.Backtick:
 			ps := strings.Split(strings.ReplaceAll(text[1:len(text)-1], "``", "`"), ".")
 			return ps, ps[len(ps)-1], true
 		}
@@ -989,7 +990,7 @@ func (sc *tokenScan) replacingQuery(k int) bool {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return sc.code[k-1].Kind != Operator && !sc.punct(k-1, '(') && !sc.punct(k-1, ',')
+	return sc.code[k-1].Kind != sqltext.Operator && !sc.punct(k-1, '(') && !sc.punct(k-1, ',')
 }
 
 // mergeWhens returns the WHEN [NOT] MATCHED of a MERGE outside brackets,
@@ -1291,7 +1292,7 @@ func (sc *tokenScan) execute(i, to int) {
 	if sc.word(j) == "FORMAT" && sc.punct(j+1, '(') {
 		j += 2
 	}
-	if j >= to || sc.code[j].Kind != String && sc.code[j].Kind != QuotedIdent {
+	if j >= to || sc.code[j].Kind != sqltext.String && sc.code[j].Kind != sqltext.QuotedIdent {
 		return
 	}
 	t := sc.code[j]
@@ -1311,7 +1312,7 @@ func (sc *tokenScan) execute(i, to int) {
 	if end <= start {
 		return
 	}
-	toks, _ := Lex(sc.text[start:end])
+	toks, _ := sqltext.Lex(sc.text[start:end])
 	inner := codeTokens(toks)
 	for k := range inner {
 		inner[k].Start += start
@@ -1521,7 +1522,7 @@ func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 // nowAt reports whether code[k] is a use of the current time, and where
 // it stands in the original text.
 func (sc *tokenScan) nowAt(k, end int) (int, bool) {
-	if sc.code[k].Kind != Word || k > 0 && sc.punct(k-1, '.') {
+	if sc.code[k].Kind != sqltext.Word || k > 0 && sc.punct(k-1, '.') {
 		return 0, false
 	}
 	w := strings.ToLower(sc.code[k].Text(sc.text))
@@ -1556,7 +1557,7 @@ func (sc *tokenScan) column(k, end int) (qual, col string, next int) {
 	if e == k || e > end || sc.punct(e, '(') || sc.punct(e, '.') {
 		return "", "", k + 1
 	}
-	if len(parts) == 1 && sc.code[k].Kind == Word && notColumns[strings.ToUpper(parts[0])] {
+	if len(parts) == 1 && sc.code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] {
 		return "", "", k + 1
 	}
 	col = strings.ToLower(parts[len(parts)-1])
@@ -1671,13 +1672,13 @@ func (sc *tokenScan) value(i, end int) (Literal, bool) {
 	}
 	t := sc.code[i]
 	switch {
-	case end-i == 1 && t.Kind == String:
+	case end-i == 1 && t.Kind == sqltext.String:
 		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.text))
-	case end-i == 1 && t.Kind == Number:
+	case end-i == 1 && t.Kind == sqltext.Number:
 		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.text)
-	case end-i == 2 && sc.code[i+1].Kind == String && (sc.word(i) == "DATE" || sc.word(i) == "TIMESTAMP"):
+	case end-i == 2 && sc.code[i+1].Kind == sqltext.String && (sc.word(i) == "DATE" || sc.word(i) == "TIMESTAMP"):
 		lit.Kind, lit.Text = typeKind(sc.word(i)), unquoteString(sc.code[i+1].Text(sc.text))
-	case end-i == 3 && t.Kind == String && sc.op(i+1) == "::" && sc.code[i+2].Kind == Word:
+	case end-i == 3 && t.Kind == sqltext.String && sc.op(i+1) == "::" && sc.code[i+2].Kind == sqltext.Word:
 		lit.Kind, lit.Text = typeKind(sc.code[i+2].Text(sc.text)), unquoteString(t.Text(sc.text))
 	}
 	return lit, true
@@ -1730,20 +1731,20 @@ func (sc *tokenScan) columns() {
 // QUALIFY, :: casts, col:field paths and ARRAY<...> are left out: more
 // than one of them writes those.
 func GuessDialect(src string) string {
-	toks, _ := Lex(src)
+	toks, _ := sqltext.Lex(src)
 	if hasJinja(toks) {
 		return "dbt"
 	}
 	seen := map[string]map[string]bool{"bigquery": {}, "snowflake": {}, "databricks": {}}
 	mark := func(dialect, construct string) { seen[dialect][construct] = true }
 	for _, t := range toks {
-		if t.Kind == LineComment && src[t.Start] == '#' {
+		if t.Kind == sqltext.LineComment && src[t.Start] == '#' {
 			mark("bigquery", "#")
 		}
 	}
 	code := codeTokens(toks)
 	word := func(i int) string {
-		if i < 0 || i >= len(code) || code[i].Kind != Word {
+		if i < 0 || i >= len(code) || code[i].Kind != sqltext.Word {
 			return ""
 		}
 		return strings.ToUpper(code[i].Text(src))
@@ -1751,13 +1752,13 @@ func GuessDialect(src string) string {
 	is := func(i int, s string) bool { return i >= 0 && i < len(code) && code[i].Text(src) == s }
 	for i, t := range code {
 		switch t.Kind {
-		case Backtick:
+		case sqltext.Backtick:
 			if strings.ContainsAny(t.Text(src), ".-") {
 				mark("bigquery", "`a.b`")
 			} else {
 				mark("databricks", "`a`")
 			}
-		case Param:
+		case sqltext.Param:
 			switch text := t.Text(src); {
 			case text[0] == '$':
 				mark("snowflake", "$1")

@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // describeTokenJoin describes a join as describeJoin does, without On,
@@ -224,8 +226,8 @@ func TestConjunctFromTokens(t *testing.T) {
 		{"EXISTS(t.fills, f -> f.fill_date >= CURRENT_DATE)", "fills,f,fill_date", "1:37", ""},
 	}
 	for _, tt := range tests {
-		st := &Statement{Text: tt.text, Map: &OffsetMap{}}
-		toks, _ := Lex(tt.text)
+		st := &Statement{Text: tt.text, Map: &sqltext.OffsetMap{}}
+		toks, _ := sqltext.Lex(tt.text)
 		sc := &tokenScan{st: st, text: tt.text, code: codeTokens(toks)}
 		sc.index()
 		var cj Conjunct

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -230,21 +231,21 @@ func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
 		return cond{}, false
 	}
 	text := src[st.Start:st.End]
-	toks, _ := sqlparse.Lex(text)
-	var code []sqlparse.Token
+	toks, _ := sqltext.Lex(text)
+	var code []sqltext.Token
 	for _, t := range toks {
 		if t.IsCode() {
 			code = append(code, t)
 		}
 	}
 	word := func(i int) string {
-		if i < 0 || i >= len(code) || code[i].Kind != sqlparse.Word {
+		if i < 0 || i >= len(code) || code[i].Kind != sqltext.Word {
 			return ""
 		}
 		return strings.ToUpper(code[i].Text(text))
 	}
 	punct := func(i int, c byte) bool {
-		return i >= 0 && i < len(code) && code[i].Kind == sqlparse.Punct && text[code[i].Start] == c
+		return i >= 0 && i < len(code) && code[i].Kind == sqltext.Punct && text[code[i].Start] == c
 	}
 	from := -1
 	for i := range code {
@@ -289,7 +290,7 @@ func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
 // REPLACE WHERE predicate, the way normalisation decides it: a query
 // keyword, or a parenthesised query that is not an operand of the
 // predicate (IN (SELECT ...), EXISTS (SELECT ...)).
-func startsQuery(word func(int) string, punct func(int, byte) bool, code []sqlparse.Token, j int) bool {
+func startsQuery(word func(int) string, punct func(int, byte) bool, code []sqltext.Token, j int) bool {
 	switch word(j) {
 	case "SELECT", "WITH", "VALUES", "TABLE":
 		return true
@@ -301,5 +302,5 @@ func startsQuery(word func(int) string, punct func(int, byte) bool, code []sqlpa
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return code[j-1].Kind != sqlparse.Operator && !punct(j-1, '(') && !punct(j-1, ',')
+	return code[j-1].Kind != sqltext.Operator && !punct(j-1, '(') && !punct(j-1, ',')
 }

@@ -1,4 +1,8 @@
-package sqlparse
+// Package sqltext is SQL as text: the lexer's tokens, the edits that
+// normalise a statement with the map back to the offsets the user wrote,
+// and the problems found on the way. Every reader of SQL in bflint starts
+// here.
+package sqltext
 
 import (
 	"sort"
@@ -7,7 +11,7 @@ import (
 
 // edit replaces src[Start:End] with Text. Inserted text maps back to Start,
 // so a parser error inside it still points at what the user wrote.
-type edit struct {
+type Edit struct {
 	Start, End int
 	Text       string
 }
@@ -42,9 +46,9 @@ func (m *OffsetMap) Orig(out int) int {
 	return s.orig
 }
 
-// rewrite applies edits (sorted, not overlapping) to src[start:end] and
+// Rewrite applies edits (sorted, not overlapping) to src[start:end] and
 // returns the new text with its map back to offsets in src.
-func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
+func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 	// Edits are sorted and do not overlap, so those touching [start, end)
 	// begin at the first one ending after start: finding it by binary
 	// search keeps a file of many statements linear in its edits.
@@ -83,10 +87,10 @@ func rewrite(src string, start, end int, edits []edit) (string, *OffsetMap) {
 	return b.String(), m
 }
 
-// sortEdits orders edits by position and drops any that overlap an earlier
+// SortEdits orders edits by position and drops any that overlap an earlier
 // one: two rewrites claiming the same text is a bug in a rewrite, and the
 // first one wins rather than corrupting the output.
-func sortEdits(edits []edit) []edit {
+func SortEdits(edits []Edit) []Edit {
 	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
 	out := edits[:0]
 	last := -1
@@ -98,4 +102,10 @@ func sortEdits(edits []edit) []edit {
 		last = max(last, e.End)
 	}
 	return out
+}
+
+// Problem is a defect of the SQL at an offset of the original text.
+type Problem struct {
+	Offset int
+	Msg    string
 }

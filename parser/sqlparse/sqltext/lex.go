@@ -1,4 +1,4 @@
-package sqlparse
+package sqltext
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ func Lex(src string) ([]Token, *LexError) {
 // escapes ends in a backslash and a quote that a word follows at once.
 func escapedQuote(src string, toks []Token) bool {
 	for _, t := range toks {
-		if (t.Kind != String && t.Kind != QuotedIdent) || t.End >= len(src) || !isWordPart(src[t.End]) {
+		if (t.Kind != String && t.Kind != QuotedIdent) || t.End >= len(src) || !IsWordPart(src[t.End]) {
 			continue
 		}
 		if text := t.Text(src); len(text) >= 3 && oddBackslashes(text[:len(text)-1]) {
@@ -111,10 +111,10 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 				i++
 			}
 			kind = Space
-		case isWordStart(c) && !maybeStringPrefix(c):
+		case IsWordStart(c) && !maybeStringPrefix(c):
 			// Words are most of SQL: they skip the tests below, none of
 			// which a word that cannot prefix a string passes.
-			for i < len(src) && isWordPart(src[i]) {
+			for i < len(src) && IsWordPart(src[i]) {
 				i++
 			}
 			kind = Word
@@ -138,10 +138,10 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 		case c == '\'':
 			i, err = quoted(src, i, i, escapes)
 			kind = String
-		case stringPrefix(src, i) > 0:
-			i, err = quoted(src, i, i+stringPrefix(src, i), escapes)
+		case StringPrefix(src, i) > 0:
+			i, err = quoted(src, i, i+StringPrefix(src, i), escapes)
 			kind = String
-		case c == '"' && tripleQuoted(src, i):
+		case c == '"' && TripleQuoted(src, i):
 			i, err = quoted(src, i, i, escapes)
 			kind = String
 		case c == '"':
@@ -150,9 +150,9 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 		case c == '`':
 			i, err = quoted(src, i, i, false)
 			kind = Backtick
-		case c == '$' && i+1 < len(src) && isDigit(src[i+1]):
+		case c == '$' && i+1 < len(src) && IsDigit(src[i+1]):
 			i++
-			for i < len(src) && isDigit(src[i]) {
+			for i < len(src) && IsDigit(src[i]) {
 				i++
 			}
 			kind = Param
@@ -164,17 +164,17 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 			} else {
 				i, kind = i+1, Operator
 			}
-		case isDigit(c) || (c == '.' && i+1 < len(src) && isDigit(src[i+1])):
+		case IsDigit(c) || (c == '.' && i+1 < len(src) && IsDigit(src[i+1])):
 			i = number(src, i)
 			kind = Number
-		case isWordStart(c):
-			for i < len(src) && isWordPart(src[i]) {
+		case IsWordStart(c):
+			for i < len(src) && IsWordPart(src[i]) {
 				i++
 			}
 			kind = Word
-		case (c == '@' || c == ':') && i+1 < len(src) && isWordStart(src[i+1]) && !(c == ':' && i > 0 && src[i-1] == ':'):
+		case (c == '@' || c == ':') && i+1 < len(src) && IsWordStart(src[i+1]) && !(c == ':' && i > 0 && src[i-1] == ':'):
 			i++
-			for i < len(src) && isWordPart(src[i]) {
+			for i < len(src) && IsWordPart(src[i]) {
 				i++
 			}
 			kind = Param
@@ -217,7 +217,7 @@ func maybeStringPrefix(c byte) bool {
 func isHashComment(src string, i int) bool {
 	before := i == 0 || src[i-1] == '\n' || src[i-1] == ' ' || src[i-1] == '\t'
 	after := i+1 >= len(src) || src[i+1] == ' ' || src[i+1] == '\n' || src[i+1] == '\r' || src[i+1] == '#' || src[i+1] == '!'
-	return before && (after || lineStart(src, i) && isWordStart(src[i+1]))
+	return before && (after || lineStart(src, i) && IsWordStart(src[i+1]))
 }
 
 // lineStart reports whether only blanks stand before offset i on its line.
@@ -228,11 +228,11 @@ func lineStart(src string, i int) bool {
 	return i == 0 || src[i-1] == '\n'
 }
 
-// stringPrefix returns the length of the prefix of a prefixed string
+// StringPrefix returns the length of the prefix of a prefixed string
 // literal at i, or 0: PostgreSQL's E, B, N and X before a single quote,
 // BigQuery's raw r and bytes b, alone or combined, before either quote.
-func stringPrefix(src string, i int) int {
-	if wordBefore(src, i) {
+func StringPrefix(src string, i int) int {
+	if WordBefore(src, i) {
 		return 0
 	}
 	n := 0
@@ -251,11 +251,11 @@ func stringPrefix(src string, i int) int {
 	return 0
 }
 
-// tripleQuoted reports whether a triple-quoted string opens at q. Four
+// TripleQuoted reports whether a triple-quoted string opens at q. Four
 // quotes or more are PostgreSQL's doubled quotes (four single quotes are a
 // string holding one quote), not a triple-quoted string that starts with
 // a quote.
-func tripleQuoted(src string, q int) bool {
+func TripleQuoted(src string, q int) bool {
 	three := strings.Repeat(src[q:q+1], 3)
 	return strings.HasPrefix(src[q:], three) && !strings.HasPrefix(src[q+3:], src[q:q+1])
 }
@@ -299,7 +299,7 @@ func quoted(src string, start, q int, escapes bool) (int, *LexError) {
 	if start < q {
 		what = "string"
 	}
-	if quote != "`" && tripleQuoted(src, q) {
+	if quote != "`" && TripleQuoted(src, q) {
 		end := strings.Index(src[q+3:], strings.Repeat(quote, 3))
 		if end < 0 {
 			return len(src), &LexError{start, "unterminated triple-quoted string"}
@@ -328,7 +328,7 @@ func quoted(src string, start, q int, escapes bool) (int, *LexError) {
 // is complete but the closing one is missing, 0 when this is no delimiter.
 func dollarQuoted(src string, i int) (end int, ok bool) {
 	j := i + 1
-	for j < len(src) && isWordPart(src[j]) && src[j] != '$' {
+	for j < len(src) && IsWordPart(src[j]) && src[j] != '$' {
 		j++
 	}
 	if j >= len(src) || src[j] != '$' {
@@ -343,7 +343,7 @@ func dollarQuoted(src string, i int) (end int, ok bool) {
 }
 
 func number(src string, i int) int {
-	for i < len(src) && (isDigit(src[i]) || src[i] == '.' || src[i] == '_') {
+	for i < len(src) && (IsDigit(src[i]) || src[i] == '.' || src[i] == '_') {
 		i++
 	}
 	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
@@ -351,9 +351,9 @@ func number(src string, i int) int {
 		if j < len(src) && (src[j] == '+' || src[j] == '-') {
 			j++
 		}
-		if j < len(src) && isDigit(src[j]) {
+		if j < len(src) && IsDigit(src[j]) {
 			i = j
-			for i < len(src) && isDigit(src[i]) {
+			for i < len(src) && IsDigit(src[i]) {
 				i++
 			}
 		}
@@ -361,11 +361,11 @@ func number(src string, i int) int {
 	return i
 }
 
-func wordBefore(src string, i int) bool { return i > 0 && isWordPart(src[i-1]) }
+func WordBefore(src string, i int) bool { return i > 0 && IsWordPart(src[i-1]) }
 
-func isDigit(c byte) bool     { return c >= '0' && c <= '9' }
-func isWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
-func isWordPart(c byte) bool  { return isWordStart(c) || isDigit(c) || c == '$' }
+func IsDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func IsWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
+func IsWordPart(c byte) bool  { return IsWordStart(c) || IsDigit(c) || c == '$' }
 func isOperatorChar(c byte) bool {
 	return strings.IndexByte("+-*/<>=~!@#%^&|`?:", c) >= 0
 }

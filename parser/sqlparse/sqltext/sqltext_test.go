@@ -1,0 +1,129 @@
+package sqltext
+
+import (
+	"strings"
+	"testing"
+)
+
+// kinds renders the code tokens of src as "Kind:text" for comparison.
+func kinds(src string, toks []Token) string {
+	names := map[TokenKind]string{Word: "W", QuotedIdent: "Q", Backtick: "B", String: "S", Number: "N", Param: "P",
+		Punct: ".", Operator: "O", JinjaExpr: "JE", JinjaTag: "JT", JinjaNote: "JN", LineComment: "LC", BlockComment: "BC"}
+	var out []string
+	for _, t := range toks {
+		if t.Kind == Space {
+			continue
+		}
+		out = append(out, names[t.Kind]+":"+t.Text(src))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestLex(t *testing.T) {
+	cases := []struct{ src, want string }{
+		{"SELECT a, 1.5 FROM t;", "W:SELECT W:a .:, N:1.5 W:FROM W:t .:;"},
+		{`SELECT "Col", ` + "`proj.ds.t`" + `, $1, @day, :name`, "W:SELECT Q:\"Col\" .:, B:`proj.ds.t` .:, P:$1 .:, P:@day .:, P::name"},
+		{"SELECT 'it''s', $tag$a;b$tag$, r'\\d', '''x'''", "W:SELECT S:'it''s' .:, S:$tag$a;b$tag$ .:, S:r'\\d' .:, S:'''x'''"},
+		{"a >= b -- note\n/* x /* nested */ y */ c", "W:a O:>= W:b LC:-- note BC:/* x /* nested */ y */ W:c"},
+		{"{{ ref('m') }} {% if x %} {# c #}", "JE:{{ ref('m') }} JT:{% if x %} JN:{# c #}"},
+		{"# hash comment\nSELECT 1", "LC:# hash comment W:SELECT N:1"},
+	}
+	for _, c := range cases {
+		toks, err := Lex(c.src)
+		if err != nil {
+			t.Errorf("Lex(%q): %v", c.src, err)
+			continue
+		}
+		if got := kinds(c.src, toks); got != c.want {
+			t.Errorf("Lex(%q)\n got %s\nwant %s", c.src, got, c.want)
+		}
+		// Tokens cover the source without gaps.
+		end := 0
+		for _, tk := range toks {
+			if tk.Start != end {
+				t.Errorf("Lex(%q): gap before offset %d", c.src, tk.Start)
+			}
+			end = tk.End
+		}
+		if end != len(c.src) {
+			t.Errorf("Lex(%q): tokens end at %d of %d", c.src, end, len(c.src))
+		}
+	}
+}
+
+func TestLexBackslashEscapes(t *testing.T) {
+	// Read the PostgreSQL way the string would end at the second quote and
+	// a word would follow it at once: the file is read again with escapes.
+	src := `SELECT 'it\'s' AS a`
+	toks, err := Lex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kinds(src, toks), `W:SELECT S:'it\'s' W:AS W:a`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+	// Without that sign a backslash is a plain character.
+	src = `SELECT 'C:\' AS dir`
+	toks, err = Lex(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := kinds(src, toks), `W:SELECT S:'C:\' W:AS W:dir`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+func TestLexStops(t *testing.T) {
+	cases := []struct {
+		src    string
+		offset int
+		msg    string
+		before string
+	}{
+		{"SELECT 1; SELECT 'open", 17, "unterminated", "W:SELECT N:1 .:; W:SELECT"},
+		{"SELECT 1;\x00junk", 9, "NUL byte", "W:SELECT N:1 .:;"},
+		{"SELECT 1 /* open", 9, "unterminated", "W:SELECT N:1"},
+	}
+	for _, c := range cases {
+		toks, err := Lex(c.src)
+		if err == nil || err.Offset != c.offset || !strings.Contains(err.Msg, c.msg) {
+			t.Errorf("Lex(%q): error %+v, want %q at %d", c.src, err, c.msg, c.offset)
+		}
+		if got := kinds(c.src, toks); got != c.before {
+			t.Errorf("Lex(%q): tokens before the fault %s, want %s", c.src, got, c.before)
+		}
+	}
+}
+
+func TestRewriteMapsBack(t *testing.T) {
+	src := "SELECT a FROM `p.d.t` WHERE x"
+	edits := SortEdits([]Edit{
+		{Start: 14, End: 21, Text: `"p.d.t"`}, // same length
+		{Start: 7, End: 8, Text: "alpha"},     // longer
+		{Start: 8, End: 8, Text: ""},          // an empty insertion changes nothing
+		{Start: 7, End: 9, Text: "zz"},        // overlaps the first at 7: dropped
+	})
+	if len(edits) != 3 {
+		t.Fatalf("SortEdits kept %d edits, want 3 (the overlapping one dropped): %+v", len(edits), edits)
+	}
+	out, m := Rewrite(src, 0, len(src), edits)
+	if want := `SELECT alpha FROM "p.d.t" WHERE x`; out != want {
+		t.Fatalf("Rewrite = %q, want %q", out, want)
+	}
+	for _, c := range []struct{ out, orig int }{
+		{0, 0},                       // copied text maps one to one
+		{strings.Index(out, "a"), 7}, // replacement text maps to what it replaced
+		{strings.Index(out, "ha"), 7},
+		{strings.Index(out, "FROM"), 9},
+		{strings.Index(out, "WHERE"), strings.Index(src, "WHERE")},
+	} {
+		if got := m.Orig(c.out); got != c.orig {
+			t.Errorf("Orig(%d) = %d, want %d", c.out, got, c.orig)
+		}
+	}
+	// A statement no edit touches shares the file's text.
+	out, m = Rewrite(src, 22, len(src), edits)
+	if out != "WHERE x" || m.Orig(0) != 22 || m.Orig(6) != 28 {
+		t.Errorf("untouched statement: %q, Orig(0)=%d, Orig(6)=%d", out, m.Orig(0), m.Orig(6))
+	}
+}
