@@ -142,14 +142,14 @@ func (d *dialect) at(i int) {
 			// A BigQuery query parameter keeps its name, as an
 			// identifier: read as PostgreSQL's prefix operator @ it would
 			// fail before a reserved word (@end).
-			d.replace(t.Start, t.End, quoteIdent(text))
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
 		case text[0] == ':' && !d.path(i):
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
-			d.replace(t.Start, t.End, quoteIdent(text))
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
 		case text[0] == '$' && d.punct(i-1, '.') && d.touch(i-1, i):
 			// A stage file's column by position, qualified: t.$1.
-			d.replace(t.Start, t.End, quoteIdent(text))
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
 		}
 	case sqltext.Operator:
 		switch t.Text(d.src) {
@@ -160,7 +160,7 @@ func (d *dialect) at(i int) {
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
 			if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
-				d.replace(t.Start, d.code[i+1].End, quoteIdent(d.src[t.Start:d.code[i+1].End]))
+				d.replace(t.Start, d.code[i+1].End, sqltext.QuoteIdent(d.src[t.Start:d.code[i+1].End]))
 			}
 		}
 	case sqltext.Word:
@@ -300,7 +300,7 @@ func (d *dialect) keyword(i int) {
 		// precision, and calls the function only by a quoted name.
 		if w := d.word(i); (w == "TIMESTAMP" || w == "TIME") && d.punct(i+1, '(') && !d.punct(i-1, '.') &&
 			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.punct(i+3, ')')) {
-			d.replaceTok(i, quoteIdent(strings.ToLower(w)))
+			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
 		}
 	case "ARRAY", "STRUCT", "MAP":
 		d.angleType(i)
@@ -1085,7 +1085,7 @@ func (d *dialect) stage(j int) {
 	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
 		k++
 	}
-	d.replace(d.code[j].Start, d.code[k].End, quoteIdent(d.src[d.code[j].Start:d.code[k].End]))
+	d.replace(d.code[j].Start, d.code[k].End, sqltext.QuoteIdent(d.src[d.code[j].Start:d.code[k].End]))
 	if d.punct(k+1, '(') && d.op(k+3, "=>") {
 		if c := d.closing(k + 1); c > 0 {
 			d.drop(k+1, c)
@@ -1462,12 +1462,10 @@ func backtickToQuoted(text string) string {
 	inner := strings.ReplaceAll(text[1:len(text)-1], "``", "`")
 	parts := strings.Split(inner, ".")
 	for i, p := range parts {
-		parts[i] = quoteIdent(p)
+		parts[i] = sqltext.QuoteIdent(p)
 	}
 	return strings.Join(parts, ".")
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
 
 func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }
 
@@ -1935,7 +1933,7 @@ func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
 	if e > n+1 {
 		// PostgreSQL names a schema with one identifier; Snowflake
 		// qualifies it with its database.
-		d.replace(d.code[n].Start, d.code[e-1].End, quoteIdent(d.src[d.code[n].Start:d.code[e-1].End]))
+		d.replace(d.code[n].Start, d.code[e-1].End, sqltext.QuoteIdent(d.src[d.code[n].Start:d.code[e-1].End]))
 	}
 	d.drop(e, end-1)
 }

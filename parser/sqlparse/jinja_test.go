@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 )
 
 // warehouseNames resolves refs and sources the way a manifest would, so the
@@ -41,9 +43,9 @@ func TestJinjaConstructs(t *testing.T) {
 	cases := []struct {
 		name  string
 		src   string
-		reads []string // per statement: variant[relations read]
-		text  string   // a part of every statement's rewritten text, spaces collapsed
-		model *Model   // the config() read, without its offset
+		reads []string     // per statement: variant[relations read]
+		text  string       // a part of every statement's rewritten text, spaces collapsed
+		model *jinja.Model // the config() read, without its offset
 	}{
 		// Macros that expand to whole fragments.
 		{name: "star in a select list",
@@ -58,7 +60,7 @@ func TestJinjaConstructs(t *testing.T) {
 		{name: "union_relations as the whole model",
 			src:   "{{ config(materialized='view') }}\n{{ dbt_utils.union_relations(relations=[ref('a'), ref('b')]) }}",
 			reads: []string{"[analytics.a analytics.b]"}, text: "SELECT * FROM analytics.a UNION ALL SELECT * FROM analytics.b",
-			model: &Model{Materialized: "view"}},
+			model: &jinja.Model{Materialized: "view"}},
 		{name: "generate_surrogate_key",
 			src:   "select {{ dbt_utils.generate_surrogate_key(['order_id', 'line']) }} as k, {{ dbt_utils.generate_surrogate_key(['a']) }} from {{ ref('x') }}",
 			reads: []string{"[analytics.x]"}, text: "select __jinja__ as k, __jinja__ from"},
@@ -93,7 +95,7 @@ func TestJinjaConstructs(t *testing.T) {
 			reads: []string{"[__jinja__ __jinja__]"}, text: "from __jinja__ as e, __jinja__ o"},
 		{name: "macro writing the whole statement",
 			src:   "{{ config(materialized='table') }}\n{{ generate_model() }}",
-			reads: []string{"[]"}, text: "SELECT 1", model: &Model{Materialized: "table"}},
+			reads: []string{"[]"}, text: "SELECT 1", model: &jinja.Model{Materialized: "table"}},
 		{name: "macro writing a preamble",
 			src:   "{{ log('building', info=True) }}\n{{ set_query_tag() }}\nselect * from {{ ref('x') }}",
 			reads: []string{"[analytics.x]"}, text: "select * from analytics.x"},
@@ -147,13 +149,13 @@ func TestJinjaConstructs(t *testing.T) {
 		{name: "whitespace control",
 			src:   "{{- config(materialized='table') -}}\n{%- set x = 1 -%}\nselect a\nfrom {{- ref('x') -}}\n{%- if target.name == 'dev' %} where a > {{- var('n', 0) -}} {% endif -%}",
 			reads: []string{"[analytics.x]"}, text: "from analytics.x where a > __jinja__",
-			model: &Model{Materialized: "table"}},
+			model: &jinja.Model{Materialized: "table"}},
 		{name: "whitespace control plus",
 			src:   "select a from {{ ref('x') }} {%+ if true +%} where a = 1 {%+ endif %}",
 			reads: []string{"[analytics.x]"}, text: "where a = 1"},
 		{name: "snapshot block",
 			src:   "{% snapshot customers_snapshot %}\n{{ config(target_schema='snapshots', unique_key='id', strategy='timestamp', updated_at='updated_at') }}\nselect * from {{ source('shop', 'customers') }}\n{% endsnapshot %}",
-			reads: []string{"[raw_shop.customers]"}, model: &Model{Materialized: "snapshot", UniqueKey: []string{"id"}}},
+			reads: []string{"[raw_shop.customers]"}, model: &jinja.Model{Materialized: "snapshot", UniqueKey: []string{"id"}}},
 		{name: "materialization block",
 			src:   "{% materialization my_table, adapter='snowflake' %}\n{% call statement('main') %}create table {{ this }} as {{ sql }}{% endcall %}\n{{ return({'relations': [this]}) }}\n{% endmaterialization %}",
 			reads: nil},
@@ -164,13 +166,13 @@ func TestJinjaConstructs(t *testing.T) {
 		// config().
 		{name: "config in dict form",
 			src:   "{{ config({\"materialized\": \"incremental\", \"unique_key\": [\"a\", \"b\"], \"partition_by\": {\"field\": \"d\", \"unique_key\": \"x\"}}) }}\nselect 1 as a",
-			reads: []string{"[]"}, model: &Model{Materialized: "incremental", UniqueKey: []string{"a", "b"}}},
+			reads: []string{"[]"}, model: &jinja.Model{Materialized: "incremental", UniqueKey: []string{"a", "b"}}},
 		{name: "config keyword arguments over lines",
 			src:   "{{\n  config(\n    materialized = 'incremental',\n    incremental_strategy = \"delete+insert\",\n    unique_key = ('a', 'b'),\n    cluster_by = ['d'],\n  )\n}}\nselect 1 as a",
-			reads: []string{"[]"}, model: &Model{Materialized: "incremental", IncrementalStrategy: "delete+insert", UniqueKey: []string{"a", "b"}}},
+			reads: []string{"[]"}, model: &jinja.Model{Materialized: "incremental", IncrementalStrategy: "delete+insert", UniqueKey: []string{"a", "b"}}},
 		{name: "config calls merge",
 			src:   "{{ config(materialized='table') }}\n{{ config(materialized='incremental', unique_key='id', incremental_strategy=var('strategy')) }}\nselect 1 as id",
-			reads: []string{"[]"}, model: &Model{Materialized: "incremental", UniqueKey: []string{"id"}}},
+			reads: []string{"[]"}, model: &jinja.Model{Materialized: "incremental", UniqueKey: []string{"id"}}},
 
 		// Context variables and adapter calls.
 		{name: "var inside and outside strings",

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/internal/pgjson"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	pgparser "github.com/pganalyze/pg_query_go/v5/parser"
@@ -118,7 +119,7 @@ type File struct {
 	// stopped, or Jinja that does not balance.
 	Problems []sqltext.Problem
 	// Model is the dbt config() of the file, when it has one.
-	Model *Model
+	Model *jinja.Model
 }
 
 // Comment is a "--", "#" or "/* */" comment.
@@ -136,12 +137,12 @@ func Parse(src string, opts Options) *File {
 	toks, lexErr := sqltext.Lex(src)
 	code := codeTokens(toks)
 	f.Comments = comments(src, toks)
-	variants := []variant{{}}
+	variants := []jinja.Variant{{}}
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
 	// so the text is the surer sign.
-	if hasJinja(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
+	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		var problems []sqltext.Problem
-		variants, f.Model, problems = jinja(src, toks, code, opts)
+		variants, f.Model, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve})
 		f.Problems = append(f.Problems, problems...)
 	}
 	var dialect []sqltext.Edit
@@ -149,14 +150,14 @@ func Parse(src string, opts Options) *File {
 	if !opts.PostgresOnly {
 		dialect, marks = dialectEdits(src, toks, code)
 	}
-	pieces := split(src, toks)
-	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].end-1] != ';' {
+	pieces := sqltext.Split(src, toks)
+	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].End-1] != ';' {
 		pieces = pieces[:len(pieces)-1] // the unfinished statement the fault is in
 	}
 	if len(pieces) > MaxStatements {
 		// The rest of the file is one reported statement, never a silent
 		// skip; a lexer fault past the cut is part of it.
-		start := firstCode(toks, pieces[MaxStatements].start)
+		start := firstCode(toks, pieces[MaxStatements].Start)
 		tail := Statement{Start: start, End: len(src), Problem: &sqltext.Problem{Offset: start,
 			Msg: fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)}}
 		pieces, lexErr = pieces[:MaxStatements], nil
@@ -166,7 +167,7 @@ func Parse(src string, opts Options) *File {
 		// The statement the fault is in cannot be read; those before it can.
 		last := 0
 		if len(pieces) > 0 {
-			last = pieces[len(pieces)-1].end
+			last = pieces[len(pieces)-1].End
 		}
 		tail := Statement{Start: firstCode(toks, last), End: len(src), Problem: &sqltext.Problem{Offset: lexErr.Offset, Msg: lexErr.Msg}}
 		if tail.Start < 0 {
@@ -180,9 +181,9 @@ func Parse(src string, opts Options) *File {
 	}
 	seen := map[reading]bool{}
 	for _, v := range variants {
-		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.edits...), dialect...))
+		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.Edits...), dialect...))
 		for _, p := range pieces {
-			text, m := sqltext.Rewrite(src, p.start, p.end, edits)
+			text, m := sqltext.Rewrite(src, p.Start, p.End, edits)
 			code := unchangedCode(src, toks, text, p)
 			if code == nil {
 				stoks, _ := sqltext.Lex(text)
@@ -192,14 +193,14 @@ func Parse(src string, opts Options) *File {
 			if first < 0 || text[first:] == ";" {
 				continue // only comments, blanks or Jinja that produced nothing
 			}
-			key := reading{p.start, text}
+			key := reading{p.Start, text}
 			if seen[key] {
 				continue
 			}
 			seen[key] = true
-			st := &Statement{Text: text, Map: m, Variant: v.name, Start: m.Orig(first), End: p.end}
+			st := &Statement{Text: text, Map: m, Variant: v.Name, Start: m.Orig(first), End: p.End}
 			for _, mk := range marks {
-				if mk.offset >= p.start && mk.offset < p.end {
+				if mk.offset >= p.Start && mk.offset < p.End {
 					st.Flags |= mk.flags
 				}
 			}
@@ -284,48 +285,20 @@ func tooDeep(text string, toks []sqltext.Token) (offset int, deep bool) {
 // unchangedCode returns the code tokens of a statement that no rewrite
 // touched, taken from the file's own tokens and shifted to offsets in text
 // instead of lexing it again; nil when the text was rewritten.
-func unchangedCode(src string, toks []sqltext.Token, text string, p piece) []sqltext.Token {
-	if len(text) != p.end-p.start || text != src[p.start:p.end] {
+func unchangedCode(src string, toks []sqltext.Token, text string, p sqltext.Piece) []sqltext.Token {
+	if len(text) != p.End-p.Start || text != src[p.Start:p.End] {
 		return nil
 	}
-	i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.start })
-	j := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.end })
-	if j > i && toks[j-1].End > p.end {
+	i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
+	j := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.End })
+	if j > i && toks[j-1].End > p.End {
 		return nil // a token runs past the statement: only a fresh lex is sure
 	}
 	out := make([]sqltext.Token, 0, j-i)
 	for _, t := range toks[i:j] {
 		if t.IsCode() {
-			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start - p.start, End: t.End - p.start})
+			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start - p.Start, End: t.End - p.Start})
 		}
-	}
-	return out
-}
-
-// piece is the span of one statement, from after the previous ';' to its
-// own ';' inclusive (or the end of the file).
-type piece struct{ start, end int }
-
-// split cuts the token stream at semicolons outside brackets.
-func split(src string, toks []sqltext.Token) []piece {
-	var out []piece
-	start, depth := 0, 0
-	for _, t := range toks {
-		if t.Kind != sqltext.Punct {
-			continue
-		}
-		switch c := src[t.Start]; {
-		case c == '(' || c == '[':
-			depth++
-		case c == ')' || c == ']':
-			depth = max(depth-1, 0)
-		case c == ';' && depth == 0:
-			out = append(out, piece{start, t.End})
-			start = t.End
-		}
-	}
-	if len(toks) > 0 && start < toks[len(toks)-1].End {
-		out = append(out, piece{start, toks[len(toks)-1].End})
 	}
 	return out
 }

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -1732,7 +1733,7 @@ func (sc *tokenScan) columns() {
 // than one of them writes those.
 func GuessDialect(src string) string {
 	toks, _ := sqltext.Lex(src)
-	if hasJinja(toks) {
+	if jinja.Contains(toks) {
 		return "dbt"
 	}
 	seen := map[string]map[string]bool{"bigquery": {}, "snowflake": {}, "databricks": {}}

@@ -109,3 +109,6 @@ type Problem struct {
 	Offset int
 	Msg    string
 }
+
+// QuoteIdent quotes s as a "double-quoted" identifier.
+func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,520 @@
+// Package jinja reads the dbt templating of a model as the edits that
+// turn it into SQL the parser reads: config() is recorded and removed,
+// ref(), source() and this become relation names, macros become
+// placeholders shaped for where they stand, and block tags are resolved,
+// one variant per branch of {% if is_incremental() %}.
+package jinja
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Model is what a dbt model's {{ config(...) }} says about how it writes.
+type Model struct {
+	Offset              int // where the config() call stands
+	Materialized        string
+	IncrementalStrategy string
+	UniqueKey           []string
+}
+
+// Options say how to render a model.
+type Options struct {
+	// ModelName is the dbt model the file defines; {{ this }} becomes it.
+	ModelName string
+	// Resolve maps a dbt ref ("ref", [pkg,] name) or source ("source",
+	// source, table) to a relation name; nil keeps a readable name built
+	// from the arguments.
+	Resolve func(kind string, args []string) string
+}
+
+// Variant is one reading of a Jinja template: which branches of
+// {% if is_incremental() %} it keeps ("incremental", "full", or "" when
+// the template has no such branch), as edits over the original text.
+type Variant struct {
+	Name  string
+	Edits []sqltext.Edit
+}
+
+// placeholder stands where Jinja produced text bflint cannot know: an
+// identifier is valid SQL wherever a relation, a column or an expression
+// is expected.
+const placeholder = "__jinja__"
+
+// cteName names the common table expression that stands for a macro
+// writing some: a complete one keeps a following ", name AS (...)" or
+// SELECT valid.
+const cteName = "__jinja_cte__"
+
+// Contains reports whether the tokens hold any Jinja: an expression, a
+// tag or a comment.
+func Contains(toks []sqltext.Token) bool {
+	for _, t := range toks {
+		if t.Kind == sqltext.JinjaExpr || t.Kind == sqltext.JinjaTag || t.Kind == sqltext.JinjaNote {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	tagWord     = regexp.MustCompile(`^\{%[-+]?\s*(\w+)`)
+	refCall     = regexp.MustCompile(`^ref\(\s*(['"][^'"]+['"])\s*(?:,\s*(['"][^'"]+['"])\s*)?(?:,\s*\w+\s*=\s*[^)]*)?\)$`)
+	sourceCall  = regexp.MustCompile(`^source\(\s*(['"][^'"]+['"])\s*,\s*(['"][^'"]+['"])\s*\)$`)
+	quoteCall   = regexp.MustCompile(`^adapter\.quote\(\s*(['"][^'"]+['"])\s*\)$`)
+	relCall     = regexp.MustCompile(`\b(ref|source)\(\s*(['"][^'"]+['"])\s*(?:,\s*(['"][^'"]+['"])\s*)?(?:,\s*\w+\s*=\s*[^)]*)?\)`)
+	callHead    = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*\(`)
+	incremental = regexp.MustCompile(`^if\s+(not\s+)?is_incremental\(\s*\)\s*$`)
+	jinjaKwarg  = regexp.MustCompile(`^(\w+)\s*=([^=].*)$`)
+)
+
+// jinjaInner returns the text inside a Jinja token without its delimiters
+// and whitespace-control marks.
+func jinjaInner(text string) string {
+	inner := text[2 : len(text)-2]
+	inner = strings.TrimLeft(inner, "-+")
+	inner = strings.TrimRight(inner, "-+")
+	return strings.TrimSpace(inner)
+}
+
+// jinjaTemplate is a dbt model as the Jinja reading sees it.
+type jinjaTemplate struct {
+	src    string
+	opts   Options
+	code   []sqltext.Token // code tokens, Jinja and literals holding Jinja ending where Jinja ends them
+	quoted []sqltext.Edit  // those literals, quoted again for SQL
+	pieces []sqltext.Piece
+}
+
+// Render reads the templating of a dbt model: config() is recorded and
+// removed, ref(), source() and this become relation names, macros become
+// placeholders shaped for where they stand, and block tags are resolved.
+// A template with {% if is_incremental() %} yields two variants, one per
+// branch, so both the incremental and the full-refresh SQL are analysed.
+func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *Model, []sqltext.Problem) {
+	tp := &jinjaTemplate{src: src, opts: opts, pieces: sqltext.Split(src, toks)}
+	tp.code, tp.quoted = jinjaTokens(src, code)
+	bs, hasIncremental, problems := parseBlocks(src, tp.code)
+	bs.settleCalls(tp)
+	readings := []Variant{{}}
+	if hasIncremental {
+		readings = []Variant{{Name: "incremental"}, {Name: "full"}}
+	}
+	// The configuration is the last reading's: dbt reads config() when it
+	// parses the project, where is_incremental() is false.
+	var model *Model
+	for i := range readings {
+		v := &readings[i]
+		blocks := bs.edits(v.Name == "incremental")
+		var exprs []sqltext.Edit
+		exprs, model = tp.render(blocks, bs)
+		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
+	}
+	return readings, model, problems
+}
+
+// jinjaTokens corrects two splits of the lexer, which reads Jinja by its
+// delimiters alone. Jinja ends {{ ... }} at a closing "}}" only outside
+// its own brackets, so {{ config({"a": {"b": 1}}) }} is one expression.
+// And dbt renders Jinja before the SQL is read, so the quotes of
+// '{{ var('start') }}' never end the literal. Each becomes one token again;
+// for such a literal, an edit doubles the inner quotes so the parser reads
+// one literal whose value is the template text.
+func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.Edit) {
+	out := make([]sqltext.Token, 0, len(code))
+	var edits []sqltext.Edit
+	for i := 0; i < len(code); i++ {
+		t := code[i]
+		end := -1
+		switch {
+		case t.Kind == sqltext.JinjaExpr || t.Kind == sqltext.JinjaTag:
+			end = jinjaEnd(src, t.Start)
+		case t.Kind == sqltext.String && src[t.Start] == '\'' && strings.Contains(t.Text(src), "{"):
+			end = stringEnd(src, t.Start)
+		}
+		j := i
+		for end > t.End && j+1 < len(code) && code[j+1].End <= end {
+			j++
+		}
+		if end <= t.End || code[j].End != end {
+			out = append(out, t)
+			continue
+		}
+		out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: end})
+		if t.Kind == sqltext.String {
+			edits = append(edits, sqltext.Edit{Start: t.Start, End: end, Text: requote(src[t.Start:end])})
+		}
+		i = j
+	}
+	return out, edits
+}
+
+// stringEnd returns where a SQL literal that starts at a quote ends when
+// Jinja inside it is read as Jinja; -1 when it does not end.
+func stringEnd(src string, start int) int {
+	i := start + 1
+	for i < len(src) {
+		switch {
+		case strings.HasPrefix(src[i:], "{{") || strings.HasPrefix(src[i:], "{%"):
+			i = jinjaEnd(src, i)
+			if i < 0 {
+				return -1
+			}
+		case strings.HasPrefix(src[i:], "''"):
+			i += 2
+		case src[i] == '\'':
+			return i + 1
+		default:
+			i++
+		}
+	}
+	return -1
+}
+
+// jinjaEnd returns the end of the Jinja expression or tag at i as Jinja
+// reads it: the closing delimiter outside Jinja's own brackets and string
+// literals; -1 when it does not close before the next Jinja opens.
+func jinjaEnd(src string, i int) int {
+	closer := "}}"
+	if src[i+1] == '%' {
+		closer = "%}"
+	}
+	depth := 0
+	for j := i + 2; j < len(src); j++ {
+		switch c := src[j]; {
+		case c == '\'' || c == '"':
+			k := j + 1
+			for k < len(src) && src[k] != c {
+				if src[k] == '\\' {
+					k++
+				}
+				k++
+			}
+			j = k
+		case depth == 0 && strings.HasPrefix(src[j:], closer):
+			return j + 2
+		case strings.HasPrefix(src[j:], "{{") || strings.HasPrefix(src[j:], "{%"):
+			// Jinja does not nest: brackets left open run into the next
+			// tag, and the lexer's end stands.
+			return -1
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case (c == ')' || c == ']' || c == '}') && depth > 0:
+			depth--
+		}
+	}
+	return -1
+}
+
+// requote doubles the quotes inside the Jinja of a literal, leaving the
+// literal's own doubled quotes as they are.
+func requote(lit string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	body := lit[1 : len(lit)-1]
+	for i := 0; i < len(body); {
+		if strings.HasPrefix(body[i:], "{{") || strings.HasPrefix(body[i:], "{%") {
+			end := jinjaEnd(body, i)
+			if end < 0 {
+				end = len(body)
+			}
+			b.WriteString(strings.ReplaceAll(body[i:end], "'", "''"))
+			i = end
+			continue
+		}
+		b.WriteByte(body[i])
+		i++
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+// render returns, for the reading the block edits leave, the edits of the
+// Jinja expressions it keeps and the model configuration they set.
+func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.Edit, *Model) {
+	hidden := spanUnion(blocks)
+	vis := make([]sqltext.Token, 0, len(tp.code))
+	var out []sqltext.Edit
+	var model *Model
+	snapshots := bs.spans("snapshot")
+	h := 0
+	for _, t := range tp.code {
+		for h < len(hidden) && hidden[h].End <= t.Start {
+			h++
+		}
+		if h < len(hidden) && hidden[h].Start <= t.Start {
+			continue
+		}
+		if isConfig(tp.src, t) {
+			model = readConfig(model, jinjaInner(t.Text(tp.src)), t.Start, inSpans(snapshots, t))
+			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
+			continue
+		}
+		vis = append(vis, t)
+	}
+	r := newReading(tp, vis)
+	for k, t := range vis {
+		if t.Kind == sqltext.JinjaExpr {
+			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
+		}
+	}
+	return out, model
+}
+
+// spanUnion merges edit spans into sorted, disjoint spans.
+func spanUnion(edits []sqltext.Edit) []sqltext.Edit {
+	spans := append([]sqltext.Edit(nil), edits...)
+	sort.Slice(spans, func(i, j int) bool { return spans[i].Start < spans[j].Start })
+	var out []sqltext.Edit
+	for _, e := range spans {
+		if n := len(out); n > 0 && e.Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, e.End)
+			continue
+		}
+		out = append(out, sqltext.Edit{Start: e.Start, End: e.End})
+	}
+	return out
+}
+
+func thisName(opts Options) string {
+	if opts.ModelName != "" {
+		return quoteIfNeeded(opts.ModelName)
+	}
+	return "__this__"
+}
+
+func resolve(opts Options, kind string, args []string) string {
+	if opts.Resolve != nil {
+		if name := opts.Resolve(kind, args); name != "" {
+			return name
+		}
+	}
+	if kind == "source" {
+		return quoteIfNeeded(args[0]) + "." + quoteIfNeeded(args[1])
+	}
+	return quoteIfNeeded(args[len(args)-1])
+}
+
+var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func quoteIfNeeded(name string) string {
+	if plainIdent.MatchString(name) {
+		return name
+	}
+	return `"` + strings.ReplaceAll(name, `"`, `""`) + `"`
+}
+
+func unquote(s string) string { return s[1 : len(s)-1] }
+
+// name renders the expressions whose text bflint knows: the model itself,
+// a ref() or source() relation, and an identifier the adapter quotes.
+func (tp *jinjaTemplate) name(inner string) (string, bool) {
+	switch {
+	case inner == "this":
+		return thisName(tp.opts), true
+	case quoteCall.MatchString(inner):
+		return sqltext.QuoteIdent(unquote(quoteCall.FindStringSubmatch(inner)[1])), true
+	}
+	if m := refCall.FindStringSubmatch(inner); m != nil {
+		args := []string{unquote(m[1])}
+		if m[2] != "" {
+			args = append(args, unquote(m[2]))
+		}
+		return resolve(tp.opts, "ref", args), true
+	}
+	if m := sourceCall.FindStringSubmatch(inner); m != nil {
+		return resolve(tp.opts, "source", []string{unquote(m[1]), unquote(m[2])}), true
+	}
+	return "", false
+}
+
+// relations returns the relations a macro call is given, resolved: a
+// macro handed a ref() most likely reads it.
+func (tp *jinjaTemplate) relations(inner string) []string {
+	var out []string
+	for _, m := range relCall.FindAllStringSubmatch(inner, -1) {
+		args := []string{unquote(m[2])}
+		if m[3] != "" {
+			args = append(args, unquote(m[3]))
+		}
+		if m[1] == "source" && len(args) != 2 {
+			continue
+		}
+		out = append(out, resolve(tp.opts, m[1], args))
+	}
+	return out
+}
+
+// splitJinja splits Jinja text at sep outside brackets and string literals.
+func splitJinja(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\'' || c == '"':
+			for i++; i < len(s) && s[i] != c; i++ {
+				if s[i] == '\\' {
+					i++
+				}
+			}
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+		case c == sep && depth == 0:
+			out = append(out, strings.TrimSpace(s[start:i]))
+			start = i + 1
+		}
+	}
+	if rest := strings.TrimSpace(s[start:]); rest != "" || len(out) > 0 {
+		out = append(out, rest)
+	}
+	return out
+}
+
+// jinjaArgs returns the arguments of a Jinja call name(...): the text
+// between the call's own brackets, split at the top-level commas.
+func jinjaArgs(inner string) []string {
+	m := callHead.FindStringIndex(inner)
+	if m == nil {
+		return nil
+	}
+	depth := 0
+	for i := m[1] - 1; i < len(inner); i++ {
+		switch inner[i] {
+		case '\'', '"':
+			c := inner[i]
+			for i++; i < len(inner) && inner[i] != c; i++ {
+				if inner[i] == '\\' {
+					i++
+				}
+			}
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			if depth--; depth == 0 {
+				return splitJinja(inner[m[1]:i], ',')
+			}
+		}
+	}
+	return nil
+}
+
+// jinjaString returns the value of a Jinja string literal.
+func jinjaString(v string) (string, bool) {
+	v = strings.TrimSpace(v)
+	if len(v) >= 2 && (v[0] == '\'' || v[0] == '"') && v[len(v)-1] == v[0] {
+		return v[1 : len(v)-1], true
+	}
+	return "", false
+}
+
+// jinjaStrings reads a string, or a list or tuple of strings.
+func jinjaStrings(v string) []string {
+	v = strings.TrimSpace(v)
+	if s, ok := jinjaString(v); ok {
+		return []string{s}
+	}
+	if len(v) < 2 || !(v[0] == '[' && v[len(v)-1] == ']' || v[0] == '(' && v[len(v)-1] == ')') {
+		return nil
+	}
+	var out []string
+	for _, item := range splitJinja(v[1:len(v)-1], ',') {
+		if s, ok := jinjaString(item); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// readConfig adds one config() call to what earlier calls set: dbt merges
+// them, later keys winning. Keys come as keyword arguments or in a dict
+// passed positionally.
+func readConfig(m *Model, inner string, offset int, snapshot bool) *Model {
+	if m == nil {
+		m = &Model{Offset: offset}
+	}
+	set := func(key, value string) {
+		switch key {
+		case "materialized":
+			m.Materialized, _ = jinjaString(value)
+		case "incremental_strategy":
+			m.IncrementalStrategy, _ = jinjaString(value)
+		case "unique_key":
+			m.UniqueKey = jinjaStrings(value)
+		}
+	}
+	for _, arg := range jinjaArgs(inner) {
+		if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil {
+			set(kv[1], kv[2])
+			continue
+		}
+		if len(arg) < 2 || arg[0] != '{' || arg[len(arg)-1] != '}' {
+			continue
+		}
+		for _, pair := range splitJinja(arg[1:len(arg)-1], ',') {
+			if kv := splitJinja(pair, ':'); len(kv) == 2 {
+				if key, ok := jinjaString(kv[0]); ok {
+					set(key, kv[1])
+				}
+			}
+		}
+	}
+	if snapshot && m.Materialized == "" {
+		m.Materialized = "snapshot"
+	}
+	return m
+}
+
+// macroKind is what a known macro expands to, whatever surrounds it.
+type macroKind int
+
+const (
+	unknownMacro    macroKind = iota
+	columnList                // select-list items: star, pivot
+	queryMacro                // a whole query: union_relations, deduplicate, ...
+	expressionMacro           // one value
+	nowMacro                  // the current time, which rules look for (BF102)
+	todayMacro
+	groupByMacro // a GROUP BY clause
+)
+
+// knownMacros are the macros of dbt and its common packages whose output
+// has a fixed shape, by name without the package.
+var knownMacros = map[string]macroKind{
+	"star": columnList, "pivot": columnList,
+	"union_relations": queryMacro, "deduplicate": queryMacro, "unpivot": queryMacro, "date_spine": queryMacro,
+	"generate_surrogate_key": expressionMacro, "surrogate_key": expressionMacro, "safe_cast": expressionMacro,
+	"dateadd": expressionMacro, "datediff": expressionMacro, "date_trunc": expressionMacro, "last_day": expressionMacro,
+	"hash": expressionMacro, "concat": expressionMacro, "split_part": expressionMacro, "safe_divide": expressionMacro,
+	"safe_add": expressionMacro, "safe_subtract": expressionMacro, "cast_bool_to_text": expressionMacro,
+	"string_literal": expressionMacro, "any_value": expressionMacro, "bool_or": expressionMacro, "listagg": expressionMacro,
+	"current_timestamp": nowMacro, "current_timestamp_backcompat": nowMacro, "current_timestamp_in_utc_backcompat": nowMacro,
+	"dbt_date.now": nowMacro, "dbt_date.today": todayMacro,
+	"group_by": groupByMacro,
+}
+
+func macroOf(inner string) (name string, kind macroKind) {
+	m := callHead.FindStringSubmatch(inner)
+	if m == nil {
+		return "", unknownMacro
+	}
+	name = m[1]
+	if k, ok := knownMacros[name]; ok {
+		return name, k
+	}
+	for _, pkg := range []string{"dbt_utils.", "dbt."} {
+		if short, ok := strings.CutPrefix(name, pkg); ok {
+			if k, ok := knownMacros[short]; ok {
+				return short, k
+			}
+		}
+	}
+	if strings.HasPrefix(name, "type_") || strings.HasPrefix(name, "dbt.type_") {
+		return name, expressionMacro
+	}
+	return name, unknownMacro
+}

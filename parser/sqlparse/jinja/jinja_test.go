@@ -1,0 +1,84 @@
+package jinja
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// render applies each variant's edits to src, as the SQL reader does
+// before it parses.
+func render(t *testing.T, src string, opts Options) (map[string]string, *Model, []sqltext.Problem) {
+	t.Helper()
+	toks, err := sqltext.Lex(src)
+	if err != nil {
+		t.Fatalf("Lex: %v", err)
+	}
+	var code []sqltext.Token
+	for _, tk := range toks {
+		if tk.IsCode() {
+			code = append(code, tk)
+		}
+	}
+	variants, model, problems := Render(src, toks, code, opts)
+	out := map[string]string{}
+	for _, v := range variants {
+		text, _ := sqltext.Rewrite(src, 0, len(src), sqltext.SortEdits(slices.Clone(v.Edits)))
+		out[v.Name] = strings.Join(strings.Fields(text), " ")
+	}
+	return out, model, problems
+}
+
+func TestRenderIncrementalModel(t *testing.T) {
+	src := "{{ config(materialized='incremental', unique_key='order_id') }}\n" +
+		"select * from {{ ref('orders') }}\n" +
+		"{% if is_incremental() %}where loaded_at > (select max(loaded_at) from {{ this }}){% endif %}"
+	resolve := func(kind string, args []string) string { return "analytics." + args[len(args)-1] }
+	got, model, problems := render(t, src, Options{ModelName: "fct_orders", Resolve: resolve})
+	if len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	want := map[string]string{
+		"incremental": "select * from analytics.orders where loaded_at > (select max(loaded_at) from fct_orders )", // a removed tag leaves a blank
+		"full":        "select * from analytics.orders",
+	}
+	for name, text := range want {
+		if got[name] != text {
+			t.Errorf("variant %q:\n got %q\nwant %q", name, got[name], text)
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("variants %v, want incremental and full", got)
+	}
+	if model == nil || model.Materialized != "incremental" || !slices.Equal(model.UniqueKey, []string{"order_id"}) {
+		t.Errorf("model %+v, want incremental on order_id", model)
+	}
+}
+
+func TestRenderPlainModel(t *testing.T) {
+	got, model, _ := render(t, "select id from {{ source('shop', 'customers') }}", Options{})
+	if len(got) != 1 || !strings.HasPrefix(got[""], "select id from ") || strings.Contains(got[""], "{{") {
+		t.Errorf("a model without is_incremental() has one variant with the Jinja replaced: %v", got)
+	}
+	if model != nil {
+		t.Errorf("no config(): model %+v, want nil", model)
+	}
+}
+
+func TestRenderUnbalancedBlock(t *testing.T) {
+	_, _, problems := render(t, "select 1 {% if x %} from t", Options{})
+	if len(problems) == 0 {
+		t.Error("an {% if %} without {% endif %} must be a problem")
+	}
+}
+
+func TestContains(t *testing.T) {
+	for src, want := range map[string]bool{"select 1": false, "select {{ x }}": true, "{% set a = 1 %} select 1": true, "{# note #} select 1": true, "select '{{'": false} {
+		toks, _ := sqltext.Lex(src)
+		if got := Contains(toks); got != want {
+			t.Errorf("Contains(%q) = %v, want %v", src, got, want)
+		}
+	}
+}

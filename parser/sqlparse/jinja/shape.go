@@ -1,0 +1,319 @@
+package jinja
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// How a placeholder is shaped for where it stands: a reading of the SQL
+// code around each Jinja expression.
+
+// jinjaReading is the SQL code one variant keeps, with what the shape of a
+// placeholder depends on: its neighbours, the brackets around it and the
+// clause it stands in.
+type jinjaReading struct {
+	tp    *jinjaTemplate
+	vis   []sqltext.Token
+	match []int // the bracket that closes or opens this one, -1 if none
+	piece []int // the statement each token is in
+	// lead is set on the Jinja expressions a statement starts with.
+	lead    []bool
+	clauses map[int]string
+}
+
+func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
+	r := &jinjaReading{tp: tp, vis: vis, match: make([]int, len(vis)), piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
+	var open []int
+	p := 0
+	for k, t := range vis {
+		r.match[k] = -1
+		for p < len(tp.pieces) && tp.pieces[p].End <= t.Start {
+			p++
+		}
+		r.piece[k] = p
+		if t.Kind == sqltext.JinjaExpr {
+			prev := r.prev(k)
+			r.lead[k] = prev < 0 || r.lead[prev]
+		}
+		switch {
+		case r.punct(k, '(') || r.punct(k, '['):
+			open = append(open, k)
+		case (r.punct(k, ')') || r.punct(k, ']')) && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			r.match[o], r.match[k] = k, o
+		}
+	}
+	return r
+}
+
+func (r *jinjaReading) word(k int) string {
+	if k < 0 || k >= len(r.vis) || r.vis[k].Kind != sqltext.Word {
+		return ""
+	}
+	return strings.ToUpper(r.vis[k].Text(r.tp.src))
+}
+
+func (r *jinjaReading) punct(k int, c byte) bool {
+	return k >= 0 && k < len(r.vis) && r.vis[k].Kind == sqltext.Punct && r.tp.src[r.vis[k].Start] == c
+}
+
+// prev and next return the neighbouring code token in the same statement,
+// -1 at its start or end.
+func (r *jinjaReading) prev(k int) int {
+	if k > 0 && r.piece[k-1] == r.piece[k] {
+		return k - 1
+	}
+	return -1
+}
+
+func (r *jinjaReading) next(k int) int {
+	if k+1 < len(r.vis) && r.piece[k+1] == r.piece[k] && !r.punct(k+1, ';') {
+		return k + 1
+	}
+	return -1
+}
+
+// listClauses start a clause, so the last one before a comma at the same
+// depth says what the comma separates.
+var listClauses = wordSet("SELECT", "FROM", "WHERE", "GROUP", "HAVING", "ORDER", "QUALIFY", "WINDOW", "LIMIT", "OFFSET",
+	"WITH", "SET", "VALUES", "INTO", "UNION", "INTERSECT", "EXCEPT", "MINUS", "RETURNING", "JOIN", "ON", "USING", "UPDATE")
+
+// clause returns the clause word a comma at k stands in, "(" when it is
+// directly inside brackets, "" at the start of a statement. Commas passed
+// on the way remember the answer, so a long list is walked once.
+func (r *jinjaReading) clause(k int) string {
+	var commas []int
+	word := ""
+	for j := k; ; j-- {
+		if j < 0 || r.piece[j] != r.piece[k] {
+			break
+		}
+		if r.punct(j, ',') {
+			if w, ok := r.clauses[j]; ok {
+				word = w
+				break
+			}
+			commas = append(commas, j)
+			continue
+		}
+		if (r.punct(j, ')') || r.punct(j, ']')) && r.match[j] >= 0 {
+			j = r.match[j]
+			continue
+		}
+		if r.punct(j, '(') || r.punct(j, '[') {
+			word = "("
+			break
+		}
+		if w := r.word(j); listClauses[w] {
+			word = w
+			break
+		}
+	}
+	for _, c := range commas {
+		r.clauses[c] = word
+	}
+	return word
+}
+
+// operandWanted are words after which an operand must follow; after any other
+// word, a name, a literal or a closing bracket, an operand has ended.
+var operandWanted = wordSet("SELECT", "DISTINCT", "ALL", "FROM", "WHERE", "AND", "OR", "NOT", "AS", "ON", "JOIN", "BY", "IN", "IS",
+	"THEN", "ELSE", "WHEN", "CASE", "INTO", "UPDATE", "SET", "USING", "TABLE", "WITH", "RECURSIVE", "UNION", "INTERSECT",
+	"EXCEPT", "MINUS", "HAVING", "LIMIT", "OFFSET", "QUALIFY", "LIKE", "ILIKE", "RLIKE", "BETWEEN", "INTERVAL", "VALUES",
+	"RETURNING", "LEFT", "RIGHT", "FULL", "INNER", "OUTER", "CROSS", "NATURAL", "LATERAL", "OVER", "PARTITION", "ORDER",
+	"GROUP", "WINDOW", "MERGE", "INSERT", "DELETE", "CREATE", "REPLACE", "VIEW", "ESCAPE", "SIMILAR", "TO", "ANY", "SOME",
+	"EXISTS")
+
+// tailFollowers may follow a complete clause, so a macro between an
+// operand and one of them adds to the clause (a filter, more columns, a
+// join) and may be left out.
+var tailFollowers = wordSet("FROM", "WHERE", "GROUP", "ORDER", "HAVING", "QUALIFY", "LIMIT", "OFFSET", "UNION", "INTERSECT",
+	"EXCEPT", "MINUS", "WINDOW", "LEFT", "RIGHT", "INNER", "FULL", "CROSS", "JOIN", "NATURAL", "AND", "OR", "WHEN", "THEN",
+	"ELSE", "END", "SELECT", "RETURNING", "ON")
+
+// preambleFollowers start a statement: a macro before one writes a preamble
+// (a comment, a hook, a variable) that the statement does not need.
+var preambleFollowers = wordSet("SELECT", "WITH", "INSERT", "UPDATE", "DELETE", "MERGE", "CREATE", "DROP", "ALTER", "TRUNCATE",
+	"BEGIN", "COMMIT", "COPY", "GRANT", "SET", "USE", "CALL", "EXECUTE", "VALUES")
+
+// queryOpeners may stand before a bracket that holds a whole query.
+var queryOpeners = wordSet("AS", "FROM", "JOIN", "LATERAL", "EXISTS", "UNION", "ALL", "INTERSECT", "EXCEPT", "MINUS",
+	"MATERIALIZED", "DISTINCT")
+
+// readRelationWords and writeRelationWords stand before a relation that is read or written.
+var (
+	readRelationWords  = wordSet("FROM", "JOIN", "USING")
+	writeRelationWords = wordSet("INTO", "UPDATE", "TABLE")
+)
+
+func wordSet(words ...string) map[string]bool {
+	m := make(map[string]bool, len(words))
+	for _, w := range words {
+		m[w] = true
+	}
+	return m
+}
+
+// operandEnded reports whether the token at k ends an operand.
+func (r *jinjaReading) operandEnded(k int) bool {
+	switch r.vis[k].Kind {
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.Number, sqltext.String, sqltext.JinjaExpr:
+		return true
+	case sqltext.Word:
+		return !operandWanted[r.word(k)]
+	}
+	return r.punct(k, ')') || r.punct(k, ']')
+}
+
+// queryStart reports whether a placeholder after prev starts a query: at
+// the start of a statement, or in brackets that hold a query.
+func (r *jinjaReading) queryStart(prev int) bool {
+	if prev < 0 {
+		return true
+	}
+	if !r.punct(prev, '(') {
+		return false
+	}
+	before := r.prev(prev)
+	if before < 0 || r.punct(before, '(') {
+		return true
+	}
+	if r.punct(before, ',') {
+		c := r.clause(before)
+		return readRelationWords[c] || c == "ON"
+	}
+	return queryOpeners[r.word(before)]
+}
+
+// shape returns the text that replaces the Jinja expression at k.
+func (r *jinjaReading) shape(k int) string {
+	t := r.vis[k]
+	src := r.tp.src
+	inner := jinjaInner(t.Text(src))
+	glued := sqltext.WordBefore(src, t.Start) || (t.End < len(src) && sqltext.IsWordPart(src[t.End]))
+	if name, ok := r.tp.name(inner); ok {
+		switch {
+		case !glued:
+			return " " + name + " "
+		case plainIdent.MatchString(name):
+			return name
+		}
+		return placeholder
+	}
+	if glued {
+		// Part of a name, as in stg_{{ var('source') }}: one identifier.
+		return placeholder
+	}
+	name, kind := macroOf(inner)
+	reads := r.tp.relations(inner)
+	if kind == columnList {
+		reads = nil // star() and pivot() look the columns up; the query does not read them
+	}
+	query := "SELECT 1"
+	switch {
+	case name == "date_spine":
+		part := "day"
+		for _, arg := range jinjaArgs(inner) {
+			if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil && kv[1] == "datepart" {
+				if s, ok := jinjaString(kv[2]); ok && plainIdent.MatchString(s) {
+					part = s
+				}
+			}
+		}
+		query = "SELECT " + placeholder + " AS date_" + part
+	case len(reads) > 0:
+		query = "SELECT * FROM " + strings.Join(reads, " UNION ALL SELECT * FROM ")
+	}
+	pad := func(s string) string { return " " + s + " " }
+	prev, next := r.prev(k), r.next(k)
+	if r.lead[k] && prev >= 0 {
+		return " " // the first of the macros a statement starts with stands for them all
+	}
+	pw, nw := r.word(prev), r.word(next)
+	comma := ""
+	if r.punct(prev, ',') {
+		comma = r.clause(prev)
+	}
+	if prev < 0 {
+		// What follows the macros a statement starts with decides what
+		// they write.
+		for next >= 0 && r.vis[next].Kind == sqltext.JinjaExpr {
+			next = r.next(next)
+		}
+		nw = r.word(next)
+	}
+	switch {
+	case r.queryStart(prev):
+		switch {
+		case next < 0 || r.punct(next, ')'):
+			return pad(query)
+		case r.punct(next, ','):
+			return pad("WITH " + cteShape(query))
+		case nw == "FROM":
+			return " SELECT * "
+		case preambleFollowers[nw] || r.punct(next, '('):
+			return " "
+		}
+		return pad(query)
+	case pw == "INTERVAL":
+		return " '" + placeholder + "' "
+	case pw == "WITH" || pw == "RECURSIVE" || comma == "WITH":
+		if nw == "AS" || r.punct(next, '(') {
+			return pad(placeholder) // the name of a CTE
+		}
+		return pad(cteShape(query))
+	case pw == "FROM" && r.word(r.prev(prev)) == "DELETE", writeRelationWords[pw]:
+		return pad(placeholder)
+	case readRelationWords[pw] || readRelationWords[comma] || comma == "ON":
+		if (kind == queryMacro || len(reads) > 0) && !r.punct(next, '.') {
+			return pad("(" + query + ")")
+		}
+		return pad(placeholder)
+	}
+	switch kind {
+	case nowMacro:
+		return " current_timestamp "
+	case todayMacro:
+		return " current_date "
+	case groupByMacro:
+		return pad(groupByShape(inner))
+	}
+	selectItem := comma == "SELECT" || pw == "SELECT" || ((pw == "DISTINCT" || pw == "ALL") && r.word(r.prev(prev)) == "SELECT")
+	listEnd := next < 0 || r.punct(next, ',') || r.punct(next, ')') || nw == "FROM" || nw == "INTO" ||
+		nw == "UNION" || nw == "INTERSECT" || nw == "EXCEPT" || nw == "MINUS"
+	switch {
+	case selectItem && listEnd && kind != expressionMacro:
+		// A macro in a select list may write any number of columns: a
+		// star claims no column list a rule could find one missing from.
+		return " * "
+	case prev >= 0 && r.operandEnded(prev) && (next < 0 || r.punct(next, ',') || r.punct(next, ')') || tailFollowers[nw]):
+		return " "
+	}
+	return pad(placeholder)
+}
+
+func cteShape(query string) string { return cteName + " AS (" + query + ")" }
+
+// groupByShape writes what dbt_utils.group_by(n) writes: GROUP BY 1, ..., n.
+// A count past any real select list is not believed, so a template cannot
+// make the text grow without bound.
+func groupByShape(inner string) string {
+	n := 1
+	if args := jinjaArgs(inner); len(args) > 0 {
+		v := args[0]
+		if kv := jinjaKwarg.FindStringSubmatch(v); kv != nil {
+			v = kv[2]
+		}
+		if m, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && m >= 1 && m <= 1000 {
+			n = m
+		}
+	}
+	cols := make([]string, n)
+	for i := range cols {
+		cols[i] = strconv.Itoa(i + 1)
+	}
+	return "GROUP BY " + strings.Join(cols, ", ")
+}
