@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -19,19 +20,19 @@ func TestDialectConstructs(t *testing.T) {
 	cases := []struct {
 		name   string
 		src    string
-		flags  Flags
+		flags  dialect.Flags
 		native bool
 		text   string // a part of the rewritten text, spaces collapsed
 	}{
 		{name: "dollar-quoted string stays as written", src: "SELECT $$it's$$, $tag$a$tag$", native: true},
 		// CREATE
-		{name: "create or replace table", src: "CREATE OR REPLACE TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
-		{name: "create or replace transient", src: "CREATE OR REPLACE TRANSIENT TABLE stg.t AS SELECT 1 AS a", flags: CreateOrReplace},
-		{name: "create or replace temp", src: "CREATE OR REPLACE TEMP TABLE t AS SELECT 1 AS a", flags: CreateOrReplace, text: "TEMP TABLE"},
+		{name: "create or replace table", src: "CREATE OR REPLACE TABLE stg.t AS SELECT 1 AS a", flags: dialect.CreateOrReplace},
+		{name: "create or replace transient", src: "CREATE OR REPLACE TRANSIENT TABLE stg.t AS SELECT 1 AS a", flags: dialect.CreateOrReplace},
+		{name: "create or replace temp", src: "CREATE OR REPLACE TEMP TABLE t AS SELECT 1 AS a", flags: dialect.CreateOrReplace, text: "TEMP TABLE"},
 		{name: "create transient table", src: "CREATE TRANSIENT TABLE stg.t (a INT)"},
-		{name: "create or replace view", src: "CREATE OR REPLACE VIEW v AS SELECT 1 AS a", flags: CreateOrReplace, native: true},
-		{name: "create or replace secure view", src: "CREATE OR REPLACE SECURE VIEW v COPY GRANTS AS SELECT 1 AS a", flags: CreateOrReplace},
-		{name: "create or replace materialized view", src: "CREATE OR REPLACE MATERIALIZED VIEW mv CLUSTER BY (a) AS SELECT a FROM t", flags: CreateOrReplace},
+		{name: "create or replace view", src: "CREATE OR REPLACE VIEW v AS SELECT 1 AS a", flags: dialect.CreateOrReplace, native: true},
+		{name: "create or replace secure view", src: "CREATE OR REPLACE SECURE VIEW v COPY GRANTS AS SELECT 1 AS a", flags: dialect.CreateOrReplace},
+		{name: "create or replace materialized view", src: "CREATE OR REPLACE MATERIALIZED VIEW mv CLUSTER BY (a) AS SELECT a FROM t", flags: dialect.CreateOrReplace},
 		{name: "create temp table", src: "CREATE TEMP TABLE t AS SELECT 1 AS a", native: true},
 		{name: "ctas partition cluster options", src: "CREATE TABLE `p.d.t` PARTITION BY DATE(ts) CLUSTER BY a, b OPTIONS (description = 'x') AS SELECT a, b, ts FROM s", text: `"p"."d"."t" AS SELECT`},
 		{name: "ctas databricks clauses", src: "CREATE TABLE db.t USING DELTA PARTITIONED BY (ds) LOCATION 's3://b/p' COMMENT 'c' TBLPROPERTIES ('k' = 'v') AS SELECT 1 AS ds", text: "USING DELTA"},
@@ -44,7 +45,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "bigquery angle types", src: "CREATE TABLE t (a ARRAY<STRING>, b STRUCT<x INT64, y ARRAY<STRING>>, c ARRAY<STRUCT<x INT64>>, m MAP<STRING, INT>)", text: "a STRING[], b struct, c struct[], m map"},
 		{name: "column options and comments", src: "CREATE TABLE t (a INT64 NOT NULL OPTIONS (description = 'k'), b STRING COMMENT 'note', PRIMARY KEY (a) NOT ENFORCED)"},
 		{name: "generated column", src: "CREATE TABLE t (ts TIMESTAMP, d DATE GENERATED ALWAYS AS (CAST(ts AS DATE)))", text: ")) STORED)"},
-		{name: "clone", src: "CREATE OR REPLACE TABLE bk.t CLONE prod.t AT (TIMESTAMP => '2024-01-01'::timestamp)", flags: CreateOrReplace, text: "AS TABLE prod.t"},
+		{name: "clone", src: "CREATE OR REPLACE TABLE bk.t CLONE prod.t AT (TIMESTAMP => '2024-01-01'::timestamp)", flags: dialect.CreateOrReplace, text: "AS TABLE prod.t"},
 		{name: "deep clone", src: "CREATE TABLE bk.t DEEP CLONE prod.t", text: "AS TABLE prod.t"},
 		{name: "like", src: "CREATE TABLE stg.t LIKE prod.t", text: "(LIKE prod.t)"},
 		{name: "like backticks", src: "CREATE TABLE stg.t LIKE `p.d.t`", text: `(LIKE "p"."d"."t")`},
@@ -113,11 +114,11 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "rlike", src: "SELECT a FROM t WHERE a RLIKE '^x' AND b NOT RLIKE 'y'", text: "a ~ '^x' AND b !~ 'y'"},
 
 		// Query clauses
-		{name: "qualify", src: "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC) = 1", flags: Qualify},
-		{name: "qualify before order by", src: "SELECT a FROM t QUALIFY RANK() OVER (ORDER BY b) = 1 ORDER BY a LIMIT 5", flags: Qualify, text: "FROM t ORDER BY a"},
-		{name: "qualify in subquery", src: "SELECT * FROM (SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1) s", flags: Qualify, text: "FROM t ) s"},
-		{name: "qualify before union", src: "SELECT a FROM t QUALIFY x = 1 UNION ALL SELECT a FROM u", flags: Qualify},
-		{name: "group by all", src: "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1", flags: GroupByAll},
+		{name: "qualify", src: "SELECT a FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY a ORDER BY b DESC) = 1", flags: dialect.Qualify},
+		{name: "qualify before order by", src: "SELECT a FROM t QUALIFY RANK() OVER (ORDER BY b) = 1 ORDER BY a LIMIT 5", flags: dialect.Qualify, text: "FROM t ORDER BY a"},
+		{name: "qualify in subquery", src: "SELECT * FROM (SELECT a FROM t QUALIFY ROW_NUMBER() OVER (ORDER BY a) = 1) s", flags: dialect.Qualify, text: "FROM t ) s"},
+		{name: "qualify before union", src: "SELECT a FROM t QUALIFY x = 1 UNION ALL SELECT a FROM u", flags: dialect.Qualify},
+		{name: "group by all", src: "SELECT a, count(*) FROM t GROUP BY ALL HAVING count(*) > 1", flags: dialect.GroupByAll},
 		{name: "select star exclude", src: "SELECT * EXCLUDE (a, b) FROM t", text: "SELECT * FROM t"},
 		{name: "select star exclude one", src: "SELECT t.* EXCLUDE a RENAME b AS c FROM t", text: "SELECT t.* FROM t"},
 		{name: "select star except replace", src: "SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t", text: "SELECT * FROM t"},
@@ -140,21 +141,21 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "parameters named like keywords", src: "SELECT a FROM t WHERE d BETWEEN @start AND @end LIMIT @n", text: `"@start" AND "@end" LIMIT "@n"`},
 
 		// INSERT
-		{name: "insert overwrite partition", src: "INSERT OVERWRITE TABLE db.t PARTITION (ds = '2024-01-01', h = 3) SELECT a FROM s", flags: InsertOverwrite | OverwritePartition, text: "INSERT INTO db.t SELECT"},
-		{name: "insert overwrite dynamic partition", src: "INSERT OVERWRITE db.t PARTITION (ds) SELECT a, ds FROM s", flags: InsertOverwrite | OverwritePartition},
-		{name: "insert overwrite whole table", src: "INSERT OVERWRITE db.t SELECT a FROM s", flags: InsertOverwrite},
-		{name: "snowflake insert overwrite into", src: "INSERT OVERWRITE INTO db.t SELECT a FROM s", flags: InsertOverwrite},
+		{name: "insert overwrite partition", src: "INSERT OVERWRITE TABLE db.t PARTITION (ds = '2024-01-01', h = 3) SELECT a FROM s", flags: dialect.InsertOverwrite | dialect.OverwritePartition, text: "INSERT INTO db.t SELECT"},
+		{name: "insert overwrite dynamic partition", src: "INSERT OVERWRITE db.t PARTITION (ds) SELECT a, ds FROM s", flags: dialect.InsertOverwrite | dialect.OverwritePartition},
+		{name: "insert overwrite whole table", src: "INSERT OVERWRITE db.t SELECT a FROM s", flags: dialect.InsertOverwrite},
+		{name: "snowflake insert overwrite into", src: "INSERT OVERWRITE INTO db.t SELECT a FROM s", flags: dialect.InsertOverwrite},
 		{name: "lateral view", src: "SELECT x FROM t LATERAL VIEW EXPLODE(t.xs) e AS x", text: "CROSS JOIN LATERAL EXPLODE(t.xs) AS e(x)"},
 		{name: "lateral view outer", src: "SELECT p, x FROM t LATERAL VIEW OUTER POSEXPLODE(t.xs) AS p, x WHERE p > 0", text: "LEFT JOIN LATERAL POSEXPLODE(t.xs) AS p(p, x) ON true WHERE"},
 		{name: "hive insert into table partition", src: "INSERT INTO TABLE db.t PARTITION (ds = '2024-01-01') SELECT a FROM s", text: "INSERT INTO db.t SELECT"},
-		{name: "replace where", src: "INSERT INTO db.t REPLACE WHERE ds >= '2024-01-01' AND ds IN (SELECT ds FROM x) SELECT * FROM s", flags: ReplaceWhere, text: "db.t SELECT * FROM s"},
+		{name: "replace where", src: "INSERT INTO db.t REPLACE WHERE ds >= '2024-01-01' AND ds IN (SELECT ds FROM x) SELECT * FROM s", flags: dialect.ReplaceWhere, text: "db.t SELECT * FROM s"},
 		{name: "insert by name", src: "INSERT INTO db.t BY NAME SELECT b, a FROM s"},
 		{name: "bigquery insert without into", src: "INSERT `p.d.t` (a, b) SELECT a, b FROM s", text: `INSERT INTO "p"."d"."t"`},
 
 		// COPY
-		{name: "copy into from stage", src: "COPY INTO raw.t (a, b) FROM @stage/path/ FILE_FORMAT = (TYPE = 'CSV' SKIP_HEADER = 1) ON_ERROR = 'CONTINUE'", flags: CopyInto, text: "COPY raw.t (a, b) FROM STDIN"},
-		{name: "copy into from query", src: "COPY INTO raw.t FROM (SELECT $1:a::string FROM @stage) FILE_FORMAT = (FORMAT_NAME = 'json')", flags: CopyInto, text: "COPY raw.t FROM STDIN"},
-		{name: "databricks copy into", src: "COPY INTO main.raw.t FROM 's3://b/p/' FILEFORMAT = PARQUET COPY_OPTIONS ('mergeSchema' = 'true')", flags: CopyInto},
+		{name: "copy into from stage", src: "COPY INTO raw.t (a, b) FROM @stage/path/ FILE_FORMAT = (TYPE = 'CSV' SKIP_HEADER = 1) ON_ERROR = 'CONTINUE'", flags: dialect.CopyInto, text: "COPY raw.t (a, b) FROM STDIN"},
+		{name: "copy into from query", src: "COPY INTO raw.t FROM (SELECT $1:a::string FROM @stage) FILE_FORMAT = (FORMAT_NAME = 'json')", flags: dialect.CopyInto, text: "COPY raw.t FROM STDIN"},
+		{name: "databricks copy into", src: "COPY INTO main.raw.t FROM 's3://b/p/' FILEFORMAT = PARQUET COPY_OPTIONS ('mergeSchema' = 'true')", flags: dialect.CopyInto},
 		{name: "copy unload query", src: "COPY INTO @exports/x/ FROM (SELECT a FROM t) HEADER = TRUE", text: "COPY (SELECT a FROM t) TO STDOUT"},
 		{name: "copy unload table", src: "COPY INTO 's3://b/out/' FROM db.t FILE_FORMAT = (TYPE = PARQUET)", text: "COPY db.t TO STDOUT"},
 		{name: "postgres copy", src: "COPY t FROM STDIN", native: true},
@@ -164,10 +165,10 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "merge insert values", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.a)", native: true},
 		{name: "merge without into", src: "MERGE t USING s ON t.id = s.id WHEN MATCHED THEN DELETE", text: "MERGE INTO t"},
 		{name: "merge by target", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY TARGET THEN INSERT (id) VALUES (s.id)"},
-		{name: "merge by source", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE AND t.d > '2024-01-01' THEN DELETE", flags: MergeBySource, text: "WHEN MATCHED AND t.d"},
-		{name: "merge by source update", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET active = false", flags: MergeBySource},
-		{name: "merge insert row", src: "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT ROW", flags: MergeAllColumns, text: "INSERT DEFAULT VALUES"},
-		{name: "merge star", src: "MERGE WITH SCHEMA EVOLUTION INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", flags: MergeAllColumns, text: `UPDATE SET "*" = DEFAULT`},
+		{name: "merge by source", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE AND t.d > '2024-01-01' THEN DELETE", flags: dialect.MergeBySource, text: "WHEN MATCHED AND t.d"},
+		{name: "merge by source update", src: "MERGE INTO t USING s ON t.id = s.id WHEN NOT MATCHED BY SOURCE THEN UPDATE SET active = false", flags: dialect.MergeBySource},
+		{name: "merge insert row", src: "MERGE t USING s ON t.id = s.id WHEN NOT MATCHED THEN INSERT ROW", flags: dialect.MergeAllColumns, text: "INSERT DEFAULT VALUES"},
+		{name: "merge star", src: "MERGE WITH SCHEMA EVOLUTION INTO t USING s ON t.id = s.id WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *", flags: dialect.MergeAllColumns, text: `UPDATE SET "*" = DEFAULT`},
 
 		// DELETE, UPDATE, TRUNCATE, DROP
 		{name: "delete without from", src: "DELETE t WHERE d = '2024-01-01'", text: "DELETE FROM t"},
@@ -176,7 +177,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "update from", src: "UPDATE t SET a = s.a FROM s WHERE t.id = s.id", native: true},
 		{name: "truncate table", src: "TRUNCATE TABLE t", native: true},
 		{name: "truncate if exists", src: "TRUNCATE TABLE IF EXISTS t"},
-		{name: "truncate partition", src: "TRUNCATE TABLE db.t PARTITION (ds = '2024-01-01')", flags: TruncatePartition},
+		{name: "truncate partition", src: "TRUNCATE TABLE db.t PARTITION (ds = '2024-01-01')", flags: dialect.TruncatePartition},
 		{name: "drop if exists", src: "DROP TABLE IF EXISTS t", native: true},
 		{name: "drop purge", src: "DROP TABLE IF EXISTS db.t PURGE"},
 
@@ -188,7 +189,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "alter session several", src: "ALTER SESSION SET TIMEZONE = 'UTC', QUERY_TAG = 'x'", text: "SET TIMEZONE = 'UTC'"},
 		{name: "schema clone", src: "CREATE OR REPLACE SCHEMA bk.core CLONE prod.core", text: `CREATE SCHEMA "bk.core"`},
 		{name: "add columns", src: "ALTER TABLE t ADD COLUMNS (a INT, b STRUCT<x: INT, y: INT>)", text: "ADD COLUMN a INT, ADD COLUMN b struct"},
-		{name: "swap", src: "ALTER TABLE fct.t SWAP WITH fct.t_staging", flags: SwapWith, text: "INHERIT fct.t_staging"},
+		{name: "swap", src: "ALTER TABLE fct.t SWAP WITH fct.t_staging", flags: dialect.SwapWith, text: "INHERIT fct.t_staging"},
 		{name: "optimize", src: "OPTIMIZE db.t WHERE ds >= '2024-01-01' ZORDER BY (a)", text: "VACUUM db.t"},
 		{name: "vacuum retain", src: "VACUUM db.t RETAIN 168 HOURS"},
 		{name: "postgres vacuum", src: "VACUUM FULL t", native: true},
@@ -539,7 +540,7 @@ func TestDialectCorpus(t *testing.T) {
 	}
 	type tally struct{ files, statements, unparsed int }
 	byWarehouse := map[string]*tally{}
-	var seen Flags
+	var seen dialect.Flags
 	for _, path := range files {
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -600,8 +601,8 @@ func TestDialectCorpus(t *testing.T) {
 	if warehouseStatements < 40 {
 		t.Errorf("the corpus has %d warehouse statements, want at least 40", warehouseStatements)
 	}
-	all := CreateOrReplace | InsertOverwrite | OverwritePartition | ReplaceWhere | CopyInto | MergeBySource |
-		MergeAllColumns | Qualify | GroupByAll | SwapWith | TruncatePartition
+	all := dialect.CreateOrReplace | dialect.InsertOverwrite | dialect.OverwritePartition | dialect.ReplaceWhere | dialect.CopyInto | dialect.MergeBySource |
+		dialect.MergeAllColumns | dialect.Qualify | dialect.GroupByAll | dialect.SwapWith | dialect.TruncatePartition
 	if missing := all &^ seen; missing != 0 {
 		t.Errorf("no corpus statement carries flags %b", missing)
 	}

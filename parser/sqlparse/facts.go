@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -137,10 +138,10 @@ func (s *Statement) writes() []Write {
 			}
 		}
 		switch {
-		case s.Flags&InsertOverwrite != 0:
+		case s.Flags&dialect.InsertOverwrite != 0:
 			w.Kind = WriteInsertOverwrite
-			w.Partitioned = s.Flags&OverwritePartition != 0
-		case s.Flags&ReplaceWhere != 0:
+			w.Partitioned = s.Flags&dialect.OverwritePartition != 0
+		case s.Flags&dialect.ReplaceWhere != 0:
 			w.Kind = WriteReplaceWhere
 		}
 		out = append(out, w)
@@ -177,7 +178,7 @@ func (s *Statement) writes() []Write {
 	case *pg_query.Node_TruncateStmt:
 		for _, r := range n.TruncateStmt.GetRelations() {
 			w := one(WriteTruncate, r.GetRangeVar())
-			w.Partitioned = s.Flags&TruncatePartition != 0
+			w.Partitioned = s.Flags&dialect.TruncatePartition != 0
 			out = append(out, w)
 		}
 	case *pg_query.Node_DropStmt:
@@ -189,7 +190,7 @@ func (s *Statement) writes() []Write {
 	case *pg_query.Node_AlterTableStmt:
 		// The SWAP WITH rewrite leaves ALTER TABLE a INHERIT b.
 		cmds := n.AlterTableStmt.GetCmds()
-		if s.Flags&SwapWith != 0 && len(cmds) == 1 {
+		if s.Flags&dialect.SwapWith != 0 && len(cmds) == 1 {
 			if other := cmds[0].GetAlterTableCmd().GetDef().GetRangeVar(); other != nil {
 				out = append(out, one(WriteSwap, n.AlterTableStmt.GetRelation()), one(WriteSwap, other))
 			}
@@ -197,9 +198,9 @@ func (s *Statement) writes() []Write {
 	}
 	for i := range out {
 		switch {
-		case s.Flags&CopyInto != 0:
+		case s.Flags&dialect.CopyInto != 0:
 			out[i].Kind = WriteCopy
-		case s.Flags&CreateOrReplace != 0 && (out[i].Kind == WriteCreateTableAs || out[i].Kind == WriteCreateTable):
+		case s.Flags&dialect.CreateOrReplace != 0 && (out[i].Kind == WriteCreateTableAs || out[i].Kind == WriteCreateTable):
 			out[i].Kind = WriteCreateOrReplace
 		}
 	}
@@ -653,7 +654,7 @@ func (s *Statement) Merge() (Merge, bool) {
 				Cond:    wc.GetCondition(),
 				Columns: targetNames(wc.GetTargetList()),
 				// The rewrite leaves INSERT DEFAULT VALUES: no columns, no values.
-				AllColumns: s.Flags&MergeAllColumns != 0 && len(wc.GetTargetList()) == 0 && len(wc.GetValues()) == 0,
+				AllColumns: s.Flags&dialect.MergeAllColumns != 0 && len(wc.GetTargetList()) == 0 && len(wc.GetValues()) == 0,
 				Offset:     whens[i],
 			})
 		}
@@ -768,7 +769,7 @@ func (s *Statement) GroupBy(sel *pg_query.SelectStmt) (cols []string, ok bool) {
 	}
 	targets := sel.GetTargetList()
 	// The GROUP BY ALL rewrite leaves GROUP BY ().
-	if gs := items[0].GetGroupingSet(); len(items) == 1 && s.Flags&GroupByAll != 0 && gs.GetKind() == pg_query.GroupingSetKind_GROUPING_SET_EMPTY {
+	if gs := items[0].GetGroupingSet(); len(items) == 1 && s.Flags&dialect.GroupByAll != 0 && gs.GetKind() == pg_query.GroupingSetKind_GROUPING_SET_EMPTY {
 		for _, t := range targets {
 			v := t.GetResTarget().GetVal()
 			if hasAggregate(v) {

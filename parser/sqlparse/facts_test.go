@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -247,7 +248,7 @@ func TestSeedExample(t *testing.T) {
 func TestWrites(t *testing.T) {
 	cases := []struct {
 		name, src string
-		flags     Flags // set on the statement, as a dialect rewrite would
+		flags     dialect.Flags // set on the statement, as a dialect rewrite would
 		want      string
 	}{
 		{"insert", "INSERT INTO analytics.fct_orders (order_id, order_date)\nSELECT order_id, order_date FROM s", 0,
@@ -258,11 +259,11 @@ func TestWrites(t *testing.T) {
 			"INSERT ON CONFLICT t@1:13 kw@1:1"},
 		{"insert overwrite partition", "INSERT OVERWRITE TABLE analytics.fct_orders PARTITION (order_date = '2026-01-14')\nSELECT * FROM s", 0,
 			"INSERT OVERWRITE analytics.fct_orders@1:24 kw@1:1 partitioned"},
-		{"insert overwrite by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", InsertOverwrite,
+		{"insert overwrite by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", dialect.InsertOverwrite,
 			"INSERT OVERWRITE analytics.fct_orders@1:13 kw@1:1"},
-		{"replace where by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", ReplaceWhere,
+		{"replace where by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", dialect.ReplaceWhere,
 			"REPLACE WHERE analytics.fct_orders@1:13 kw@1:1"},
-		{"copy into by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", CopyInto,
+		{"copy into by flag", "INSERT INTO analytics.fct_orders SELECT * FROM s", dialect.CopyInto,
 			"COPY analytics.fct_orders@1:13 kw@1:1"},
 		{"with insert", "WITH src AS (SELECT * FROM s WHERE d = '2026-01-14')\n  INSERT INTO t SELECT * FROM src", 0,
 			"INSERT t@2:15 kw@2:3"},
@@ -457,7 +458,7 @@ WHEN NOT MATCHED THEN DO NOTHING`
 func TestUniquenessCheck(t *testing.T) {
 	cases := []struct {
 		name, src string
-		flags     Flags
+		flags     dialect.Flags
 		group     string // "" when GroupBy is not ok
 		having    bool
 	}{
@@ -465,7 +466,7 @@ func TestUniquenessCheck(t *testing.T) {
 		{"positions", "SELECT order_id, line, count(1) FROM s GROUP BY 1, 2 HAVING count(1) >= 2", 0, "order_id,line", true},
 		{"flipped", "SELECT k FROM s GROUP BY s.k HAVING 1 < COUNT(*)", 0, "k", true},
 		{"not equal one", "SELECT k FROM s GROUP BY k HAVING COUNT(*) <> 1", 0, "k", true},
-		{"group by all", "SELECT k, day, COUNT(*) AS n FROM s GROUP BY () HAVING COUNT(*) > 1", GroupByAll, "k,day", true},
+		{"group by all", "SELECT k, day, COUNT(*) AS n FROM s GROUP BY () HAVING COUNT(*) > 1", dialect.GroupByAll, "k,day", true},
 		{"extra condition", "SELECT k FROM s GROUP BY k HAVING COUNT(*) > 1 AND MAX(v) > 0", 0, "k", false},
 		{"count of a column skips nulls", "SELECT k FROM s GROUP BY k HAVING COUNT(k) > 1", 0, "k", false},
 		{"wrong threshold", "SELECT k FROM s GROUP BY k HAVING COUNT(*) > 0", 0, "k", false},

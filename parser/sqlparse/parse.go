@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/internal/pgjson"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
@@ -45,28 +46,6 @@ type Options struct {
 	PostgresOnly bool
 }
 
-// Flags record what the dialect rewrites removed from a statement, so that
-// rules still know what the user's SQL does (a CREATE OR REPLACE parses as
-// CREATE, an INSERT OVERWRITE as INSERT).
-type Flags uint32
-
-const (
-	CreateOrReplace    Flags = 1 << iota // CREATE OR REPLACE TABLE/VIEW
-	InsertOverwrite                      // INSERT OVERWRITE
-	OverwritePartition                   // INSERT OVERWRITE ... PARTITION (...)
-	ReplaceWhere                         // INSERT INTO t REPLACE WHERE ...
-	CopyInto                             // Snowflake COPY INTO t
-	MergeBySource                        // MERGE ... WHEN NOT MATCHED BY SOURCE
-	// MergeAllColumns: MERGE ... UPDATE SET * or INSERT * / INSERT ROW,
-	// which parse as UPDATE SET "*" = DEFAULT and INSERT DEFAULT VALUES
-	// but write every column of the source.
-	MergeAllColumns
-	Qualify           // a QUALIFY filter (often a dedupe) was removed
-	GroupByAll        // GROUP BY ALL, parsed as GROUP BY ()
-	SwapWith          // Snowflake ALTER TABLE t SWAP WITH s, parsed as INHERIT s
-	TruncatePartition // TRUNCATE TABLE t PARTITION (...): only those partitions
-)
-
 // Statement is one statement of a file.
 type Statement struct {
 	// Start and End delimit the statement in the original text; Start is
@@ -82,7 +61,7 @@ type Statement struct {
 	// Problem says why Node is nil (rule BF002).
 	Problem *sqltext.Problem
 	// Flags are what normalisation removed.
-	Flags Flags
+	Flags dialect.Flags
 	// Variant names the branch of {% if is_incremental() %} this statement
 	// comes from: "" when the file has none, else "incremental" or "full".
 	Variant string
@@ -97,7 +76,7 @@ type Statement struct {
 func (s *Statement) codeTokens() []sqltext.Token {
 	if s.code == nil {
 		toks, _ := sqltext.Lex(s.Text)
-		return codeTokens(toks)
+		return sqltext.Code(toks)
 	}
 	return s.code
 }
@@ -135,7 +114,7 @@ type Comment struct {
 func Parse(src string, opts Options) *File {
 	f := &File{}
 	toks, lexErr := sqltext.Lex(src)
-	code := codeTokens(toks)
+	code := sqltext.Code(toks)
 	f.Comments = comments(src, toks)
 	variants := []jinja.Variant{{}}
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
@@ -145,10 +124,10 @@ func Parse(src string, opts Options) *File {
 		variants, f.Model, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve})
 		f.Problems = append(f.Problems, problems...)
 	}
-	var dialect []sqltext.Edit
-	var marks []mark
+	var rewrites []sqltext.Edit
+	var marks []dialect.Mark
 	if !opts.PostgresOnly {
-		dialect, marks = dialectEdits(src, toks, code)
+		rewrites, marks = dialect.Edits(src, toks, code)
 	}
 	pieces := sqltext.Split(src, toks)
 	if lexErr != nil && len(pieces) > 0 && src[pieces[len(pieces)-1].End-1] != ';' {
@@ -181,13 +160,13 @@ func Parse(src string, opts Options) *File {
 	}
 	seen := map[reading]bool{}
 	for _, v := range variants {
-		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.Edits...), dialect...))
+		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.Edits...), rewrites...))
 		for _, p := range pieces {
 			text, m := sqltext.Rewrite(src, p.Start, p.End, edits)
 			code := unchangedCode(src, toks, text, p)
 			if code == nil {
 				stoks, _ := sqltext.Lex(text)
-				code = codeTokens(stoks)
+				code = sqltext.Code(stoks)
 			}
 			first := firstCode(code, 0)
 			if first < 0 || text[first:] == ";" {
@@ -200,8 +179,8 @@ func Parse(src string, opts Options) *File {
 			seen[key] = true
 			st := &Statement{Text: text, Map: m, Variant: v.Name, Start: m.Orig(first), End: p.End}
 			for _, mk := range marks {
-				if mk.offset >= p.Start && mk.offset < p.End {
-					st.Flags |= mk.flags
+				if mk.Offset >= p.Start && mk.Offset < p.End {
+					st.Flags |= mk.Flags
 				}
 			}
 			st.Problem = parseInto(st, code)

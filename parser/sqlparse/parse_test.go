@@ -3,6 +3,8 @@ package sqlparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 )
 
 // at returns "line:col" (1-based, byte columns) of an offset in src.
@@ -145,7 +147,7 @@ func TestOffsetMapThroughRewrites(t *testing.T) {
 	src := "CREATE OR REPLACE TRANSIENT TABLE `proj.ds.t` AS SELECT bad bad bad FROM x"
 	f := Parse(src, Options{})
 	st := f.Statements[0]
-	if st.Flags&CreateOrReplace == 0 {
+	if st.Flags&dialect.CreateOrReplace == 0 {
 		t.Error("CREATE OR REPLACE not marked")
 	}
 	if st.Problem == nil || at(src, st.Problem.Offset) != "1:65" {

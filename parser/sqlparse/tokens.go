@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -164,9 +165,9 @@ func (s *Statement) TokenFacts() *TokenFacts {
 	for i := range sc.tf.Writes {
 		w := &sc.tf.Writes[i]
 		switch {
-		case s.Flags&CopyInto != 0:
+		case s.Flags&dialect.CopyInto != 0:
 			w.Kind = WriteCopy
-		case s.Flags&CreateOrReplace != 0 && (w.Kind == WriteCreateTableAs || w.Kind == WriteCreateTable):
+		case s.Flags&dialect.CreateOrReplace != 0 && (w.Kind == WriteCreateTableAs || w.Kind == WriteCreateTable):
 			w.Kind = WriteCreateOrReplace
 		}
 	}
@@ -682,7 +683,7 @@ func (sc *tokenScan) aliasName(i, to int) (string, int, bool) {
 	t := sc.code[i]
 	switch t.Kind {
 	case sqltext.QuotedIdent:
-		return identName(t.Text(sc.text)), i + 1, true
+		return sqltext.IdentName(t.Text(sc.text)), i + 1, true
 	case sqltext.Backtick:
 		return strings.ReplaceAll(t.Text(sc.text)[1:len(t.Text(sc.text))-1], "``", "`"), i + 1, true
 	case sqltext.Word:
@@ -775,7 +776,7 @@ func (sc *tokenScan) name(i int) (parts []string, end int, folded string) {
 			}
 			return []string{text}, strings.ToLower(text), true
 		case sqltext.QuotedIdent:
-			n := identName(text)
+			n := sqltext.IdentName(text)
 			return []string{n}, n, true
 		case sqltext.Backtick:
 			ps := strings.Split(strings.ReplaceAll(text[1:len(text)-1], "``", "`"), ".")
@@ -818,7 +819,7 @@ func (sc *tokenScan) write(kind WriteKind, keyword, i int) (next, w int) {
 func (sc *tokenScan) insert(i, to int) {
 	flags := sc.st.Flags
 	j := i + 1
-	overwrite := flags&InsertOverwrite != 0
+	overwrite := flags&dialect.InsertOverwrite != 0
 	switch sc.word(j) {
 	case "OVERWRITE":
 		overwrite = true
@@ -853,7 +854,7 @@ func (sc *tokenScan) insert(i, to int) {
 		return
 	}
 	kind := WriteInsert
-	partitioned := flags&OverwritePartition != 0
+	partitioned := flags&dialect.OverwritePartition != 0
 	if sc.word(j) == "PARTITION" && sc.punct(j+1, '(') {
 		partitioned = partitioned || overwrite
 		j = sc.close(j+1, to) + 1
@@ -861,7 +862,7 @@ func (sc *tokenScan) insert(i, to int) {
 	if sc.word(j) == "IF" && sc.word(j+1) == "NOT" && sc.word(j+2) == "EXISTS" {
 		j += 3
 	}
-	replaceWhere := flags&ReplaceWhere != 0
+	replaceWhere := flags&dialect.ReplaceWhere != 0
 	if sc.word(j) == "REPLACE" && sc.word(j+1) == "WHERE" {
 		replaceWhere = true
 		end := j + 2
@@ -1135,7 +1136,7 @@ func (sc *tokenScan) truncate(i, to int) {
 	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
 		j += 2
 	}
-	partitioned := sc.st.Flags&TruncatePartition != 0
+	partitioned := sc.st.Flags&dialect.TruncatePartition != 0
 	first := len(sc.tf.Writes)
 	for j < to {
 		if sc.word(j) == "ONLY" {
@@ -1234,7 +1235,7 @@ func (sc *tokenScan) alter(i, to int) {
 	switch {
 	case sc.word(e) == "SWAP" && sc.word(e+1) == "WITH":
 		other = e + 2
-	case sc.word(e) == "INHERIT" && sc.st.Flags&SwapWith != 0:
+	case sc.word(e) == "INHERIT" && sc.st.Flags&dialect.SwapWith != 0:
 		other = e + 1
 	case sc.word(e) == "DROP":
 		k := e + 1
@@ -1314,7 +1315,7 @@ func (sc *tokenScan) execute(i, to int) {
 		return
 	}
 	toks, _ := sqltext.Lex(sc.text[start:end])
-	inner := codeTokens(toks)
+	inner := sqltext.Code(toks)
 	for k := range inner {
 		inner[k].Start += start
 		inner[k].End += start
@@ -1743,7 +1744,7 @@ func GuessDialect(src string) string {
 			mark("bigquery", "#")
 		}
 	}
-	code := codeTokens(toks)
+	code := sqltext.Code(toks)
 	word := func(i int) string {
 		if i < 0 || i >= len(code) || code[i].Kind != sqltext.Word {
 			return ""

@@ -228,7 +228,7 @@ func TestConjunctFromTokens(t *testing.T) {
 	for _, tt := range tests {
 		st := &Statement{Text: tt.text, Map: &sqltext.OffsetMap{}}
 		toks, _ := sqltext.Lex(tt.text)
-		sc := &tokenScan{st: st, text: tt.text, code: codeTokens(toks)}
+		sc := &tokenScan{st: st, text: tt.text, code: sqltext.Code(toks)}
 		sc.index()
 		var cj Conjunct
 		sc.readConjunct(&cj, 0, len(sc.code))

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -227,7 +228,7 @@ const replacePrefix = "SELECT 1 WHERE "
 // original text, up to the query that supplies the rows, and parsed as the
 // WHERE of a query.
 func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
-	if st.Flags&sqlparse.ReplaceWhere == 0 {
+	if st.Flags&dialect.ReplaceWhere == 0 {
 		return cond{}, false
 	}
 	text := src[st.Start:st.End]

@@ -1,5 +1,7 @@
 package sqltext
 
+import "strings"
+
 // Piece is the span of one statement, from after the previous ';' to its
 // own ';' inclusive (or the end of the file).
 type Piece struct{ Start, End int }
@@ -27,3 +29,26 @@ func Split(src string, toks []Token) []Piece {
 	}
 	return out
 }
+
+// Code drops space and comments, so rewrites look at neighbours in
+// the SQL itself.
+func Code(toks []Token) []Token {
+	// Counted first: the slices are kept per statement, and sizing them
+	// for every token would double what they hold.
+	n := 0
+	for _, t := range toks {
+		if t.IsCode() {
+			n++
+		}
+	}
+	out := make([]Token, 0, n)
+	for _, t := range toks {
+		if t.IsCode() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// IdentName returns the name a "quoted identifier" stands for.
+func IdentName(s string) string { return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`) }

@@ -1,0 +1,202 @@
+package dialect
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Edits and the token cursor the rewrites move with.
+
+// replace records an edit of the original text.
+func (d *dialect) replace(start, end int, text string) {
+	d.edits = append(d.edits, sqltext.Edit{Start: start, End: end, Text: text})
+}
+
+// replaceTok replaces code token i.
+func (d *dialect) replaceTok(i int, text string) {
+	d.replace(d.code[i].Start, d.code[i].End, text)
+}
+
+// drop removes code tokens i to j, and what lies between them. A space
+// stands in when the tokens around would otherwise run together.
+func (d *dialect) drop(i, j int) {
+	text := ""
+	if i > 0 && j+1 < len(d.code) && d.touch(i-1, i) && d.touch(j, j+1) {
+		text = " "
+	}
+	d.replace(d.code[i].Start, d.code[j].End, text)
+}
+
+func (d *dialect) mark(i int, f Flags) {
+	d.marks = append(d.marks, Mark{Offset: d.code[i].Start, Flags: f})
+}
+
+// word returns code token i in upper case when it is a word, else "".
+func (d *dialect) word(i int) string {
+	if i < 0 || i >= len(d.code) || d.code[i].Kind != sqltext.Word {
+		return ""
+	}
+	if d.upper == nil {
+		d.upper = make([]string, len(d.code))
+	}
+	if d.upper[i] == "" {
+		d.upper[i] = strings.ToUpper(d.code[i].Text(d.src))
+	}
+	return d.upper[i]
+}
+
+func (d *dialect) punct(i int, c byte) bool {
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Punct && d.src[d.code[i].Start] == c
+}
+
+func (d *dialect) op(i int, text string) bool {
+	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Operator && d.code[i].Text(d.src) == text
+}
+
+// touch reports whether code tokens i and j stand with nothing between.
+func (d *dialect) touch(i, j int) bool {
+	return i >= 0 && j < len(d.code) && d.code[i].End == d.code[j].Start
+}
+
+// closing returns the index of the bracket that closes the one at i, or -1.
+func (d *dialect) closing(i int) int {
+	if i < 0 || i >= len(d.code) || d.match[i] < i {
+		return -1
+	}
+	return d.match[i]
+}
+
+// scanTo returns the first index from i where stop holds outside brackets,
+// or where the enclosing bracket closes, the statement ends or a Jinja tag
+// stands: a rewrite must never swallow a Jinja branch. A scan that starts
+// within the span of the last one for the same purpose, at the same depth,
+// stops where that one did.
+func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
+	if i >= len(d.code) {
+		return len(d.code)
+	}
+	if last, ok := d.scans[purpose]; ok && last[0] < i && i <= last[1] && d.parent[i] == d.parent[last[0]] {
+		return last[1]
+	}
+	end, k := d.ends[i], i
+	for ; k < end; k++ {
+		if stop(k) || d.punct(k, ')') || d.punct(k, ']') {
+			break
+		}
+		if d.punct(k, '(') || d.punct(k, '[') {
+			if d.match[k] < 0 || d.match[k] >= end {
+				k = end // the bracket holds the statement's end
+				break
+			}
+			k = d.match[k]
+		}
+	}
+	d.scans[purpose] = [2]int{i, k}
+	return k
+}
+
+// stmtEnd returns the index of the ';' or Jinja tag that ends the
+// statement holding i, or the number of code tokens.
+func (d *dialect) stmtEnd(i int) int { return d.ends[i] }
+
+// stmtStart reports whether code token i begins a statement.
+func (d *dialect) stmtStart(i int) bool {
+	if i == 0 || d.starts[i] {
+		return true
+	}
+	p := d.code[i-1]
+	return d.punct(i-1, ';') || p.Kind == sqltext.JinjaTag || p.Kind == sqltext.JinjaExpr
+}
+
+// dmlStart reports whether code token i begins a statement that may follow
+// a WITH clause: it starts a statement, or follows a common table
+// expression's closing bracket.
+func (d *dialect) dmlStart(i int) bool {
+	if d.stmtStart(i) {
+		return true
+	}
+	o := d.match[i-1]
+	return d.punct(i-1, ')') && o > 0 && (d.word(o-1) == "AS" || d.word(o-1) == "MATERIALIZED")
+}
+
+// replacingQuery reports whether the query of INSERT ... REPLACE WHERE
+// starts at k, rather than a subquery of its condition.
+func (d *dialect) replacingQuery(k int) bool {
+	switch d.word(k) {
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return true
+	}
+	if !d.punct(k, '(') || (d.word(k+1) != "SELECT" && d.word(k+1) != "WITH") {
+		return false
+	}
+	switch d.word(k - 1) {
+	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
+		return false
+	}
+	return d.code[k-1].Kind != sqltext.Operator && !d.punct(k-1, '(') && !d.punct(k-1, ',')
+}
+
+// notNames are the words that follow DELETE, INSERT or MERGE where a
+// relation name would stand but begin something else.
+var notNames = map[string]bool{
+	"FROM": true, "INTO": true, "WHEN": true, "WHERE": true, "VALUES": true, "ROW": true, "DEFAULT": true,
+	"SELECT": true, "WITH": true, "SET": true, "USING": true, "ON": true, "OVERWRITE": true, "TABLE": true,
+}
+
+// nameStart reports whether a relation name can start at i.
+func (d *dialect) nameStart(i int) bool {
+	if i >= len(d.code) {
+		return false
+	}
+	switch d.code[i].Kind {
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
+		return true
+	case sqltext.Word:
+		return !notNames[d.word(i)]
+	}
+	return false
+}
+
+// nameEnd returns the index after a possibly qualified relation name that
+// starts at i, or i when none does. dbt Jinja may stand for any part, or
+// glue onto one.
+func (d *dialect) nameEnd(i int) int {
+	part := func(k int) bool {
+		if k >= len(d.code) {
+			return false
+		}
+		switch d.code[k].Kind {
+		case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
+			return true
+		}
+		return false
+	}
+	if !d.nameStart(i) {
+		return i
+	}
+	k := i + 1
+	for {
+		switch {
+		case d.punct(k, '.') && part(k+1):
+			k += 2
+		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == sqltext.JinjaExpr || d.code[k-1].Kind == sqltext.JinjaExpr):
+			k++
+		default:
+			return k
+		}
+	}
+}
+
+// backtickToQuoted turns `project.dataset.table` or `db` into PostgreSQL
+// quoted identifiers, one per dotted part.
+func backtickToQuoted(text string) string {
+	inner := strings.ReplaceAll(text[1:len(text)-1], "``", "`")
+	parts := strings.Split(inner, ".")
+	for i, p := range parts {
+		parts[i] = sqltext.QuoteIdent(p)
+	}
+	return strings.Join(parts, ".")
+}
+
+func quoteString(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -1,0 +1,310 @@
+// Package dialect rewrites the warehouse syntax of Snowflake, BigQuery and
+// Databricks/Spark into SQL the PostgreSQL parser reads, as edits over the
+// text the user wrote, and records what each rewrite removed.
+package dialect
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Mark records what a dialect rewrite removed, at an original offset.
+type Mark struct {
+	Offset int
+	Flags  Flags
+}
+
+// dialect finds the rewrites of one file. It works on the code tokens of
+// the original text, so every edit is a span the user wrote and every
+// position maps back to it. Brackets and statement ends are indexed once,
+// and scans remember where they stopped, so that a file that repeats a
+// construct many times costs time in proportion to its length.
+type dialect struct {
+	src  string
+	code []sqltext.Token
+	// match is the index of the bracket that closes or opens this one.
+	// parent is the innermost bracket open around a token. Both are -1
+	// where there is none.
+	match, parent []int
+	// ends is where the statement holding a token ends: at its ';', at a
+	// Jinja tag or at the end of the file.
+	ends []int
+	// starts marks the tokens that begin a statement after procedural
+	// scaffolding (BEGIN, IF ... THEN, ELSE) that script drops.
+	starts []bool
+	// typed marks the brackets of typed array constructors (ARRAY<T>[...]),
+	// which are no array literals of their own.
+	typed map[int]bool
+	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
+	merge int
+	// scans holds, per purpose, the start and the result of the last scan.
+	scans map[string][2]int
+	edits []sqltext.Edit
+	marks []Mark
+	// upper holds each word token in upper case once asked for: the
+	// rewrites ask about every word and its neighbours, and SQL written
+	// in lower case would otherwise allocate at each question.
+	upper []string
+}
+
+// Edits rewrites Snowflake, BigQuery and Databricks/Spark syntax into
+// SQL the PostgreSQL parser reads, and marks what each rewrite removed so
+// rules still see the user's intent. What it does not recognise is left as
+// written, for the parser to report.
+func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
+	d := &dialect{src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+	d.index()
+	for _, t := range toks {
+		// PostgreSQL reads "#" as an operator, so a BigQuery comment
+		// would reach the parser as code.
+		if t.Kind == sqltext.LineComment && src[t.Start] == '#' {
+			d.replace(t.Start, t.Start+1, "--")
+		}
+	}
+	d.script()
+	// The brackets around a subscripted call are inserted before the
+	// rewrites of the call's own name, which start at the same offset and
+	// would otherwise win.
+	for i := range d.code {
+		if d.punct(i, '[') || d.punct(i, '.') {
+			d.subscriptedCall(i)
+		}
+	}
+	for i := range d.code {
+		d.at(i)
+	}
+	return d.edits, d.marks
+}
+
+// index fills match, parent and ends.
+func (d *dialect) index() {
+	n := len(d.code)
+	d.match, d.parent, d.ends = make([]int, n), make([]int, n), make([]int, n)
+	var open []int
+	for k := range d.code {
+		d.match[k], d.parent[k] = -1, -1
+		if len(open) > 0 {
+			d.parent[k] = open[len(open)-1]
+		}
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			open = append(open, k)
+		case (d.punct(k, ')') || d.punct(k, ']')) && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			d.match[o], d.match[k], d.parent[k] = k, o, d.parent[o]
+		}
+	}
+	next := n
+	for k := n - 1; k >= 0; k-- {
+		if d.code[k].Kind == sqltext.JinjaTag || (d.punct(k, ';') && d.parent[k] < 0) {
+			next = k
+		}
+		d.ends[k] = next
+	}
+}
+
+// at applies the rewrites that start at code token i.
+func (d *dialect) at(i int) {
+	t := d.code[i]
+	switch t.Kind {
+	case sqltext.Backtick:
+		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.src)))
+	case sqltext.String:
+		d.stringLiteral(i)
+	case sqltext.QuotedIdent:
+		d.escapedIdent(i)
+	case sqltext.Punct:
+		if d.punct(i, '[') {
+			d.arrayLiteral(i)
+		}
+	case sqltext.Param:
+		switch text := t.Text(d.src); {
+		case text[0] == '@' && d.queryParam(i):
+			// A BigQuery query parameter keeps its name, as an
+			// identifier: read as PostgreSQL's prefix operator @ it would
+			// fail before a reserved word (@end).
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
+		case text[0] == ':' && !d.path(i):
+			// A bind variable keeps its name, as an identifier, so rules
+			// never mistake it for a literal.
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
+		case text[0] == '$' && d.punct(i-1, '.') && d.touch(i-1, i):
+			// A stage file's column by position, qualified: t.$1.
+			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
+		}
+	case sqltext.Operator:
+		switch t.Text(d.src) {
+		case "*":
+			d.starModifiers(i)
+		case ":":
+			d.path(i)
+		case "$":
+			// A Snowflake session variable, named as a bind variable is.
+			if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
+				d.replace(t.Start, d.code[i+1].End, sqltext.QuoteIdent(d.src[t.Start:d.code[i+1].End]))
+			}
+		}
+	case sqltext.Word:
+		d.keyword(i)
+	}
+}
+
+func (d *dialect) keyword(i int) {
+	switch d.word(i) {
+	case "CREATE":
+		d.create(i)
+	case "SELECT":
+		d.selectAs(i)
+	case "DECLARE":
+		d.declare(i)
+	case "SET":
+		d.set(i)
+	case "ASSERT":
+		// BigQuery's ASSERT fails the script when its condition is false;
+		// what it reads is what a query of the condition reads.
+		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
+			d.replaceTok(i, "SELECT")
+			if d.word(end-2) == "AS" && d.code[end-1].Kind == sqltext.String && end-2 > i+1 {
+				d.drop(end-2, end-1)
+			}
+		}
+	case "IN":
+		// BigQuery's membership test in an array.
+		if d.word(i+1) == "UNNEST" && d.punct(i+2, '(') {
+			if d.word(i-1) == "NOT" {
+				d.replace(d.code[i-1].Start, d.code[i+1].End, "<> ALL")
+			} else {
+				d.replace(d.code[i].Start, d.code[i+1].End, "= ANY")
+			}
+		}
+	case "WITH":
+		if d.word(i+1) == "OFFSET" {
+			d.withOffset(i)
+		}
+	case "OFFSET", "SAFE_OFFSET", "ORDINAL", "SAFE_ORDINAL":
+		d.arrayIndex(i)
+	case "FORMAT":
+		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
+		// changes the text, not what is read.
+		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String && d.punct(i+2, ')') {
+			if w := d.word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
+				d.drop(i, i+1)
+			}
+		}
+	case "LATERAL":
+		if d.word(i+1) == "VIEW" {
+			d.lateralView(i)
+		}
+	case "TABLE":
+		d.tableFunction(i)
+	case "INSERT":
+		d.insert(i)
+	case "MERGE":
+		d.mergeInto(i)
+	case "WHEN":
+		d.mergeWhen(i)
+	case "THEN":
+		d.mergeAction(i)
+	case "DELETE":
+		// Snowflake and BigQuery let FROM out of DELETE.
+		if d.dmlStart(i) && d.word(i+1) != "FROM" && d.nameStart(i+1) {
+			d.replaceTok(i, "DELETE FROM")
+		}
+	case "COPY":
+		d.copyInto(i)
+	case "USE":
+		d.use(i)
+	case "ALTER":
+		d.alter(i)
+	case "TRUNCATE":
+		d.truncate(i)
+	case "DROP":
+		// Spark's PURGE skips the trash; the drop is the same to rules.
+		if end := d.stmtEnd(i); d.stmtStart(i) && d.word(i+1) == "TABLE" && d.word(end-1) == "PURGE" && end-1 > i+1 {
+			d.drop(end-1, end-1)
+		}
+	case "OPTIMIZE", "VACUUM", "ANALYZE":
+		d.maintenance(i)
+	case "QUALIFY":
+		d.qualify(i)
+	case "GROUP":
+		// GROUP BY ALL groups by every selected column that is not an
+		// aggregate; the placeholder parses, the flag keeps the meaning.
+		if d.word(i+1) == "BY" && d.word(i+2) == "ALL" && d.selectClauseEnds(i+3) {
+			d.replaceTok(i+2, "()")
+			d.mark(i, GroupByAll)
+		}
+	case "TRY_CAST", "SAFE_CAST":
+		// Returning NULL instead of failing changes no rule's reading.
+		if d.punct(i+1, '(') {
+			d.replaceTok(i, "CAST")
+		}
+	case "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP",
+		"CURRENT_USER", "SESSION_USER", "CURRENT_ROLE", "CURRENT_CATALOG":
+		d.niladic(i)
+	case "IGNORE", "RESPECT":
+		if d.word(i+1) == "NULLS" {
+			d.drop(i, i+1)
+		}
+	case "LIMIT":
+		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
+		// subquery's LIMIT is PostgreSQL's own.
+		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == sqltext.Word && d.word(o+1) != "SELECT" && d.word(o+1) != "WITH" &&
+			i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Number && d.punct(i+2, ')') {
+			d.drop(i, i+1)
+		}
+	case "INTERVAL":
+		d.interval(i)
+	case "FOR", "VERSION", "SYSTEM_TIME", "SYSTEM_VERSION":
+		d.timeTravel(i)
+	case "AT", "BEFORE":
+		// Snowflake's time travel, AT (OFFSET => -3600): the relation
+		// read is the same.
+		if d.punct(i+1, '(') && d.op(i+3, "=>") && d.nameEnded(i) {
+			if c := d.closing(i + 1); c > 0 {
+				d.drop(i, c)
+			}
+		}
+	case "DATE", "DATETIME", "TIMESTAMP", "TIME":
+		if d.timeTravel(i) {
+			return
+		}
+		// BigQuery writes literals in double quotes too; PostgreSQL would
+		// read DATE "2024-01-01" as a column.
+		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.QuotedIdent {
+			if s := d.code[i+1].Text(d.src); len(s) > 2 && sqltext.IsDigit(s[1]) {
+				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
+			}
+		}
+		// BigQuery's conversion functions TIMESTAMP(expr) and TIME(expr):
+		// PostgreSQL reads the words as type names whose bracket holds a
+		// precision, and calls the function only by a quoted name.
+		if w := d.word(i); (w == "TIMESTAMP" || w == "TIME") && d.punct(i+1, '(') && !d.punct(i-1, '.') &&
+			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.punct(i+3, ')')) {
+			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
+		}
+	case "ARRAY", "STRUCT", "MAP":
+		d.angleType(i)
+		if d.word(i) == "STRUCT" && d.punct(i+1, '(') && !d.punct(i-1, '.') {
+			d.replaceTok(i, "ROW")
+			d.structFields(i + 1)
+		}
+	case "FROM", "JOIN":
+		d.stage(i + 1)
+	case "RLIKE", "REGEXP":
+		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String {
+			if d.word(i-1) == "NOT" {
+				d.replace(d.code[i-1].Start, d.code[i].End, "!~")
+			} else {
+				d.replaceTok(i, "~")
+			}
+		}
+	case "MINUS":
+		// Snowflake's name for EXCEPT.
+		if d.word(i+1) == "SELECT" || d.word(i+1) == "ALL" || d.punct(i+1, '(') {
+			d.replaceTok(i, "EXCEPT")
+		}
+	}
+}

@@ -1,0 +1,55 @@
+package dialect
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// rewrite runs Edits over src and applies them, as the SQL reader does
+// before it parses, and returns the flags marked anywhere in it.
+func rewrite(t *testing.T, src string) (string, Flags) {
+	t.Helper()
+	toks, err := sqltext.Lex(src)
+	if err != nil {
+		t.Fatalf("Lex(%q): %v", src, err)
+	}
+	edits, marks := Edits(src, toks, sqltext.Code(toks))
+	text, _ := sqltext.Rewrite(src, 0, len(src), sqltext.SortEdits(slices.Clone(edits)))
+	var flags Flags
+	for _, m := range marks {
+		if m.Offset < 0 || m.Offset > len(src) {
+			t.Errorf("%q: mark at %d, outside the text", src, m.Offset)
+		}
+		flags |= m.Flags
+	}
+	return strings.Join(strings.Fields(text), " "), flags
+}
+
+func TestEdits(t *testing.T) {
+	cases := []struct {
+		name, src, want string
+		flags           Flags
+	}{
+		{"plain PostgreSQL is left alone", "SELECT a FROM t WHERE d >= DATE '2026-01-01'", "SELECT a FROM t WHERE d >= DATE '2026-01-01'", 0},
+		{"CREATE OR REPLACE TABLE", "CREATE OR REPLACE TABLE s.t AS SELECT 1", "CREATE TABLE s.t AS SELECT 1", CreateOrReplace},
+		{"INSERT OVERWRITE with a partition", "INSERT OVERWRITE TABLE s.t PARTITION (d = '2026-01-01') SELECT * FROM u", "INSERT INTO s.t SELECT * FROM u", InsertOverwrite | OverwritePartition},
+		{"QUALIFY", "SELECT * FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY k ORDER BY u DESC) = 1", "SELECT * FROM t", Qualify},
+		{"MERGE ... UPDATE SET *", "MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+			"MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET \"*\" = DEFAULT WHEN NOT MATCHED THEN INSERT DEFAULT VALUES", MergeAllColumns},
+		{"Snowflake COPY INTO", "COPY INTO s.t FROM @stage/path FILE_FORMAT = (TYPE = CSV)", "COPY s.t FROM STDIN", CopyInto},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, flags := rewrite(t, c.src)
+			if got != c.want {
+				t.Errorf("rewritten\n got %q\nwant %q", got, c.want)
+			}
+			if flags != c.flags {
+				t.Errorf("flags %b, want %b (text %q)", flags, c.flags, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,428 @@
+package dialect
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Expressions: niladic functions, intervals, time travel, angle-bracket
+// types, stage paths, star modifiers and string literals.
+
+// niladic drops the parentheses warehouses allow after PostgreSQL's
+// keyword functions (CURRENT_DATE(), CURRENT_TIMESTAMP()). BigQuery's
+// time zone argument goes too: the value still denotes "now", which is
+// what rules look for.
+func (d *dialect) niladic(i int) {
+	if !d.punct(i+1, '(') || d.punct(i-1, '.') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 {
+		return
+	}
+	switch d.word(i) {
+	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
+		if c == i+3 && d.code[i+2].Kind == sqltext.Number {
+			return // PostgreSQL's own precision
+		}
+	}
+	d.drop(i+1, c)
+}
+
+// intervalUnits are the units BigQuery and Databricks write after an
+// unquoted INTERVAL count, singular and plural.
+var intervalUnits = func() map[string]bool {
+	m := map[string]bool{}
+	for _, u := range []string{"YEAR", "QUARTER", "MONTH", "WEEK", "DAY", "HOUR", "MINUTE", "SECOND", "MILLISECOND", "MICROSECOND"} {
+		m[u], m[u+"S"] = true, true
+	}
+	return m
+}()
+
+// interval quotes INTERVAL 1 DAY (BigQuery, Databricks) into PostgreSQL's
+// INTERVAL '1 DAY'; Databricks' INTERVAL 2 HOURS 30 MINUTES becomes one
+// string too.
+func (d *dialect) interval(i int) {
+	var parts []string
+	j := i + 1
+	for {
+		k := j
+		sign := ""
+		if d.op(k, "-") && k+1 < len(d.code) && d.touch(k, k+1) {
+			sign = "-"
+			k++
+		}
+		if k+1 >= len(d.code) || d.code[k].Kind != sqltext.Number || !intervalUnits[d.word(k+1)] {
+			break
+		}
+		parts = append(parts, sign+d.code[k].Text(d.src)+" "+d.code[k+1].Text(d.src))
+		j = k + 2
+	}
+	if len(parts) > 0 {
+		d.replace(d.code[i+1].Start, d.code[j-1].End, "'"+strings.Join(parts, " ")+"'")
+		return
+	}
+	// A count that is no literal (INTERVAL @days DAY, INTERVAL n DAY)
+	// multiplies one unit.
+	k := i + 1
+	switch {
+	case k >= len(d.code):
+		return
+	case d.punct(k, '('):
+		k = d.closing(k)
+	case d.code[k].Kind == sqltext.Param, d.code[k].Kind == sqltext.Word && !intervalUnits[d.word(k)] && !notNames[d.word(k)]:
+	default:
+		return
+	}
+	if k < 0 || !intervalUnits[d.word(k+1)] {
+		return
+	}
+	d.replaceTok(i, "(")
+	d.replaceTok(k+1, "* INTERVAL '1 "+d.code[k+1].Text(d.src)+"')")
+}
+
+// timeTravel drops Databricks' VERSION AS OF / TIMESTAMP AS OF and
+// BigQuery's FOR SYSTEM_TIME AS OF after a relation: the relation read is
+// the same. It reports whether i starts such a clause.
+func (d *dialect) timeTravel(i int) bool {
+	j := i
+	if d.word(j) == "FOR" {
+		j++
+	}
+	switch d.word(j) {
+	case "VERSION", "TIMESTAMP", "SYSTEM_TIME", "SYSTEM_VERSION":
+	default:
+		return false
+	}
+	if d.word(j+1) != "AS" || d.word(j+2) != "OF" || !d.nameEnded(i) {
+		return false
+	}
+	end := d.expression(j + 3)
+	if end == j+3 {
+		return false
+	}
+	d.drop(i, end-1)
+	return true
+}
+
+// nameEnded reports whether a relation name ends just before i.
+func (d *dialect) nameEnded(i int) bool {
+	if i == 0 {
+		return false
+	}
+	switch d.code[i-1].Kind {
+	case sqltext.Word:
+		return !notNames[d.word(i-1)] && d.word(i-1) != "AS"
+	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
+		return true
+	}
+	return false
+}
+
+// expression returns the index after a simple expression that starts at
+// k: operands (literals, names, calls, typed literals, intervals,
+// bracketed terms) joined by operators. It is enough for the point in time
+// of a time travel clause.
+func (d *dialect) expression(k int) int {
+	for {
+		e := d.operand(k)
+		if e == k || e >= len(d.code) || d.code[e].Kind != sqltext.Operator {
+			return e
+		}
+		k = e + 1
+	}
+}
+
+func (d *dialect) operand(k int) int {
+	if k >= len(d.code) {
+		return k
+	}
+	switch t := d.code[k]; {
+	case t.Kind == sqltext.String, t.Kind == sqltext.Number, t.Kind == sqltext.Param:
+		return k + 1
+	case d.punct(k, '('):
+		return max(d.closing(k)+1, k)
+	case d.word(k) == "INTERVAL":
+		e := d.operand(k + 1)
+		if intervalUnits[d.word(e)] {
+			e++
+		}
+		return e
+	case t.Kind == sqltext.Word && d.punct(k+1, '('):
+		return max(d.closing(k+1)+1, k)
+	case t.Kind == sqltext.Word && k+1 < len(d.code) && d.code[k+1].Kind == sqltext.String:
+		return k + 2
+	case t.Kind == sqltext.Word, t.Kind == sqltext.QuotedIdent:
+		return k + 1
+	}
+	return k
+}
+
+// angleType rewrites BigQuery's and Databricks' ARRAY<T>, STRUCT<...> and
+// MAP<K, V> types into PostgreSQL type names: T[], struct and map.
+func (d *dialect) angleType(i int) {
+	// The bracket touches the type name where it is a type; "map < x"
+	// compares a column.
+	if !d.op(i+1, "<") || !d.touch(i, i+1) {
+		return
+	}
+	depth, nested := 0, false
+	for k := i + 1; k < len(d.code) && k < i+400; k++ {
+		t := d.code[k]
+		switch {
+		case t.Kind == sqltext.Operator:
+			for c := t.Start; c < t.End; c++ {
+				switch d.src[c] {
+				case ':':
+					// Spark's field separator: STRUCT<a: INT>.
+					continue
+				case '<':
+					depth++
+					nested = nested || k > i+1
+				case '>':
+					depth--
+				default:
+					return
+				}
+				if depth == 0 {
+					d.closeAngle(i, k, c, nested)
+					return
+				}
+			}
+		// A Param is Spark's field separator touching the type: b:STRING.
+		case t.Kind == sqltext.Word, t.Kind == sqltext.Number, t.Kind == sqltext.QuotedIdent, t.Kind == sqltext.Backtick,
+			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'), t.Kind == sqltext.Param && d.src[t.Start] == ':':
+		default:
+			return
+		}
+	}
+}
+
+// closeAngle writes the rewrite of the type at i whose closing '>' is at
+// offset c in token k.
+func (d *dialect) closeAngle(i, k, c int, nested bool) {
+	kind := strings.ToLower(d.word(i))
+	if c+1 == d.code[k].End && (d.punct(k+1, '[') || d.punct(k+1, '(')) {
+		// A typed constructor: the values' own types say as much.
+		switch {
+		case kind == "array" && d.punct(k+1, '['):
+			d.replace(d.code[i].End, c+1, "")
+			d.typed[k+1] = true
+		case kind == "struct" && d.punct(k+1, '('):
+			d.replace(d.code[i].Start, c+1, "ROW")
+			d.structFields(k + 1)
+		}
+		return
+	}
+	switch {
+	case kind != "array":
+		d.replace(d.code[i].Start, c+1, kind)
+	case nested:
+		d.replace(d.code[i].Start, c+1, strings.ToLower(d.word(i+2))+"[]")
+	default:
+		d.replace(d.code[i].Start, d.code[i+1].End, "")
+		d.replace(c, c+1, "[]")
+	}
+}
+
+// stage rewrites a Snowflake stage read in FROM (@stage/path, @%table, @~)
+// into a relation named after it, without its FILE_FORMAT and PATTERN.
+func (d *dialect) stage(j int) {
+	if j >= len(d.code) || (d.code[j].Kind != sqltext.Param && d.code[j].Kind != sqltext.Operator) || d.code[j].Text(d.src)[0] != '@' {
+		return
+	}
+	k := j
+	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
+		k++
+	}
+	d.replace(d.code[j].Start, d.code[k].End, sqltext.QuoteIdent(d.src[d.code[j].Start:d.code[k].End]))
+	if d.punct(k+1, '(') && d.op(k+3, "=>") {
+		if c := d.closing(k + 1); c > 0 {
+			d.drop(k+1, c)
+		}
+	}
+}
+
+// path rewrites Snowflake's semi-structured access (src:a.b[0], $1:"Key")
+// into PostgreSQL's -> operators, bracketed so a following :: cast applies
+// to the whole path. It reports whether i starts such a path.
+func (d *dialect) path(i int) bool {
+	b := i - 1
+	if b < 0 || !d.touch(b, i) {
+		return false
+	}
+	switch base := d.code[b]; {
+	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.src[base.Start] == '$':
+		if d.punct(b-1, '[') && d.punct(i+1, ']') {
+			return false // an array slice a[lo:hi]
+		}
+	case d.punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == sqltext.Word:
+		// The path of a call's result, PARSE_URL(u):query.
+		b = d.match[b] - 1
+	default:
+		return false
+	}
+	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == sqltext.Word || d.code[b-2].Kind == sqltext.QuotedIdent) {
+		b -= 2
+	}
+	var edits []sqltext.Edit
+	k := i
+	switch {
+	case d.code[k].Kind == sqltext.Param:
+		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->" + quoteString(d.code[k].Text(d.src)[1:])})
+		k++
+	case k+1 < len(d.code) && d.code[k+1].Kind == sqltext.QuotedIdent && d.touch(k, k+1):
+		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.code[k+1].Text(d.src)))})
+		k += 2
+	default:
+		return false
+	}
+segments:
+	for k+1 < len(d.code) && d.touch(k-1, k) {
+		switch {
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.Word:
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(d.code[k+1].Text(d.src))})
+		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.QuotedIdent:
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.code[k+1].Text(d.src)))})
+		case d.punct(k, '[') && d.punct(k+2, ']'):
+			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->"}, sqltext.Edit{Start: d.code[k+2].Start, End: d.code[k+2].End, Text: ""})
+			k++
+		default:
+			break segments
+		}
+		k += 2
+	}
+	// The closing bracket goes into the last segment's replacement: an
+	// insertion at the end of a statement would fall outside it.
+	edits[len(edits)-1].Text += ")"
+	d.replace(d.code[b].Start, d.code[b].Start, "(")
+	d.edits = append(d.edits, edits...)
+	return true
+}
+
+// starModifiers drops what Snowflake (EXCLUDE, RENAME, REPLACE), BigQuery
+// (EXCEPT, REPLACE) and Databricks (EXCEPT) write after SELECT *: the
+// star still stands for the relation's columns.
+func (d *dialect) starModifiers(i int) {
+	j := i + 1
+	for {
+		w := d.word(j)
+		if w != "EXCEPT" && w != "EXCLUDE" && w != "REPLACE" && w != "RENAME" {
+			return
+		}
+		switch {
+		case d.punct(j+1, '('):
+			if s := d.word(j + 2); s == "SELECT" || s == "WITH" {
+				return // a set operation
+			}
+			c := d.closing(j + 1)
+			if c < 0 {
+				return
+			}
+			d.drop(j, c)
+			j = c + 1
+		case w == "EXCLUDE" || w == "RENAME":
+			// Snowflake allows one column without brackets.
+			n := d.nameEnd(j + 1)
+			if n == j+1 {
+				return
+			}
+			if w == "RENAME" {
+				if d.word(n) != "AS" || d.nameEnd(n+1) == n+1 {
+					return
+				}
+				n = d.nameEnd(n + 1)
+			}
+			d.drop(j, n-1)
+			j = n
+		default:
+			return
+		}
+	}
+}
+
+// stringLiteral rewrites BigQuery's string forms into PostgreSQL strings
+// with the same value: raw and bytes prefixes, triple-quoted and
+// double-quoted strings, and strings that escape a quote with a backslash,
+// which become PostgreSQL's E strings.
+func (d *dialect) stringLiteral(i int) {
+	t := d.code[i]
+	s := t.Text(d.src)
+	if s[0] == '$' {
+		return // a dollar-quoted string: PostgreSQL's own, no escapes inside
+	}
+	n := sqltext.StringPrefix(s, 0)
+	prefix := strings.ToLower(s[:n])
+	if strings.ContainsAny(prefix, "enx") {
+		return // PostgreSQL's own
+	}
+	body, raw := s[n:], strings.Contains(prefix, "r")
+	switch {
+	case sqltext.TripleQuoted(body, 0) && len(body) >= 6:
+		d.replace(t.Start, t.End, quoteString(body[3:len(body)-3]))
+	case body[0] == '"' && raw:
+		d.replace(t.Start, t.End, quoteString(body[1:len(body)-1]))
+	case body[0] == '"':
+		d.replace(t.Start, t.End, escapedString(body))
+	case raw:
+		d.replace(t.Start, t.Start+n, "")
+	case prefix == "" && unescapedEnd(body) < len(body):
+		d.replace(t.Start, t.Start, "E")
+	}
+}
+
+// escapedIdent rewrites a BigQuery double-quoted string that escapes a
+// quote with a backslash, which the lexer read whole, into an E string;
+// PostgreSQL would end it at the escaped quote.
+func (d *dialect) escapedIdent(i int) {
+	t := d.code[i]
+	if s := t.Text(d.src); unescapedEnd(s) < len(s) {
+		d.replace(t.Start, t.End, escapedString(s))
+	}
+}
+
+// unescapedEnd returns where a quoted token ends when a backslash escapes
+// nothing, as in PostgreSQL's standard strings and identifiers.
+func unescapedEnd(s string) int {
+	q := s[0]
+	for i := 1; i < len(s); i++ {
+		if s[i] == q {
+			if i+1 < len(s) && s[i+1] == q {
+				i++
+				continue
+			}
+			return i + 1
+		}
+	}
+	return len(s)
+}
+
+// escapedString turns a quoted token whose escapes are backslashes (and
+// whose quote may be the double one) into a PostgreSQL E string.
+func escapedString(s string) string {
+	q, body := s[0], s[1:len(s)-1]
+	var b strings.Builder
+	b.WriteString("E'")
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c == '\\' && i+1 < len(body):
+			i++
+			if body[i] == '"' {
+				b.WriteByte('"')
+			} else {
+				b.WriteByte('\\')
+				b.WriteByte(body[i])
+			}
+		case c == '\'':
+			b.WriteString(`\'`)
+		case c == q && i+1 < len(body) && body[i+1] == q:
+			i++ // a doubled quote
+			b.WriteByte(c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}

@@ -1,0 +1,477 @@
+package dialect
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Procedural scripts and the BigQuery and Spark constructs inside
+// statements: DECLARE, SET, SELECT AS, arrays, WITH OFFSET, LATERAL VIEW,
+// table functions.
+
+// script drops the procedural scaffolding of BigQuery scripts, Snowflake
+// Scripting and Databricks SQL scripts, so that each statement a script
+// runs parses on its own. The file is cut at every top-level ';', which
+// leaves a block opener (BEGIN, IF ... THEN, WHILE ... DO, ELSE, EXCEPTION
+// WHEN ... THEN) in front of the first statement it holds, and closers
+// (END IF, END) and control statements (RETURN, RAISE, SIGNAL, BREAK) as
+// pieces of their own. The openers go and the statement after them starts
+// a statement; closers and control statements become empty pieces, which
+// are not statements.
+//
+// A script block is no transaction: BEGIN followed by a statement opens a
+// block and is dropped, and so is the END that closes it, where PostgreSQL
+// would read BEGIN and END as a transaction's. BEGIN TRANSACTION, COMMIT
+// and ROLLBACK stay as written. An IF's or a loop's condition is dropped
+// with its opener: the statements it guards are what write and read.
+func (d *dialect) script() {
+	d.starts = make([]bool, len(d.code)+1)
+	blocks := 0
+	for k := 0; k < len(d.code); k++ {
+		if !d.scriptStart(k) {
+			continue
+		}
+		opener := -1 // the last token of a dropped opener
+		switch w := d.word(k); w {
+		case "BEGIN":
+			if d.blockBegin(k) {
+				opener = k
+				blocks++
+			}
+		case "END":
+			switch d.word(k + 1) {
+			case "IF", "WHILE", "LOOP", "FOR", "REPEAT", "CASE":
+				d.drop(k, k+1)
+				k++
+			default:
+				if blocks > 0 && (k+1 == len(d.code) || d.punct(k+1, ';')) {
+					d.drop(k, k)
+					blocks--
+				}
+			}
+		case "IF", "ELSEIF", "ELSIF", "WHEN", "CASE":
+			opener = d.scriptClause(k, "THEN")
+		case "WHILE", "FOR":
+			opener = d.scriptClause(k, "DO")
+		case "EXCEPTION":
+			if d.word(k+1) == "WHEN" {
+				opener = d.scriptClause(k, "THEN")
+			}
+		case "ELSE", "LOOP", "REPEAT":
+			opener = k
+		case "UNTIL", "BREAK", "LEAVE", "CONTINUE", "ITERATE", "RETURN", "RAISE", "SIGNAL", "RESIGNAL":
+			if end := d.stmtEnd(k); end > k {
+				d.drop(k, end-1)
+				k = end - 1
+			}
+		}
+		if opener >= 0 {
+			d.drop(k, opener)
+			d.starts[opener+1] = true
+			k = opener
+		}
+	}
+}
+
+// scriptStart reports whether code token i begins a statement of a
+// script: it is the first, follows a ';' or a dropped opener. After Jinja,
+// which stmtStart accepts too, the same words more likely continue a
+// statement ({% if %} WHEN MATCHED, {{ this }} SET).
+func (d *dialect) scriptStart(i int) bool {
+	return i == 0 || d.starts[i] || d.punct(i-1, ';') && d.parent[i-1] < 0
+}
+
+// blockBegin reports whether the BEGIN at k opens a script block rather
+// than a transaction: a statement follows it.
+func (d *dialect) blockBegin(k int) bool {
+	if k+1 >= len(d.code) || d.code[k+1].Kind != sqltext.Word {
+		return false
+	}
+	switch d.word(k + 1) {
+	case "TRANSACTION", "WORK", "ISOLATION", "READ", "NOT", "DEFERRABLE", "NAME":
+		return false
+	}
+	return true
+}
+
+// scriptClause returns the keyword (THEN or DO) that ends the condition of
+// the script clause at k, or -1. A CASE expression in the condition has
+// THENs of its own.
+func (d *dialect) scriptClause(k int, keyword string) int {
+	cases := 0
+	for j := k + 1; j < d.stmtEnd(k); j++ {
+		switch w := d.word(j); {
+		case d.punct(j, '(') || d.punct(j, '['):
+			if d.match[j] < 0 {
+				return -1
+			}
+			j = d.match[j]
+		case w == "CASE":
+			cases++
+		case w == "END" && cases > 0:
+			cases--
+		case w == keyword && cases == 0 && j+1 < d.stmtEnd(k):
+			return j
+		}
+	}
+	return -1
+}
+
+// declare rewrites the DECLARE of script variables (BigQuery's, and
+// Databricks' DECLARE VARIABLE) into a query of their initial value:
+// DECLARE d DATE DEFAULT (SELECT MAX(ds) FROM t) reads t as SELECT
+// (SELECT MAX(ds) FROM t) does, and a DECLARE without a value reads
+// nothing, as SELECT NULL. PostgreSQL's own DECLARE of a cursor stays.
+func (d *dialect) declare(i int) {
+	end := d.stmtEnd(i)
+	if !d.scriptStart(i) || end < i+3 {
+		return
+	}
+	for k := i + 2; k < min(end, i+8); k++ {
+		if d.word(k) == "CURSOR" {
+			return
+		}
+	}
+	value := func(k int) bool { return d.word(k) == "DEFAULT" || d.op(k, "=") }
+	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
+		d.replace(d.code[i].Start, d.code[def].End, "SELECT")
+		return
+	}
+	d.replace(d.code[i].Start, d.code[end-1].End, "SELECT NULL")
+}
+
+// set rewrites the assignment of a script variable (BigQuery's SET x =
+// expr, SET (a, b) = (SELECT AS STRUCT ...), Snowflake's SET x = (SELECT
+// ...), Databricks' SET VAR x = expr) into a query of the value, as
+// declare does. A value PostgreSQL's SET takes (constants and names)
+// stays a SET.
+func (d *dialect) set(i int) {
+	end := d.stmtEnd(i)
+	if !d.scriptStart(i) {
+		return
+	}
+	j := i + 1
+	variable := (d.word(j) == "VAR" || d.word(j) == "VARIABLE") && d.nameStart(j+1)
+	if variable {
+		j++
+	}
+	eq := d.nameEnd(j)
+	if d.punct(j, '(') {
+		eq = d.closing(j) + 1
+	}
+	if eq <= j || !d.op(eq, "=") || eq+1 >= end {
+		return
+	}
+	simple := !variable
+	for k := eq + 1; k < end && simple; k++ {
+		switch t := d.code[k]; {
+		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.punct(k, ','):
+		case (d.op(k, "-") || d.op(k, "+")) && (k == eq+1 || d.punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == sqltext.Number:
+		default:
+			simple = false
+		}
+	}
+	if !simple {
+		d.replace(d.code[i].Start, d.code[eq].End, "SELECT")
+	}
+}
+
+// selectAs drops BigQuery's SELECT AS STRUCT and SELECT AS VALUE, which
+// shape each row into one value; the columns read are the same.
+func (d *dialect) selectAs(i int) {
+	j := i + 1
+	if w := d.word(j); w == "DISTINCT" || w == "ALL" {
+		j++
+	}
+	if w := d.word(j + 1); d.word(j) == "AS" && (w == "STRUCT" || w == "VALUE") {
+		d.drop(j, j+1)
+	}
+}
+
+// structFields drops the field names of a BigQuery STRUCT(1 AS a, x AS
+// b) whose bracket opens at open: the constructor becomes PostgreSQL's
+// ROW(1, x), which reads the same columns.
+func (d *dialect) structFields(open int) {
+	c := d.closing(open)
+	if c < 0 {
+		return
+	}
+	for k := open + 1; k < c; k++ {
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			if d.match[k] > k {
+				k = d.match[k]
+			}
+		case d.word(k) == "AS" && (d.punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == sqltext.Word || d.code[k+1].Kind == sqltext.Backtick || d.code[k+1].Kind == sqltext.QuotedIdent):
+			d.drop(k, k+1)
+		}
+	}
+}
+
+// exprKeywords are the words after which a bracket opens an array literal
+// rather than a subscript.
+var exprKeywords = map[string]bool{
+	"SELECT": true, "DISTINCT": true, "ALL": true, "WHERE": true, "AND": true, "OR": true, "NOT": true,
+	"IN": true, "THEN": true, "ELSE": true, "WHEN": true, "DEFAULT": true, "RETURN": true, "ON": true,
+	"HAVING": true, "CASE": true, "BY": true, "VALUES": true, "IS": true, "LIKE": true, "BETWEEN": true,
+	"SET": true, "QUALIFY": true, "ANY": true, "SOME": true,
+}
+
+// arrayLiteral rewrites BigQuery's and Snowflake's array literal [1, 2]
+// into PostgreSQL's ARRAY[1, 2]. A bracket after a value is a subscript.
+func (d *dialect) arrayLiteral(i int) {
+	if i == 0 || d.typed[i] || d.match[i] < i {
+		return
+	}
+	switch p := d.code[i-1]; {
+	case p.Kind == sqltext.Word && !exprKeywords[d.word(i-1)]:
+		return
+	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.src), ":"):
+		return // a Snowflake path
+	case p.Kind == sqltext.Punct && !d.punct(i-1, '(') && !d.punct(i-1, ',') && !d.punct(i-1, '['):
+		return
+	case p.Kind != sqltext.Word && p.Kind != sqltext.Operator && p.Kind != sqltext.Punct:
+		return
+	}
+	d.replaceTok(i, "ARRAY[")
+}
+
+// subscriptedCall brackets a function call that a subscript or a field
+// name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
+// subscripts names and bracketed expressions only.
+func (d *dialect) subscriptedCall(i int) {
+	if !d.punct(i-1, ')') || d.punct(i, '[') && d.match[i] < i || d.punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == sqltext.Word) {
+		return
+	}
+	o := d.match[i-1]
+	if o < 1 {
+		return
+	}
+	switch d.code[o-1].Kind {
+	case sqltext.Word:
+		if exprKeywords[d.word(o-1)] || notNames[d.word(o-1)] {
+			return
+		}
+	case sqltext.QuotedIdent, sqltext.Backtick:
+	default:
+		return
+	}
+	name := o - 1
+	for name >= 2 && d.punct(name-1, '.') && (d.code[name-2].Kind == sqltext.Word || d.code[name-2].Kind == sqltext.Backtick || d.code[name-2].Kind == sqltext.QuotedIdent) {
+		name -= 2
+	}
+	d.replace(d.code[name].Start, d.code[name].Start, "(")
+	d.replace(d.code[i].Start, d.code[i].Start, ")")
+}
+
+// arrayIndex rewrites BigQuery's arr[OFFSET(n)], [SAFE_OFFSET(n)],
+// [ORDINAL(n)] and [SAFE_ORDINAL(n)] into PostgreSQL's one-based
+// subscript arr[(n)+1] or arr[(n)]; the SAFE forms differ only in
+// returning NULL out of bounds, as PostgreSQL does anyway.
+func (d *dialect) arrayIndex(i int) {
+	if !d.punct(i-1, '[') || !d.punct(i+1, '(') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 || !d.punct(c+1, ']') {
+		return
+	}
+	d.drop(i, i)
+	if w := d.word(i); w == "OFFSET" || w == "SAFE_OFFSET" {
+		d.replaceTok(c, ")+1")
+	}
+}
+
+// queryParam reports whether the @name at i is a BigQuery query
+// parameter, not a Snowflake stage (@stage/path, @db.stage).
+func (d *dialect) queryParam(i int) bool {
+	if !d.touch(i, i+1) {
+		return true
+	}
+	n := d.code[i+1]
+	return !d.punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
+}
+
+// withOffset rewrites BigQuery's UNNEST(arr) [AS] x WITH OFFSET [AS] pos
+// into PostgreSQL's unnest(arr) WITH ORDINALITY AS x(x, pos). The alias
+// moves behind the ordinality, where PostgreSQL wants it; the column list
+// names the element and the position as BigQuery does.
+func (d *dialect) withOffset(i int) {
+	if i < 2 {
+		return
+	}
+	alias, aliasStart := -1, i
+	if d.code[i-1].Kind == sqltext.Word && !aliasStops[d.word(i-1)] || d.code[i-1].Kind == sqltext.Backtick || d.code[i-1].Kind == sqltext.QuotedIdent {
+		alias, aliasStart = i-1, i-1
+		if d.word(i-2) == "AS" {
+			aliasStart = i - 2
+		}
+	}
+	if !d.punct(aliasStart-1, ')') || d.word(d.match[aliasStart-1]-1) != "UNNEST" {
+		return
+	}
+	last := i + 1 // OFFSET
+	pos := ""
+	j := i + 2
+	if d.word(j) == "AS" {
+		j++
+	}
+	if j < len(d.code) && (d.code[j].Kind == sqltext.Word && !aliasStops[d.word(j)] || d.code[j].Kind == sqltext.Backtick || d.code[j].Kind == sqltext.QuotedIdent) {
+		pos, last = d.identText(j), j
+	}
+	switch {
+	case alias >= 0:
+		name := d.identText(alias)
+		cols := name
+		if pos != "" {
+			cols += ", " + pos
+		}
+		// From the bracket on, so that the rewrite of a back-quoted alias,
+		// which would start where this one does, cannot take its place.
+		d.replace(d.code[aliasStart-1].Start, d.code[alias].End, ") WITH ORDINALITY AS "+name+"("+cols+")")
+		d.drop(i, last)
+	case pos != "":
+		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
+	default:
+		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY")
+	}
+}
+
+// identText returns the identifier at i as PostgreSQL writes it.
+func (d *dialect) identText(i int) string {
+	if d.code[i].Kind == sqltext.Backtick {
+		return backtickToQuoted(d.code[i].Text(d.src))
+	}
+	return d.code[i].Text(d.src)
+}
+
+// aliasStops begin a clause or a join where an alias could stand.
+var aliasStops = map[string]bool{
+	"ON": true, "USING": true, "WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true,
+	"FULL": true, "CROSS": true, "NATURAL": true, "LATERAL": true, "GROUP": true, "ORDER": true,
+	"HAVING": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true, "UNION": true, "EXCEPT": true,
+	"INTERSECT": true, "WITH": true, "AS": true, "SELECT": true, "FROM": true, "WHEN": true, "THEN": true,
+}
+
+// lateralView rewrites Hive's and Spark's LATERAL VIEW [OUTER]
+// explode(arr) t AS x, y into PostgreSQL's lateral join of the same
+// function, CROSS JOIN LATERAL explode(arr) AS t(x, y); OUTER keeps the
+// rows whose array is empty, as LEFT JOIN LATERAL ... ON true does.
+func (d *dialect) lateralView(i int) {
+	j := i + 2
+	outer := d.word(j) == "OUTER"
+	if outer {
+		j++
+	}
+	if d.code[min(j, len(d.code)-1)].Kind != sqltext.Word || !d.punct(j+1, '(') {
+		return
+	}
+	c := d.closing(j + 1)
+	if c < 0 {
+		return
+	}
+	k := c + 1
+	table := -1
+	if d.word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == sqltext.Word || d.code[k].Kind == sqltext.Backtick) {
+		table = k
+		k++
+	}
+	if d.word(k) != "AS" {
+		return
+	}
+	var cols []string
+	last := k
+	for {
+		n := last + 1
+		if n >= len(d.code) || (d.code[n].Kind != sqltext.Word && d.code[n].Kind != sqltext.Backtick && d.code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.word(n)] {
+			break
+		}
+		cols = append(cols, d.identText(n))
+		last = n
+		if !d.punct(n+1, ',') {
+			break
+		}
+		last = n + 1
+	}
+	if len(cols) == 0 || d.punct(last, ',') {
+		return
+	}
+	name, from := cols[0], k
+	if table >= 0 {
+		name, from = d.identText(table), table
+	}
+	join, on := "CROSS JOIN LATERAL", ""
+	if outer {
+		join, on = "LEFT JOIN LATERAL", " ON true"
+	}
+	d.replace(d.code[i].Start, d.code[j-1].End, join)
+	d.replace(d.code[from].Start, d.code[last].End, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
+}
+
+// tableFunction drops Snowflake's TABLE(...) around a table function in
+// FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
+func (d *dialect) tableFunction(i int) {
+	if !d.punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != sqltext.Word || !d.punct(i+3, '(') {
+		return
+	}
+	if w := d.word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.punct(i-1, ',') {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 || d.closing(i+3)+1 != c {
+		return
+	}
+	d.drop(i, i+1)
+	d.drop(c, c)
+}
+
+// function rewrites a function definition (BigQuery's CREATE TEMP
+// FUNCTION with a SQL or JavaScript body, CREATE TABLE FUNCTION,
+// Databricks' SQL functions) into an empty PostgreSQL function of the same
+// name. Defining a function writes and reads no relation: what its body
+// reads is read where it is called. kind is the token after the modifiers.
+func (d *dialect) function(i, kind int, orReplace bool) {
+	n := kind + 1
+	if d.word(kind) != "FUNCTION" {
+		n++
+	}
+	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+		n += 3
+	}
+	e := d.nameEnd(n)
+	end := d.stmtEnd(i)
+	if e == n || e >= end {
+		return
+	}
+	head := "CREATE FUNCTION "
+	if orReplace {
+		head = "CREATE OR REPLACE FUNCTION "
+	}
+	d.replace(d.code[i].Start, d.code[n].Start, head)
+	d.replace(d.code[e].Start, d.code[end-1].End, "() RETURNS void LANGUAGE sql AS ''")
+}
+
+// cloneSchema rewrites Snowflake's CREATE [OR REPLACE] SCHEMA or DATABASE
+// ... CLONE into the creation of the schema or database: no table is
+// written by name.
+func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
+	n := kind + 1
+	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+		n += 3
+	}
+	e := d.nameEnd(n)
+	end := d.stmtEnd(i)
+	if e == n || d.word(e) != "CLONE" || e+1 >= end {
+		return
+	}
+	if orReplace {
+		d.drop(i+1, i+2)
+	}
+	if e > n+1 {
+		// PostgreSQL names a schema with one identifier; Snowflake
+		// qualifies it with its database.
+		d.replace(d.code[n].Start, d.code[e-1].End, sqltext.QuoteIdent(d.src[d.code[n].Start:d.code[e-1].End]))
+	}
+	d.drop(e, end-1)
+}

@@ -1,0 +1,542 @@
+package dialect
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Statements: CREATE, INSERT, MERGE, COPY INTO, ALTER, TRUNCATE and the
+// maintenance commands, rewritten into their PostgreSQL forms.
+
+// create handles CREATE [OR REPLACE] ... TABLE/VIEW. PostgreSQL has no OR
+// REPLACE for tables or materialized views and none of the warehouses'
+// table modifiers and storage clauses.
+func (d *dialect) create(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	orReplace := d.word(j) == "OR" && d.word(j+1) == "REPLACE"
+	if orReplace {
+		j += 2
+	}
+	var modifiers []int
+	for more := true; more; {
+		switch d.word(j) {
+		case "TRANSIENT", "VOLATILE", "SECURE", "SNAPSHOT":
+			modifiers = append(modifiers, j)
+			j++
+		case "TEMP", "TEMPORARY", "LOCAL", "GLOBAL", "MATERIALIZED", "RECURSIVE":
+			j++
+		default:
+			more = false
+		}
+	}
+	kind := d.word(j)
+	switch {
+	case kind == "FUNCTION" || (kind == "TABLE" || kind == "AGGREGATE") && d.word(j+1) == "FUNCTION":
+		d.function(i, j, orReplace)
+		return
+	case kind == "SCHEMA" || kind == "DATABASE":
+		d.cloneSchema(i, j, orReplace)
+		return
+	case kind != "TABLE" && kind != "VIEW":
+		return
+	}
+	for _, m := range modifiers {
+		d.drop(m, m)
+	}
+	if orReplace {
+		d.mark(i, CreateOrReplace)
+		if kind == "TABLE" || d.word(j-1) == "MATERIALIZED" {
+			d.drop(i+1, i+2)
+		}
+	}
+	d.relationTail(j+1, d.stmtEnd(i))
+}
+
+// relationTail handles what follows CREATE ... TABLE/VIEW: the name, a copy
+// of another table, a column list, then clauses up to AS.
+func (d *dialect) relationTail(j, end int) {
+	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+		j += 3
+	}
+	n := d.nameEnd(j)
+	if n == j {
+		return
+	}
+	j = n
+	k := j
+	if d.word(k) == "SHALLOW" || d.word(k) == "DEEP" {
+		k++
+	}
+	switch {
+	case d.word(k) == "CLONE" || (d.word(k) == "COPY" && d.word(k+1) != "GRANTS"):
+		// A zero-copy clone or BigQuery's table copy fills the new table
+		// with the source's rows, which is what AS TABLE says. Time travel
+		// and options after the source do not change which relation is
+		// read.
+		src := k + 1
+		srcEnd := d.nameEnd(src)
+		if srcEnd == src {
+			return
+		}
+		d.replace(d.code[j].Start, d.code[k].End, "AS TABLE")
+		if srcEnd < end {
+			d.drop(srcEnd, end-1)
+		}
+		return
+	case d.word(j) == "LIKE":
+		srcEnd := d.nameEnd(j + 1)
+		if srcEnd == j+1 || d.code[srcEnd-1].Kind == sqltext.JinjaExpr {
+			return
+		}
+		last := d.code[srcEnd-1]
+		// The bracket closes in the replacement of the name's last part:
+		// an insertion at the end of a statement would fall outside it.
+		text := last.Text(d.src)
+		if last.Kind == sqltext.Backtick {
+			text = backtickToQuoted(text)
+		}
+		d.replaceTok(j, "(LIKE")
+		d.replace(last.Start, last.End, text+")")
+		j = srcEnd
+	case d.punct(j, '('):
+		c := d.closing(j)
+		if c < 0 {
+			return
+		}
+		d.columns(j, c)
+		j = c + 1
+	}
+	for j < end && d.word(j) != "AS" {
+		n, warehouse := d.clause(j)
+		if n == 0 {
+			return
+		}
+		k := d.clauseEnd(j+n, end)
+		if warehouse {
+			d.drop(j, k-1)
+		}
+		j = k
+	}
+}
+
+// clause tells whether a clause of CREATE TABLE starts at j: n is the
+// number of its keywords, warehouse whether PostgreSQL lacks it.
+func (d *dialect) clause(j int) (n int, warehouse bool) {
+	w, w1 := d.word(j), d.word(j+1)
+	switch {
+	case w == "PARTITION" && w1 == "BY":
+		// PostgreSQL's own partitioning names a strategy and a column
+		// list; BigQuery's and Snowflake's is an expression.
+		s := d.word(j + 2)
+		return 2, !((s == "RANGE" || s == "LIST" || s == "HASH") && d.punct(j+3, '('))
+	case w1 == "BY" && (w == "PARTITIONED" || w == "CLUSTER" || w == "CLUSTERED" || w == "SORTED"),
+		w == "STORED" && w1 == "AS", w == "ROW" && w1 == "FORMAT", w == "COPY" && w1 == "GRANTS",
+		w == "DEFAULT" && w1 == "COLLATE":
+		return 2, true
+	case w == "OPTIONS" || w == "TBLPROPERTIES" || w == "LOCATION" || w == "COMMENT":
+		return 1, true
+	case w == "WITH" && (w1 == "TAG" || w1 == "ROW" || w1 == "AGGREGATION"):
+		return 1, true
+	case w == "WITH" && d.punct(j+1, '('), w == "INHERITS", w == "TABLESPACE", w == "USING", w == "WITHOUT":
+		return 1, false
+	case w == "ON" && w1 == "COMMIT":
+		return 2, false
+	case w != "" && d.op(j+1, "="):
+		// Snowflake's table parameters: DATA_RETENTION_TIME_IN_DAYS = 1.
+		return 1, true
+	}
+	return 0, false
+}
+
+// clauseEnd returns where the CREATE TABLE clause whose body starts at j
+// ends: at the next clause, at AS, or at end.
+func (d *dialect) clauseEnd(j, end int) int {
+	depth := 0
+	for k := j; k < end; k++ {
+		switch {
+		case d.punct(k, '(') || d.punct(k, '['):
+			depth++
+		case d.punct(k, ')') || d.punct(k, ']'):
+			depth--
+			if depth < 0 {
+				return k
+			}
+		case d.code[k].Kind == sqltext.JinjaTag:
+			return k
+		case depth == 0:
+			if n, _ := d.clause(k); n > 0 || d.word(k) == "AS" {
+				return k
+			}
+		}
+	}
+	return end
+}
+
+// columns drops the column options PostgreSQL lacks between the brackets
+// at open and close.
+func (d *dialect) columns(open, close int) {
+	for k := open + 1; k < close; k++ {
+		switch d.word(k) {
+		case "OPTIONS":
+			if c := d.closing(k + 1); d.punct(k+1, '(') && c > 0 && c < close {
+				d.drop(k, c)
+				k = c
+			}
+		case "COMMENT":
+			if k+1 < close && d.code[k+1].Kind == sqltext.String {
+				d.drop(k, k+1)
+				k++
+			}
+		case "NOT":
+			// BigQuery's unenforced keys are documentation.
+			if d.word(k+1) == "ENFORCED" {
+				d.drop(k, k+1)
+			}
+		case "GENERATED":
+			// Databricks computes generated columns on write, as
+			// PostgreSQL's STORED ones.
+			if d.word(k+1) == "ALWAYS" && d.word(k+2) == "AS" && d.punct(k+3, '(') {
+				if c := d.closing(k + 3); c > 0 && c < close && d.word(c+1) != "STORED" {
+					d.replace(d.code[c].End, d.code[c].End, " STORED")
+				}
+			}
+		}
+	}
+}
+
+// insert handles INSERT OVERWRITE, Hive's TABLE and PARTITION, Databricks'
+// REPLACE WHERE and BY NAME, and BigQuery's INSERT without INTO.
+func (d *dialect) insert(i int) {
+	if !d.dmlStart(i) {
+		return
+	}
+	j := i + 1
+	overwrite := false
+	switch d.word(j) {
+	case "OVERWRITE":
+		overwrite = true
+		d.mark(i, InsertOverwrite)
+		if d.word(j+1) == "INTO" { // Snowflake
+			d.drop(j, j)
+			j++
+		} else {
+			d.replaceTok(j, "INTO")
+		}
+		j++
+	case "INTO":
+		j++
+	case "ALL", "FIRST", "VALUES", "DEFAULT":
+		return
+	default:
+		if !d.nameStart(j) {
+			return
+		}
+		d.replaceTok(i, "INSERT INTO")
+	}
+	if d.word(j) == "TABLE" {
+		d.drop(j, j)
+		j++
+	}
+	n := d.nameEnd(j)
+	if n == j {
+		return
+	}
+	j = n
+	if d.word(j) == "PARTITION" && d.punct(j+1, '(') {
+		c := d.closing(j + 1)
+		if c < 0 {
+			return
+		}
+		d.drop(j, c)
+		if overwrite {
+			d.mark(i, OverwritePartition)
+		}
+		j = c + 1
+	}
+	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+		d.drop(j, j+2)
+		j += 3
+	}
+	switch {
+	case d.word(j) == "REPLACE" && d.word(j+1) == "WHERE":
+		end := d.scanTo(j+2, "replace", d.replacingQuery)
+		if end < len(d.code) && d.replacingQuery(end) {
+			d.drop(j, end-1)
+			d.mark(i, ReplaceWhere)
+		}
+	case d.word(j) == "BY" && d.word(j+1) == "NAME":
+		d.drop(j, j+1)
+	}
+}
+
+// mergeInto handles MERGE without INTO (Snowflake, BigQuery) and with
+// Databricks' schema evolution, and opens the statement whose WHEN clauses
+// mergeWhen and mergeAction read.
+func (d *dialect) mergeInto(i int) {
+	if !d.dmlStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(j) == "WITH" && d.word(j+1) == "SCHEMA" && d.word(j+2) == "EVOLUTION" {
+		d.drop(j, j+2)
+		j += 3
+	}
+	if d.word(j) != "INTO" {
+		if !d.nameStart(j) {
+			return
+		}
+		d.replaceTok(i, "MERGE INTO")
+	}
+	d.merge = i
+}
+
+// inMerge reports whether token k belongs to the MERGE being read.
+func (d *dialect) inMerge(k int) bool {
+	return d.merge >= 0 && k < d.ends[d.merge]
+}
+
+// mergeWhen rewrites the WHEN clauses PostgreSQL 16 lacks.
+func (d *dialect) mergeWhen(k int) {
+	if !d.inMerge(k) || d.word(k+1) != "NOT" || d.word(k+2) != "MATCHED" || d.word(k+3) != "BY" {
+		return
+	}
+	switch d.word(k + 4) {
+	case "TARGET":
+		d.drop(k+3, k+4)
+	case "SOURCE":
+		// Target rows the source lacks become matched rows: the action
+		// and its condition keep their place and positions.
+		d.replace(d.code[k+1].Start, d.code[k+4].End, "MATCHED")
+		d.mark(d.merge, MergeBySource)
+	}
+}
+
+// mergeAction rewrites the actions that write every column.
+func (d *dialect) mergeAction(k int) {
+	if !d.inMerge(k) {
+		return
+	}
+	switch {
+	case d.word(k+1) == "UPDATE" && d.word(k+2) == "SET" && d.op(k+3, "*"):
+		// A column named "*" reads as "every column" to a person, and the
+		// flag says so to rules.
+		d.replaceTok(k+3, `"*" = DEFAULT`)
+		d.mark(d.merge, MergeAllColumns)
+	case d.word(k+1) == "INSERT" && (d.op(k+2, "*") || d.word(k+2) == "ROW"):
+		d.replaceTok(k+2, "DEFAULT VALUES")
+		d.mark(d.merge, MergeAllColumns)
+	}
+}
+
+// copyInto handles Snowflake's and Databricks' COPY INTO. A load keeps its
+// target and column list as written and reads from STDIN, whatever the
+// stage, path, query and options were. An unload (COPY INTO @stage or
+// 'location' FROM source) writes no relation: it becomes COPY source TO
+// STDOUT, with the source table or query kept for rules to read.
+func (d *dialect) copyInto(i int) {
+	if !d.stmtStart(i) || d.word(i+1) != "INTO" || i+2 >= len(d.code) {
+		return
+	}
+	end := d.stmtEnd(i)
+	tail := d.code[end-1].End
+	target := d.code[i+2]
+	if text := target.Text(d.src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
+		from := d.scanTo(i+3, "from", func(k int) bool { return d.word(k) == "FROM" })
+		if from >= end || d.word(from) != "FROM" {
+			return
+		}
+		srcEnd := d.nameEnd(from + 1)
+		if d.punct(from+1, '(') {
+			srcEnd = d.closing(from+1) + 1
+		}
+		if srcEnd <= from+1 {
+			return
+		}
+		d.replace(d.code[i].Start, d.code[from].End, "COPY")
+		d.replace(d.code[srcEnd-1].End, tail, " TO STDOUT")
+		return
+	}
+	n := d.nameEnd(i + 2)
+	if n == i+2 {
+		return
+	}
+	if d.punct(n, '(') {
+		n = d.closing(n) + 1
+	}
+	if n <= i+2 || d.word(n) != "FROM" {
+		return
+	}
+	d.replace(d.code[i].Start, d.code[i+1].End, "COPY")
+	d.replace(d.code[n].Start, tail, "FROM STDIN")
+	d.mark(i, CopyInto)
+}
+
+// use turns Snowflake's and Databricks' USE into a SET of a setting that
+// names what was chosen; a schema becomes search_path, which it is.
+func (d *dialect) use(i int) {
+	end := d.stmtEnd(i)
+	if !d.stmtStart(i) {
+		return
+	}
+	setting := "search_path"
+	j := i + 1
+	switch w := d.word(j); w {
+	case "WAREHOUSE", "ROLE", "DATABASE", "CATALOG":
+		setting = "use_" + strings.ToLower(w)
+		j++
+	case "SCHEMA":
+		j++
+	case "SECONDARY":
+		setting = "use_secondary_roles"
+		j += 2
+	}
+	if j >= end {
+		return
+	}
+	name := d.src[d.code[j].Start:d.code[end-1].End]
+	d.replace(d.code[i].Start, d.code[end-1].End, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
+}
+
+// alter handles Snowflake's ALTER SESSION and ALTER TABLE ... SWAP WITH.
+func (d *dialect) alter(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	switch d.word(i + 1) {
+	case "SESSION":
+		switch d.word(i + 2) {
+		case "SET":
+			// One replacement from ALTER on keeps the statement's start there.
+			d.replace(d.code[i].Start, d.code[i+2].End, "SET")
+			// PostgreSQL's SET takes one parameter: the first is kept.
+			end := d.stmtEnd(i)
+			if more := d.scanTo(i+3, "session", func(k int) bool { return d.punct(k, ',') && d.op(k+2, "=") }); more < end && d.punct(more, ',') {
+				d.drop(more, end-1)
+			}
+		case "UNSET":
+			d.replace(d.code[i].Start, d.code[i+2].End, "RESET")
+		}
+	case "TABLE":
+		j := i + 2
+		if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+			j += 2
+		}
+		n := d.nameEnd(j)
+		if n > j && d.word(n) == "SWAP" && d.word(n+1) == "WITH" && d.nameEnd(n+2) > n+2 {
+			// INHERIT is the ALTER TABLE form that names a second
+			// relation, so both keep their positions; the flag says the
+			// two tables trade contents.
+			d.replace(d.code[n].Start, d.code[n+1].End, "INHERIT")
+			d.mark(i, SwapWith)
+		}
+		if n > j && d.word(n) == "ADD" && d.word(n+1) == "COLUMNS" && d.punct(n+2, '(') {
+			// Spark adds a bracketed list of columns; PostgreSQL one
+			// ADD COLUMN per column.
+			c := d.closing(n + 2)
+			if c < 0 {
+				return
+			}
+			d.replace(d.code[n+1].Start, d.code[n+2].End, "COLUMN ")
+			for k := n + 3; k < c; k++ {
+				switch {
+				case d.punct(k, '(') || d.punct(k, '['):
+					k = max(d.match[k], k)
+				case d.punct(k, ','):
+					d.replaceTok(k, ", ADD COLUMN")
+				}
+			}
+			d.drop(c, c)
+		}
+	}
+}
+
+// truncate handles TRUNCATE IF EXISTS (Snowflake) and TRUNCATE ...
+// PARTITION (Spark), which PostgreSQL lacks.
+func (d *dialect) truncate(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(j) == "TABLE" {
+		j++
+	}
+	if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+		d.drop(j, j+1)
+		j += 2
+	}
+	n := d.nameEnd(j)
+	if n > j && d.word(n) == "PARTITION" && d.punct(n+1, '(') {
+		if c := d.closing(n + 1); c > 0 {
+			d.drop(n, c)
+			d.mark(i, TruncatePartition)
+		}
+	}
+}
+
+// maintenance reduces Databricks' table maintenance (OPTIMIZE ... ZORDER
+// BY, VACUUM ... RETAIN, ANALYZE TABLE ... COMPUTE STATISTICS) to the
+// PostgreSQL statement of the same kind on the same table: none of them
+// changes rows.
+func (d *dialect) maintenance(i int) {
+	if !d.stmtStart(i) {
+		return
+	}
+	j := i + 1
+	if d.word(i) == "ANALYZE" {
+		if d.word(j) != "TABLE" {
+			return
+		}
+		d.drop(j, j)
+		j++
+	}
+	n := d.nameEnd(j)
+	end := d.stmtEnd(i)
+	if n == j || n >= end {
+		return
+	}
+	switch d.word(i) {
+	case "OPTIMIZE":
+		d.replaceTok(i, "VACUUM")
+	case "VACUUM":
+		// PostgreSQL's own options come before the table.
+		if w := d.word(n); w != "RETAIN" && w != "DRY" && w != "LITE" && w != "FULL" {
+			return
+		}
+	}
+	d.drop(n, end-1)
+}
+
+// qualify drops a QUALIFY filter, which PostgreSQL lacks, up to the end of
+// its query block.
+func (d *dialect) qualify(i int) {
+	if d.punct(i-1, ',') || d.punct(i-1, '.') || d.word(i-1) == "SELECT" || d.word(i-1) == "AS" {
+		return // a column named qualify
+	}
+	end := d.scanTo(i+1, "qualify", func(k int) bool {
+		switch d.word(k) {
+		case "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "WINDOW", "FETCH", "OFFSET":
+			return true
+		}
+		return false
+	})
+	if end > i+1 {
+		d.drop(i, end-1)
+		d.mark(i, Qualify)
+	}
+}
+
+// selectClauseEnds reports whether the clause before k ends at k.
+func (d *dialect) selectClauseEnds(k int) bool {
+	if k >= len(d.code) || d.punct(k, ';') || d.punct(k, ')') || d.code[k].Kind == sqltext.JinjaTag {
+		return true
+	}
+	switch d.word(k) {
+	case "HAVING", "QUALIFY", "ORDER", "LIMIT", "WINDOW", "UNION", "EXCEPT", "INTERSECT", "MINUS":
+		return true
+	}
+	return false
+}
