@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -31,7 +32,7 @@ func share(n, whole int) string {
 // writeStats prints, for --stats, how many statements of the run's SQL
 // files were parsed, analysed from their tokens, or not analysed: one line
 // for the run, then one per dialect, which each file's guess
-// (sqlparse.GuessDialect) decides. A file several plans name counts once;
+// (dialect.Guess) decides. A file several plans name counts once;
 // each branch of a dbt {% if is_incremental() %} counts as a statement,
 // since each is checked.
 func writeStats(w io.Writer, units []*rules.Unit) error {
@@ -44,7 +45,7 @@ func writeStats(w io.Writer, units []*rules.Unit) error {
 				continue
 			}
 			seen[f.Source.Name] = true
-			d := sqlparse.GuessDialect(string(f.Source.Content))
+			d := dialect.Guess(string(f.Source.Content))
 			c := byDialect[d]
 			if c == nil {
 				c = &coverage{}

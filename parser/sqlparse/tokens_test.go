@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -302,27 +303,6 @@ func TestCoverage(t *testing.T) {
 	}
 }
 
-func TestGuessDialect(t *testing.T) {
-	tests := map[string]string{
-		"select 1 from {{ ref('a') }}":                                                 "dbt",
-		"SELECT * FROM `proj.ds.t` WHERE x[SAFE_OFFSET(0)] = 1":                        "bigquery",
-		"# a comment\nSELECT 1":                                                        "bigquery",
-		"COPY INTO a.b FROM @stage FILE_FORMAT = (TYPE = CSV)":                         "snowflake",
-		"SELECT IFF(a, 1, 2) FROM t, LATERAL FLATTEN(input => t.v)":                    "snowflake",
-		"INSERT OVERWRITE TABLE a.b PARTITION (ds) SELECT * FROM `db`.`t`":             "databricks",
-		"CREATE TABLE t (s STRUCT<a: INT, b: STRING>) USING DELTA":                     "databricks",
-		"SELECT a FROM t QUALIFY row_number() OVER (PARTITION BY a ORDER BY b) = 1":    "postgres",
-		"INSERT INTO t SELECT * FROM s WHERE d >= CURRENT_DATE - INTERVAL '1 day'":     "postgres",
-		"CREATE TABLE `p.d.t` (a ARRAY<STRUCT<x INT64>>) OPTIONS(description = 'x')":   "bigquery",
-		"SELECT x FROM t LATERAL VIEW explode(t.arr) a AS x WHERE t.ds = '2024-01-01'": "databricks",
-	}
-	for src, want := range tests {
-		if got := GuessDialect(src); got != want {
-			t.Errorf("GuessDialect(%q) = %s, want %s", src, got, want)
-		}
-	}
-}
-
 // TestRealWorldCoverage reads every file of the real-world corpus,
 // whoever wrote it: at least 95% of the statements must parse, and every
 // one that does not must be analysed from its tokens. The shares are
@@ -341,7 +321,7 @@ func TestRealWorldCoverage(t *testing.T) {
 			t.Fatal(err)
 		}
 		src, name := string(b), filepath.Base(path)
-		d := GuessDialect(src)
+		d := dialect.Guess(src)
 		n := byDialect[d]
 		if n == nil {
 			n = &tally{}

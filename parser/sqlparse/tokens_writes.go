@@ -1,0 +1,584 @@
+package sqlparse
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// What a statement writes, read from its tokens: INSERT, MERGE, UPDATE,
+// DELETE, CREATE, TRUNCATE, DROP, COPY, ALTER, EXECUTE and SELECT INTO.
+
+// write records a write of the relation named at code[i], its statement's
+// keyword at code[keyword], and returns the index after the name with the
+// index of the write; w is -1, and nothing is recorded, when no name is
+// there.
+func (sc *tokenScan) write(kind WriteKind, keyword, i int) (next, w int) {
+	parts, e, _ := sc.name(i)
+	if e == i {
+		return i, -1
+	}
+	sc.names[i] = true
+	sc.tf.Writes = append(sc.tf.Writes, Write{Kind: kind, Target: sqlname.Relation{Parts: parts, Offset: sc.orig(i)}, Offset: sc.orig(keyword)})
+	return e, len(sc.tf.Writes) - 1
+}
+
+// insert reads INSERT [INTO | OVERWRITE [INTO]] [TABLE] t [PARTITION (...)]
+// [REPLACE WHERE ...] [(columns)] query, and Snowflake's multi-table
+// INSERT ALL / FIRST.
+func (sc *tokenScan) insert(i, to int) {
+	flags := sc.st.Flags
+	j := i + 1
+	overwrite := flags&dialect.InsertOverwrite != 0
+	switch sc.word(j) {
+	case "OVERWRITE":
+		overwrite = true
+		j++
+		if sc.word(j) == "INTO" {
+			j++
+		}
+	case "INTO":
+		j++
+	case "ALL", "FIRST":
+		first := -1
+		for k := j + 1; k < to; k++ {
+			switch {
+			case sc.open(k):
+				k = sc.close(k, to)
+			case sc.word(k) == "INTO":
+				sc.write(WriteInsert, i, k+1)
+			case first < 0 && (sc.word(k) == "SELECT" || sc.word(k) == "WITH"):
+				first = k
+			}
+		}
+		if first >= 0 {
+			sc.query(first, to, scanCtx{})
+		}
+		return
+	}
+	if sc.word(j) == "TABLE" {
+		j++
+	}
+	j, w := sc.write(WriteInsert, i, j)
+	if w < 0 {
+		return
+	}
+	kind := WriteInsert
+	partitioned := flags&dialect.OverwritePartition != 0
+	if sc.word(j) == "PARTITION" && sc.punct(j+1, '(') {
+		partitioned = partitioned || overwrite
+		j = sc.close(j+1, to) + 1
+	}
+	if sc.word(j) == "IF" && sc.word(j+1) == "NOT" && sc.word(j+2) == "EXISTS" {
+		j += 3
+	}
+	replaceWhere := flags&dialect.ReplaceWhere != 0
+	if sc.word(j) == "REPLACE" && sc.word(j+1) == "WHERE" {
+		replaceWhere = true
+		end := j + 2
+		for end < to && !sc.replacingQuery(end) {
+			if sc.open(end) {
+				end = sc.close(end, to)
+			}
+			end++
+		}
+		// An unclosed bracket runs the predicate to the statement's end, not
+		// past it (found by FuzzStatementFacts).
+		end = min(end, to)
+		sc.cond(j+2, end, false, false)
+		j = end
+	}
+	if sc.word(j) == "BY" && sc.word(j+1) == "NAME" {
+		j += 2
+	}
+	if sc.punct(j, '(') && !sc.startsQuery(j+1) {
+		j = sc.close(j, to) + 1
+	}
+	end := to
+	for k := j; k < to; k++ {
+		if sc.open(k) {
+			k = sc.close(k, to)
+			continue
+		}
+		if sc.word(k) == "ON" && sc.word(k+1) == "CONFLICT" {
+			end, kind = k, WriteInsertOnConflict
+			break
+		}
+	}
+	switch {
+	case overwrite:
+		kind = WriteInsertOverwrite
+		sc.tf.Writes[w].Partitioned = partitioned
+	case replaceWhere:
+		kind = WriteReplaceWhere
+	}
+	sc.tf.Writes[w].Kind = kind
+	sc.body(j, end, nil, scanCtx{})
+	if end < to {
+		sc.exprs(end, to, scanCtx{sub: true})
+	}
+}
+
+// merge reads MERGE [INTO] t [[AS] a] USING source [[AS] s] ON cond
+// WHEN ... clauses.
+func (sc *tokenScan) merge(i, to int) {
+	j := i + 1
+	if sc.word(j) == "WITH" && sc.word(j+1) == "SCHEMA" && sc.word(j+2) == "EVOLUTION" {
+		j += 3
+	}
+	if sc.word(j) == "INTO" {
+		j++
+	}
+	j, w := sc.write(WriteMerge, i, j)
+	if w < 0 {
+		return
+	}
+	if j = sc.alias(j, to); sc.word(j) != "USING" {
+		return
+	}
+	j++
+	var src *TokenJoin
+	switch {
+	case sc.open(j):
+		end := sc.close(j, to)
+		sc.query(j+1, end, scanCtx{depth: 1})
+		j = sc.alias(end+1, to)
+	default:
+		parts, e, folded := sc.name(j)
+		if e == j {
+			return
+		}
+		sc.names[j] = true
+		rel := sqlname.Relation{Parts: parts, Offset: sc.orig(j)}
+		src = &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
+		src.CTE = len(parts) == 1 && sc.ctes[strings.ToLower(folded)]
+		src.From = &TokenFrom{Items: 1, First: rel.Offset, Target: true}
+		j = e
+		if alias, k, ok := sc.aliasName(j, to); ok {
+			src.Alias, j = alias, k
+		}
+		sc.joins = append(sc.joins, src)
+	}
+	whens := sc.mergeWhens(j, to)
+	if sc.word(j) == "ON" {
+		on := sc.cond(j+1, whens[0], false, false)
+		sc.exprs(j+1, whens[0], scanCtx{})
+		if src != nil {
+			src.From.Ons = on.Conjuncts
+			for _, cj := range on.Conjuncts {
+				src.Partial = src.Partial || cj.Node == nil
+			}
+		}
+	}
+	for n, k := range whens[:len(whens)-1] {
+		next := whens[n+1]
+		then := k
+		for then < next && sc.word(then) != "THEN" {
+			if sc.open(then) {
+				then = sc.close(then, next)
+			}
+			then++
+		}
+		if and := sc.indexWord(k, then, "AND"); and >= 0 {
+			sc.cond(and+1, then, false, false)
+			sc.exprs(and+1, then, scanCtx{})
+		}
+		sc.exprs(then, next, scanCtx{sub: true})
+	}
+}
+
+// replacingQuery reports whether the query of INSERT ... REPLACE WHERE
+// begins at code[k], rather than a subquery of its condition, the way
+// normalisation decides it.
+func (sc *tokenScan) replacingQuery(k int) bool {
+	switch sc.word(k) {
+	case "SELECT", "WITH", "VALUES", "TABLE":
+		return true
+	}
+	if !sc.punct(k, '(') || sc.word(k+1) != "SELECT" && sc.word(k+1) != "WITH" {
+		return false
+	}
+	switch sc.word(k - 1) {
+	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
+		return false
+	}
+	return sc.code[k-1].Kind != sqltext.Operator && !sc.punct(k-1, '(') && !sc.punct(k-1, ',')
+}
+
+// mergeWhens returns the WHEN [NOT] MATCHED of a MERGE outside brackets,
+// after code[j], followed by to; a CASE WHEN in an action is not one.
+func (sc *tokenScan) mergeWhens(j, to int) []int {
+	var out []int
+	for k := j; k < to; k++ {
+		if sc.open(k) {
+			k = sc.close(k, to)
+			continue
+		}
+		if sc.word(k) == "WHEN" && (sc.word(k+1) == "MATCHED" || sc.word(k+1) == "NOT" && sc.word(k+2) == "MATCHED") {
+			out = append(out, k)
+		}
+	}
+	return append(out, to)
+}
+
+// indexWord returns the first w outside brackets in code[i:to], or -1.
+func (sc *tokenScan) indexWord(i, to int, w string) int {
+	for k := i; k < to; k++ {
+		if sc.open(k) {
+			k = sc.close(k, to)
+			continue
+		}
+		if sc.word(k) == w {
+			return k
+		}
+	}
+	return -1
+}
+
+// update reads UPDATE [ONLY] t [[AS] a] SET ... [FROM ...] [WHERE ...].
+func (sc *tokenScan) update(i, to int) {
+	j := i + 1
+	if sc.word(j) == "ONLY" {
+		j++
+	}
+	j, w := sc.write(WriteUpdate, i, j)
+	if w < 0 {
+		return
+	}
+	sc.body(sc.alias(j, to), to, &scanBlock{target: true, top: true}, scanCtx{})
+}
+
+// delete reads DELETE [FROM] t [[AS] a] [USING ...] [WHERE ...].
+func (sc *tokenScan) delete(i, to int) {
+	j := i + 1
+	if sc.word(j) == "FROM" {
+		j++
+	}
+	if sc.word(j) == "ONLY" {
+		j++
+	}
+	j, w := sc.write(WriteDelete, i, j)
+	if w < 0 {
+		return
+	}
+	sc.body(sc.alias(j, to), to, &scanBlock{target: true, top: true, using: true}, scanCtx{})
+}
+
+// create reads CREATE [OR REPLACE] [modifiers] TABLE | MATERIALIZED VIEW |
+// VIEW name ... [AS query]. A view holds no rows and writes nothing, but
+// the relations its query joins are read.
+func (sc *tokenScan) create(i, to int) {
+	j := i + 1
+	orReplace := sc.word(j) == "OR" && sc.word(j+1) == "REPLACE"
+	if orReplace {
+		j += 2
+	}
+	temp, materialized := false, false
+	for more := true; more; {
+		switch sc.word(j) {
+		case "TEMP", "TEMPORARY":
+			temp = true
+			j++
+		case "MATERIALIZED":
+			materialized = true
+			j++
+		case "TRANSIENT", "VOLATILE", "SECURE", "LOCAL", "GLOBAL", "UNLOGGED", "RECURSIVE", "EXTERNAL":
+			j++
+		default:
+			more = false
+		}
+	}
+	kind := sc.word(j)
+	if kind != "TABLE" && kind != "VIEW" {
+		return
+	}
+	j++
+	if sc.word(j) == "IF" && sc.word(j+1) == "NOT" && sc.word(j+2) == "EXISTS" {
+		j += 3
+	}
+	w := -1
+	if kind == "TABLE" || materialized {
+		j, w = sc.write(WriteCreateTable, i, j)
+	} else if _, e, _ := sc.name(j); e > j {
+		sc.names[j] = true
+		j = e
+	}
+	// A clone or copy fills the table with another's rows, as normalisation
+	// says when it writes AS TABLE source.
+	filled := false
+	switch sc.word(j) {
+	case "CLONE", "SHALLOW", "DEEP", "COPY":
+		filled = sc.word(j+1) != "GRANTS"
+	}
+	for k := j; k < to; k++ {
+		if sc.open(k) {
+			k = sc.close(k, to)
+			continue
+		}
+		if sc.word(k) == "AS" && sc.word(k+1) == "TABLE" {
+			filled = true
+			break
+		}
+		if sc.word(k) == "AS" && sc.startsQuery(k+1) {
+			filled = true
+			sc.body(k+1, to, nil, scanCtx{})
+			break
+		}
+	}
+	if w < 0 {
+		return
+	}
+	sc.tf.Writes[w].Temporary = temp
+	switch {
+	case orReplace:
+		sc.tf.Writes[w].Kind = WriteCreateOrReplace
+	case filled:
+		sc.tf.Writes[w].Kind = WriteCreateTableAs
+	}
+}
+
+// truncate reads TRUNCATE [TABLE] [IF EXISTS] t [, ...] [PARTITION (...)].
+func (sc *tokenScan) truncate(i, to int) {
+	j := i + 1
+	if sc.word(j) == "TABLE" {
+		j++
+	}
+	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+		j += 2
+	}
+	partitioned := sc.st.Flags&dialect.TruncatePartition != 0
+	first := len(sc.tf.Writes)
+	for j < to {
+		if sc.word(j) == "ONLY" {
+			j++
+		}
+		e, w := sc.write(WriteTruncate, i, j)
+		if w < 0 {
+			break
+		}
+		j = e
+		if sc.op(j) == "*" {
+			j++
+		}
+		if !sc.punct(j, ',') {
+			break
+		}
+		j++
+	}
+	if sc.word(j) == "PARTITION" && sc.punct(j+1, '(') {
+		partitioned = true
+	}
+	for k := first; k < len(sc.tf.Writes); k++ {
+		sc.tf.Writes[k].Partitioned = partitioned
+	}
+}
+
+// drop reads DROP TABLE | VIEW | MATERIALIZED VIEW | FOREIGN TABLE [IF
+// EXISTS] name [, ...].
+func (sc *tokenScan) drop(i, to int) {
+	j := i + 1
+	switch sc.word(j) {
+	case "TABLE", "VIEW":
+		j++
+	case "MATERIALIZED", "FOREIGN":
+		if w := sc.word(j + 1); w != "VIEW" && w != "TABLE" {
+			return
+		}
+		j += 2
+	default:
+		return
+	}
+	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+		j += 2
+	}
+	for j < to {
+		e, w := sc.write(WriteDrop, i, j)
+		if w < 0 || !sc.punct(e, ',') {
+			return
+		}
+		j = e + 1
+	}
+}
+
+// copy reads COPY [INTO] t [(columns)] FROM ..., a load into a table; an
+// unload (COPY INTO a stage or location, COPY ... TO) writes no relation.
+func (sc *tokenScan) copy(i, to int) {
+	j := i + 1
+	if sc.word(j) == "INTO" {
+		j++
+	}
+	parts, e, _ := sc.name(j)
+	if e == j || len(parts) == 0 {
+		return
+	}
+	k := e
+	if sc.punct(k, '(') {
+		k = sc.close(k, to) + 1
+	}
+	if sc.word(k) == "FROM" {
+		sc.write(WriteCopy, i, j)
+	}
+}
+
+// alter reads ALTER TABLE t: Snowflake's SWAP WITH b, which normalisation
+// leaves as INHERIT b, writes both tables; Hive's DROP [IF EXISTS]
+// PARTITION (...) empties those partitions as TRUNCATE ... PARTITION does;
+// anything else only names t.
+func (sc *tokenScan) alter(i, to int) {
+	j := i + 1
+	switch sc.word(j) {
+	case "TABLE", "VIEW":
+		j++
+	case "MATERIALIZED", "EXTERNAL", "DYNAMIC", "ICEBERG":
+		j += 2
+	default:
+		return
+	}
+	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+		j += 2
+	}
+	parts, e, _ := sc.name(j)
+	if e == j {
+		return
+	}
+	other := -1
+	switch {
+	case sc.word(e) == "SWAP" && sc.word(e+1) == "WITH":
+		other = e + 2
+	case sc.word(e) == "INHERIT" && sc.st.Flags&dialect.SwapWith != 0:
+		other = e + 1
+	case sc.word(e) == "DROP":
+		k := e + 1
+		if sc.word(k) == "IF" && sc.word(k+1) == "EXISTS" {
+			k += 2
+		}
+		if sc.word(k) == "PARTITION" && sc.punct(k+1, '(') {
+			if _, w := sc.write(WriteTruncate, i, j); w >= 0 {
+				sc.tf.Writes[w].Partitioned = true
+			}
+			return
+		}
+	}
+	if other >= 0 {
+		if _, e2, _ := sc.name(other); e2 > other && e2 <= to {
+			sc.write(WriteSwap, i, j)
+			sc.write(WriteSwap, i, other)
+			return
+		}
+	}
+	sc.names[j] = true
+	sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
+}
+
+// named reads the relation a maintenance or access command acts on: the
+// first name after TABLE (RESTORE TABLE t, ANALYZE TABLE t, COMMENT ON
+// TABLE t, GRANT ... ON TABLE t), or right after the keyword (OPTIMIZE t,
+// VACUUM t).
+func (sc *tokenScan) named(i, to int) {
+	j := i + 1
+	if k := sc.indexWord(i+1, to, "TABLE"); k >= 0 {
+		j = k + 1
+	}
+	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+		j += 2
+	}
+	parts, e, _ := sc.name(j)
+	if e == j || e > to {
+		return
+	}
+	sc.names[j] = true
+	sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
+}
+
+// execute reads EXECUTE IMMEDIATE with its SQL written as a literal, or as
+// the template of FORMAT(...): the literal's text is read as statements of
+// their own, in place, so positions point into it (or at its start, where
+// normalisation rewrote the literal whole). SQL built at run time from
+// other values cannot be read.
+func (sc *tokenScan) execute(i, to int) {
+	j := i + 1
+	if sc.word(j) != "IMMEDIATE" {
+		return
+	}
+	j++
+	if sc.word(j) == "FORMAT" && sc.punct(j+1, '(') {
+		j += 2
+	}
+	if j >= to || sc.code[j].Kind != sqltext.String && sc.code[j].Kind != sqltext.QuotedIdent {
+		return
+	}
+	t := sc.code[j]
+	text := t.Text(sc.text)
+	open := strings.IndexAny(text, `'"$`)
+	if open < 0 {
+		return
+	}
+	delim := 1
+	switch {
+	case strings.HasPrefix(text[open:], "'''"), strings.HasPrefix(text[open:], `"""`):
+		delim = 3
+	case text[open] == '$':
+		delim = strings.IndexByte(text[open+1:], '$') + 2
+	}
+	start, end := t.Start+open+delim, t.End-delim
+	if end <= start {
+		return
+	}
+	toks, _ := sqltext.Lex(sc.text[start:end])
+	inner := sqltext.Code(toks)
+	for k := range inner {
+		inner[k].Start += start
+		inner[k].End += start
+	}
+	sub := &tokenScan{st: sc.st, text: sc.text, code: inner, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
+	sub.index()
+	from, depth := 0, 0
+	for k := 0; k <= len(inner); k++ {
+		switch {
+		case k == len(inner) || sub.punct(k, ';') && depth == 0:
+			if k > from {
+				sub.statement(from, k)
+			}
+			from = k + 1
+		case sub.open(k):
+			depth++
+		case sub.punct(k, ')') || sub.punct(k, ']'):
+			depth--
+		}
+	}
+	sc.joins = append(sc.joins, sub.joins...)
+}
+
+// selectInto reads SELECT ... INTO [TEMP] t FROM ..., which creates t.
+func (sc *tokenScan) selectInto(i, to int) {
+	for k := i + 1; k < to; k++ {
+		if sc.open(k) {
+			k = sc.close(k, to)
+			continue
+		}
+		switch sc.word(k) {
+		case "FROM", "WHERE", "UNION", "INTERSECT", "EXCEPT":
+			return
+		case "INTO":
+			j := k + 1
+			temp := false
+			for more := true; more; {
+				switch sc.word(j) {
+				case "TEMP", "TEMPORARY":
+					temp = true
+					j++
+				case "UNLOGGED", "TABLE":
+					j++
+				default:
+					more = false
+				}
+			}
+			if _, w := sc.write(WriteCreateTableAs, i, j); w >= 0 {
+				sc.tf.Writes[w].Temporary = temp
+			}
+			return
+		}
+	}
+}
