@@ -108,12 +108,8 @@ func isNotMatchedInsert(wc *pg_query.MergeWhenClause) bool {
 // A clause whose WHEN is not found gets fallback.
 func (s *Statement) mergeWhens(n, fallback int) []int {
 	code := s.codeTokens()
-	word := func(i int) string {
-		if i >= len(code) || code[i].Kind != sqltext.Word {
-			return ""
-		}
-		return strings.ToUpper(code[i].Text(s.Text))
-	}
+	cur := sqltext.NewCursor(s.Text, code)
+	word := cur.Word
 	var found []int
 	depth := 0
 	for i, t := range code {

@@ -155,7 +155,8 @@ func (s *Statement) Coverage() Coverage {
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *TokenFacts {
-	sc := &tokenScan{st: s, text: s.Text, code: s.codeTokens(), ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
+	code := s.codeTokens()
+	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, text: s.Text, code: code, ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
 	sc.statement(0, len(sc.code))
@@ -178,6 +179,7 @@ func (s *Statement) TokenFacts() *TokenFacts {
 
 // tokenScan reads one statement's code tokens.
 type tokenScan struct {
+	sqltext.Cursor
 	st   *Statement
 	text string
 	code []sqltext.Token
@@ -219,41 +221,9 @@ type scanBlock struct {
 	target, top, using bool
 }
 
-func (sc *tokenScan) index() {
-	sc.match = make([]int, len(sc.code))
-	var open []int
-	for k := range sc.code {
-		sc.match[k] = -1
-		switch {
-		case sc.punct(k, '(') || sc.punct(k, '['):
-			open = append(open, k)
-		case (sc.punct(k, ')') || sc.punct(k, ']')) && len(open) > 0:
-			o := open[len(open)-1]
-			open = open[:len(open)-1]
-			sc.match[o], sc.match[k] = k, o
-		}
-	}
-}
+func (sc *tokenScan) index() { sc.match = sc.Brackets() }
 
-func (sc *tokenScan) word(i int) string {
-	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != sqltext.Word {
-		return ""
-	}
-	return strings.ToUpper(sc.code[i].Text(sc.text))
-}
-
-func (sc *tokenScan) punct(i int, c byte) bool {
-	return i >= 0 && i < len(sc.code) && sc.code[i].Kind == sqltext.Punct && sc.text[sc.code[i].Start] == c
-}
-
-func (sc *tokenScan) op(i int) string {
-	if i < 0 || i >= len(sc.code) || sc.code[i].Kind != sqltext.Operator {
-		return ""
-	}
-	return sc.code[i].Text(sc.text)
-}
-
-func (sc *tokenScan) open(i int) bool { return sc.punct(i, '(') || sc.punct(i, '[') }
+func (sc *tokenScan) open(i int) bool { return sc.Punct(i, '(') || sc.Punct(i, '[') }
 
 // close returns the bracket that closes the one at i, or to when it does
 // not close before to.
@@ -268,11 +238,11 @@ func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(sc.code[i].Start) }
 
 // startsQuery reports whether a query begins at code[i].
 func (sc *tokenScan) startsQuery(i int) bool {
-	switch sc.word(i) {
+	switch sc.Word(i) {
 	case "SELECT", "WITH", "VALUES":
 		return true
 	}
-	return sc.punct(i, '(') && sc.startsQuery(i+1)
+	return sc.Punct(i, '(') && sc.startsQuery(i+1)
 }
 
 // statement reads the statement that begins at code[i]: its writes by its
@@ -282,7 +252,7 @@ func (sc *tokenScan) startsQuery(i int) bool {
 func (sc *tokenScan) statement(i, to int) {
 	c := scanCtx{}
 	i = sc.with(i, to, c)
-	switch sc.word(i) {
+	switch sc.Word(i) {
 	case "INSERT":
 		sc.insert(i, to)
 	case "MERGE":
@@ -314,9 +284,9 @@ func (sc *tokenScan) statement(i, to int) {
 				k = sc.close(k, to)
 				continue
 			}
-			switch sc.word(k - 1) {
+			switch sc.Word(k - 1) {
 			case "THEN", "ELSE", "DO", "BEGIN", "LOOP":
-				if writeHeads[sc.word(k)] {
+				if writeHeads[sc.Word(k)] {
 					sc.statement(k, to)
 					return
 				}
@@ -334,11 +304,11 @@ var writeHeads = map[string]bool{
 // with reads a WITH list at code[i], if one is there, and returns where
 // what follows it begins.
 func (sc *tokenScan) with(i, to int, c scanCtx) int {
-	if sc.word(i) != "WITH" {
+	if sc.Word(i) != "WITH" {
 		return i
 	}
 	j := i + 1
-	if sc.word(j) == "RECURSIVE" {
+	if sc.Word(j) == "RECURSIVE" {
 		j++
 	}
 	// Where the list stops making sense, the statement goes on from there
@@ -350,20 +320,20 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 			return stop
 		}
 		k := e
-		if sc.punct(k, '(') {
+		if sc.Punct(k, '(') {
 			k = sc.close(k, to) + 1
 		}
-		if sc.word(k) != "AS" {
+		if sc.Word(k) != "AS" {
 			return stop
 		}
 		k++
-		if sc.word(k) == "NOT" {
+		if sc.Word(k) == "NOT" {
 			k++
 		}
-		if sc.word(k) == "MATERIALIZED" {
+		if sc.Word(k) == "MATERIALIZED" {
 			k++
 		}
-		if !sc.punct(k, '(') {
+		if !sc.Punct(k, '(') {
 			return stop
 		}
 		sc.ctes[strings.ToLower(folded)] = true
@@ -371,7 +341,7 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 		sc.query(k+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})
 		j = end + 1
 		stop = j
-		if !sc.punct(j, ',') {
+		if !sc.Punct(j, ',') {
 			return j
 		}
 		j++
@@ -396,7 +366,7 @@ func (sc *tokenScan) body(i, to int, b *scanBlock, c scanCtx) {
 	for i < to {
 		if sc.open(i) {
 			end := sc.close(i, to)
-			if sc.startsQuery(i+1) && (i == start || tokenSetOperators[sc.word(i-1)] || sc.word(i-1) == "ALL" || sc.word(i-1) == "DISTINCT") {
+			if sc.startsQuery(i+1) && (i == start || tokenSetOperators[sc.Word(i-1)] || sc.Word(i-1) == "ALL" || sc.Word(i-1) == "DISTINCT") {
 				sc.query(i+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})
 			} else {
 				sc.group(i, end, c)
@@ -404,7 +374,7 @@ func (sc *tokenScan) body(i, to int, b *scanBlock, c scanCtx) {
 			i = end + 1
 			continue
 		}
-		switch w := sc.word(i); w {
+		switch w := sc.Word(i); w {
 		case "SELECT":
 			b = &scanBlock{}
 		case "WITH":
@@ -414,7 +384,7 @@ func (sc *tokenScan) body(i, to int, b *scanBlock, c scanCtx) {
 			}
 		case "FROM", "USING":
 			// a IS DISTINCT FROM b is a comparison, not a clause.
-			if b != nil && (w == "FROM" && sc.word(i-1) != "DISTINCT" || w == "USING" && b.using) {
+			if b != nil && (w == "FROM" && sc.Word(i-1) != "DISTINCT" || w == "USING" && b.using) {
 				i = sc.from(i+1, to, b, c)
 				continue
 			}
@@ -449,7 +419,7 @@ func (sc *tokenScan) group(i, end int, c scanCtx) {
 		return
 	}
 	if sc.startsQuery(i + 1) {
-		switch sc.word(i - 1) {
+		switch sc.Word(i - 1) {
 		case "IN", "EXISTS", "ANY", "SOME", "ALL":
 			sc.query(i+1, end, scanCtx{sub: true, depth: c.depth + 1})
 		default:
@@ -479,19 +449,19 @@ func (sc *tokenScan) clauseEnd(i, to int, from bool) int {
 			i = sc.close(i, to)
 			continue
 		}
-		if sc.punct(i, ';') {
+		if sc.Punct(i, ';') {
 			return i
 		}
-		switch w := sc.word(i); w {
+		switch w := sc.Word(i); w {
 		case "GROUP":
-			if sc.word(i-1) != "WITHIN" {
+			if sc.Word(i-1) != "WITHIN" {
 				return i
 			}
 		case "HAVING", "QUALIFY", "WINDOW", "ORDER", "LIMIT", "OFFSET", "FETCH", "RETURNING",
 			"UNION", "INTERSECT", "EXCEPT", "MINUS":
 			return i
 		case "FOR":
-			switch sc.word(i + 1) {
+			switch sc.Word(i + 1) {
 			case "UPDATE", "SHARE", "NO", "KEY":
 				return i
 			}
@@ -500,7 +470,7 @@ func (sc *tokenScan) clauseEnd(i, to int, from bool) int {
 				return i
 			}
 		case "ON":
-			if sc.word(i+1) == "CONFLICT" {
+			if sc.Word(i+1) == "CONFLICT" {
 				return i
 			}
 		}

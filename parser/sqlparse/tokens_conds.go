@@ -49,7 +49,7 @@ func (sc *tokenScan) split(i, end int) [][2]int {
 			k = sc.close(k, end)
 			continue
 		}
-		switch sc.word(k) {
+		switch sc.Word(k) {
 		case "CASE":
 			cases++
 		case "END":
@@ -103,9 +103,9 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 			if depth++; depth > MaxNesting {
 				return nil
 			}
-		case sc.punct(k, ')') || sc.punct(k, ']'):
+		case sc.Punct(k, ')') || sc.Punct(k, ']'):
 			depth--
-		case sc.punct(k, ';'):
+		case sc.Punct(k, ';'):
 			return nil
 		}
 	}
@@ -140,7 +140,7 @@ func shiftLocations(n proto.Message, delta int32) {
 // column with a value it makes.
 func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 	for k := i; k < end; k++ {
-		if k > i && sc.punct(k-1, '.') {
+		if k > i && sc.Punct(k-1, '.') {
 			continue
 		}
 		if at, ok := sc.nowAt(k, end); ok {
@@ -165,14 +165,14 @@ func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 // nowAt reports whether code[k] is a use of the current time, and where
 // it stands in the original text.
 func (sc *tokenScan) nowAt(k, end int) (int, bool) {
-	if sc.code[k].Kind != sqltext.Word || k > 0 && sc.punct(k-1, '.') {
+	if sc.code[k].Kind != sqltext.Word || k > 0 && sc.Punct(k-1, '.') {
 		return 0, false
 	}
 	w := strings.ToLower(sc.code[k].Text(sc.text))
-	called := sc.punct(k+1, '(') && k+1 < end
+	called := sc.Punct(k+1, '(') && k+1 < end
 	switch {
 	case w == "unix_timestamp":
-		if !called || !sc.punct(k+2, ')') {
+		if !called || !sc.Punct(k+2, ')') {
 			return 0, false
 		}
 	case called && nowFunctions[w], !called && bareNow[w]:
@@ -193,11 +193,11 @@ var bareNow = map[string]bool{
 // after it. col is "" when no column stands there: a keyword, a type, a
 // function name, a value.
 func (sc *tokenScan) column(k, end int) (qual, col string, next int) {
-	if k > 0 && sc.op(k-1) == "::" || sc.word(k-1) == "AS" {
+	if k > 0 && sc.Op(k-1) == "::" || sc.Word(k-1) == "AS" {
 		return "", "", k + 1
 	}
 	parts, e, _ := sc.name(k)
-	if e == k || e > end || sc.punct(e, '(') || sc.punct(e, '.') {
+	if e == k || e > end || sc.Punct(e, '(') || sc.Punct(e, '.') {
 		return "", "", k + 1
 	}
 	if len(parts) == 1 && sc.code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] {
@@ -238,10 +238,10 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 			k = sc.close(k, end)
 			continue
 		}
-		if sc.word(k) == "BETWEEN" {
+		if sc.Word(k) == "BETWEEN" {
 			and := sc.indexWord(k+1, end, "AND")
 			q, col := sc.sideColumn(i, k)
-			if col == "" || and < 0 || sc.word(k-1) == "NOT" {
+			if col == "" || and < 0 || sc.Word(k-1) == "NOT" {
 				return nil
 			}
 			var out []Bound
@@ -253,7 +253,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 			}
 			return out
 		}
-		op := sc.op(k)
+		op := sc.Op(k)
 		if !boundOps[op] {
 			continue
 		}
@@ -277,7 +277,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 // calls something else.
 func (sc *tokenScan) sideColumn(i, end int) (qual, col string) {
 	for k := i; k < end; k++ {
-		if sc.punct(k, '(') && !(k > i && (dateConversions[strings.ToLower(sc.code[k-1].Text(sc.text))] || sc.word(k-1) == "CAST")) {
+		if sc.Punct(k, '(') && !(k > i && (dateConversions[strings.ToLower(sc.code[k-1].Text(sc.text))] || sc.Word(k-1) == "CAST")) {
 			return "", ""
 		}
 		q, c, e := sc.column(k, end)
@@ -319,9 +319,9 @@ func (sc *tokenScan) value(i, end int) (Literal, bool) {
 		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.text))
 	case end-i == 1 && t.Kind == sqltext.Number:
 		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.text)
-	case end-i == 2 && sc.code[i+1].Kind == sqltext.String && (sc.word(i) == "DATE" || sc.word(i) == "TIMESTAMP"):
-		lit.Kind, lit.Text = typeKind(sc.word(i)), unquoteString(sc.code[i+1].Text(sc.text))
-	case end-i == 3 && t.Kind == sqltext.String && sc.op(i+1) == "::" && sc.code[i+2].Kind == sqltext.Word:
+	case end-i == 2 && sc.code[i+1].Kind == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
+		lit.Kind, lit.Text = typeKind(sc.Word(i)), unquoteString(sc.code[i+1].Text(sc.text))
+	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.code[i+2].Kind == sqltext.Word:
 		lit.Kind, lit.Text = typeKind(sc.code[i+2].Text(sc.text)), unquoteString(t.Text(sc.text))
 	}
 	return lit, true
@@ -339,7 +339,7 @@ func unquoteString(s string) string {
 // names that are no relation, function or star.
 func (sc *tokenScan) columns() {
 	for k := range sc.code {
-		if sc.names[k] || k > 0 && sc.punct(k-1, '.') {
+		if sc.names[k] || k > 0 && sc.Punct(k-1, '.') {
 			continue
 		}
 		qual, col, _ := sc.column(k, len(sc.code))

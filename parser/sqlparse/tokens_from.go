@@ -49,10 +49,10 @@ func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nul
 			continue
 		}
 		switch {
-		case sc.punct(i, ','):
+		case sc.Punct(i, ','):
 			tree, expect = nil, true
 			i++
-		case sc.word(i) == "ON":
+		case sc.Word(i) == "ON":
 			end := sc.onEnd(i+1, to)
 			f.Ons = append(f.Ons, sc.cond(i+1, end, c.sub, false).Conjuncts...)
 			sc.exprs(i+1, end, c)
@@ -74,7 +74,7 @@ func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nul
 // item reads one FROM item at code[i] and returns where it ends, with the
 // relations it names.
 func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nullable bool) (int, []*TokenJoin) {
-	for sc.word(i) == "LATERAL" || sc.word(i) == "ONLY" {
+	for sc.Word(i) == "LATERAL" || sc.Word(i) == "ONLY" {
 		i++
 	}
 	if i >= to {
@@ -98,7 +98,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 		f.Items++
 		return i + 1, nil
 	}
-	if sc.punct(e, '(') {
+	if sc.Punct(e, '(') {
 		// A table function: UNNEST(...), FLATTEN(...), TABLE(...).
 		f.Items++
 		end := sc.close(e, to)
@@ -116,7 +116,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 	next := e
 	if alias, k, ok := sc.aliasName(e, to); ok {
 		j.Alias, next = alias, k
-		if sc.punct(next, '(') {
+		if sc.Punct(next, '(') {
 			next = sc.close(next, to) + 1
 		}
 	}
@@ -129,7 +129,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 func (sc *tokenScan) alias(i, to int) int {
 	if _, k, ok := sc.aliasName(i, to); ok {
 		i = k
-		if sc.punct(i, '(') {
+		if sc.Punct(i, '(') {
 			i = sc.close(i, to) + 1
 		}
 	}
@@ -138,7 +138,7 @@ func (sc *tokenScan) alias(i, to int) int {
 
 // aliasName reads [AS] alias at code[i], folded as the parser folds it.
 func (sc *tokenScan) aliasName(i, to int) (string, int, bool) {
-	explicit := sc.word(i) == "AS"
+	explicit := sc.Word(i) == "AS"
 	if explicit {
 		i++
 	}
@@ -152,7 +152,7 @@ func (sc *tokenScan) aliasName(i, to int) (string, int, bool) {
 	case sqltext.Backtick:
 		return strings.ReplaceAll(t.Text(sc.text)[1:len(t.Text(sc.text))-1], "``", "`"), i + 1, true
 	case sqltext.Word:
-		if explicit || !notAliases[sc.word(i)] {
+		if explicit || !notAliases[sc.Word(i)] {
 			return strings.ToLower(t.Text(sc.text)), i + 1, true
 		}
 	}
@@ -181,7 +181,7 @@ func (sc *tokenScan) onEnd(i, to int) int {
 			i = sc.close(i, to)
 			continue
 		}
-		if sc.punct(i, ',') || sc.word(i) == "LATERAL" {
+		if sc.Punct(i, ',') || sc.Word(i) == "LATERAL" {
 			return i
 		}
 		if _, _, ok := sc.joinOperator(i); ok {
@@ -195,15 +195,15 @@ func (sc *tokenScan) onEnd(i, to int) int {
 // [OUTER | SEMI | ANTI | ASOF] JOIN (or APPLY) at code[i]: kind is LEFT,
 // RIGHT or FULL for an outer join, "" otherwise.
 func (sc *tokenScan) joinOperator(i int) (kind string, next int, ok bool) {
-	if sc.word(i) == "STRAIGHT_JOIN" {
+	if sc.Word(i) == "STRAIGHT_JOIN" {
 		return "", i + 1, true
 	}
 	for k := i; k < i+4; k++ {
-		switch w := sc.word(k); w {
+		switch w := sc.Word(k); w {
 		case "JOIN":
 			return kind, k + 1, true
 		case "APPLY":
-			if sc.word(k-1) == "OUTER" {
+			if sc.Word(k-1) == "OUTER" {
 				kind = "LEFT"
 			}
 			return kind, k + 1, true
@@ -254,7 +254,7 @@ func (sc *tokenScan) name(i int) (parts []string, end int, folded string) {
 		return nil, i, ""
 	}
 	parts, folded, end = ps, last, i+1
-	for sc.punct(end, '.') {
+	for sc.Punct(end, '.') {
 		ps, last, ok := part(end+1, false)
 		if !ok {
 			break

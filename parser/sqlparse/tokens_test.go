@@ -229,7 +229,8 @@ func TestConjunctFromTokens(t *testing.T) {
 	for _, tt := range tests {
 		st := &Statement{Text: tt.text, Map: &sqltext.OffsetMap{}}
 		toks, _ := sqltext.Lex(tt.text)
-		sc := &tokenScan{st: st, text: tt.text, code: sqltext.Code(toks)}
+		code := sqltext.Code(toks)
+		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), st: st, text: tt.text, code: code}
 		sc.index()
 		var cj Conjunct
 		sc.readConjunct(&cj, 0, len(sc.code))

@@ -32,11 +32,11 @@ func (sc *tokenScan) insert(i, to int) {
 	flags := sc.st.Flags
 	j := i + 1
 	overwrite := flags&dialect.InsertOverwrite != 0
-	switch sc.word(j) {
+	switch sc.Word(j) {
 	case "OVERWRITE":
 		overwrite = true
 		j++
-		if sc.word(j) == "INTO" {
+		if sc.Word(j) == "INTO" {
 			j++
 		}
 	case "INTO":
@@ -47,9 +47,9 @@ func (sc *tokenScan) insert(i, to int) {
 			switch {
 			case sc.open(k):
 				k = sc.close(k, to)
-			case sc.word(k) == "INTO":
+			case sc.Word(k) == "INTO":
 				sc.write(WriteInsert, i, k+1)
-			case first < 0 && (sc.word(k) == "SELECT" || sc.word(k) == "WITH"):
+			case first < 0 && (sc.Word(k) == "SELECT" || sc.Word(k) == "WITH"):
 				first = k
 			}
 		}
@@ -58,7 +58,7 @@ func (sc *tokenScan) insert(i, to int) {
 		}
 		return
 	}
-	if sc.word(j) == "TABLE" {
+	if sc.Word(j) == "TABLE" {
 		j++
 	}
 	j, w := sc.write(WriteInsert, i, j)
@@ -67,15 +67,15 @@ func (sc *tokenScan) insert(i, to int) {
 	}
 	kind := WriteInsert
 	partitioned := flags&dialect.OverwritePartition != 0
-	if sc.word(j) == "PARTITION" && sc.punct(j+1, '(') {
+	if sc.Word(j) == "PARTITION" && sc.Punct(j+1, '(') {
 		partitioned = partitioned || overwrite
 		j = sc.close(j+1, to) + 1
 	}
-	if sc.word(j) == "IF" && sc.word(j+1) == "NOT" && sc.word(j+2) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "NOT" && sc.Word(j+2) == "EXISTS" {
 		j += 3
 	}
 	replaceWhere := flags&dialect.ReplaceWhere != 0
-	if sc.word(j) == "REPLACE" && sc.word(j+1) == "WHERE" {
+	if sc.Word(j) == "REPLACE" && sc.Word(j+1) == "WHERE" {
 		replaceWhere = true
 		end := j + 2
 		for end < to && !sc.replacingQuery(end) {
@@ -90,10 +90,10 @@ func (sc *tokenScan) insert(i, to int) {
 		sc.cond(j+2, end, false, false)
 		j = end
 	}
-	if sc.word(j) == "BY" && sc.word(j+1) == "NAME" {
+	if sc.Word(j) == "BY" && sc.Word(j+1) == "NAME" {
 		j += 2
 	}
-	if sc.punct(j, '(') && !sc.startsQuery(j+1) {
+	if sc.Punct(j, '(') && !sc.startsQuery(j+1) {
 		j = sc.close(j, to) + 1
 	}
 	end := to
@@ -102,7 +102,7 @@ func (sc *tokenScan) insert(i, to int) {
 			k = sc.close(k, to)
 			continue
 		}
-		if sc.word(k) == "ON" && sc.word(k+1) == "CONFLICT" {
+		if sc.Word(k) == "ON" && sc.Word(k+1) == "CONFLICT" {
 			end, kind = k, WriteInsertOnConflict
 			break
 		}
@@ -125,17 +125,17 @@ func (sc *tokenScan) insert(i, to int) {
 // WHEN ... clauses.
 func (sc *tokenScan) merge(i, to int) {
 	j := i + 1
-	if sc.word(j) == "WITH" && sc.word(j+1) == "SCHEMA" && sc.word(j+2) == "EVOLUTION" {
+	if sc.Word(j) == "WITH" && sc.Word(j+1) == "SCHEMA" && sc.Word(j+2) == "EVOLUTION" {
 		j += 3
 	}
-	if sc.word(j) == "INTO" {
+	if sc.Word(j) == "INTO" {
 		j++
 	}
 	j, w := sc.write(WriteMerge, i, j)
 	if w < 0 {
 		return
 	}
-	if j = sc.alias(j, to); sc.word(j) != "USING" {
+	if j = sc.alias(j, to); sc.Word(j) != "USING" {
 		return
 	}
 	j++
@@ -162,7 +162,7 @@ func (sc *tokenScan) merge(i, to int) {
 		sc.joins = append(sc.joins, src)
 	}
 	whens := sc.mergeWhens(j, to)
-	if sc.word(j) == "ON" {
+	if sc.Word(j) == "ON" {
 		on := sc.cond(j+1, whens[0], false, false)
 		sc.exprs(j+1, whens[0], scanCtx{})
 		if src != nil {
@@ -175,7 +175,7 @@ func (sc *tokenScan) merge(i, to int) {
 	for n, k := range whens[:len(whens)-1] {
 		next := whens[n+1]
 		then := k
-		for then < next && sc.word(then) != "THEN" {
+		for then < next && sc.Word(then) != "THEN" {
 			if sc.open(then) {
 				then = sc.close(then, next)
 			}
@@ -193,18 +193,18 @@ func (sc *tokenScan) merge(i, to int) {
 // begins at code[k], rather than a subquery of its condition, the way
 // normalisation decides it.
 func (sc *tokenScan) replacingQuery(k int) bool {
-	switch sc.word(k) {
+	switch sc.Word(k) {
 	case "SELECT", "WITH", "VALUES", "TABLE":
 		return true
 	}
-	if !sc.punct(k, '(') || sc.word(k+1) != "SELECT" && sc.word(k+1) != "WITH" {
+	if !sc.Punct(k, '(') || sc.Word(k+1) != "SELECT" && sc.Word(k+1) != "WITH" {
 		return false
 	}
-	switch sc.word(k - 1) {
+	switch sc.Word(k - 1) {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return sc.code[k-1].Kind != sqltext.Operator && !sc.punct(k-1, '(') && !sc.punct(k-1, ',')
+	return sc.code[k-1].Kind != sqltext.Operator && !sc.Punct(k-1, '(') && !sc.Punct(k-1, ',')
 }
 
 // mergeWhens returns the WHEN [NOT] MATCHED of a MERGE outside brackets,
@@ -216,7 +216,7 @@ func (sc *tokenScan) mergeWhens(j, to int) []int {
 			k = sc.close(k, to)
 			continue
 		}
-		if sc.word(k) == "WHEN" && (sc.word(k+1) == "MATCHED" || sc.word(k+1) == "NOT" && sc.word(k+2) == "MATCHED") {
+		if sc.Word(k) == "WHEN" && (sc.Word(k+1) == "MATCHED" || sc.Word(k+1) == "NOT" && sc.Word(k+2) == "MATCHED") {
 			out = append(out, k)
 		}
 	}
@@ -230,7 +230,7 @@ func (sc *tokenScan) indexWord(i, to int, w string) int {
 			k = sc.close(k, to)
 			continue
 		}
-		if sc.word(k) == w {
+		if sc.Word(k) == w {
 			return k
 		}
 	}
@@ -240,7 +240,7 @@ func (sc *tokenScan) indexWord(i, to int, w string) int {
 // update reads UPDATE [ONLY] t [[AS] a] SET ... [FROM ...] [WHERE ...].
 func (sc *tokenScan) update(i, to int) {
 	j := i + 1
-	if sc.word(j) == "ONLY" {
+	if sc.Word(j) == "ONLY" {
 		j++
 	}
 	j, w := sc.write(WriteUpdate, i, j)
@@ -253,10 +253,10 @@ func (sc *tokenScan) update(i, to int) {
 // delete reads DELETE [FROM] t [[AS] a] [USING ...] [WHERE ...].
 func (sc *tokenScan) delete(i, to int) {
 	j := i + 1
-	if sc.word(j) == "FROM" {
+	if sc.Word(j) == "FROM" {
 		j++
 	}
-	if sc.word(j) == "ONLY" {
+	if sc.Word(j) == "ONLY" {
 		j++
 	}
 	j, w := sc.write(WriteDelete, i, j)
@@ -271,13 +271,13 @@ func (sc *tokenScan) delete(i, to int) {
 // the relations its query joins are read.
 func (sc *tokenScan) create(i, to int) {
 	j := i + 1
-	orReplace := sc.word(j) == "OR" && sc.word(j+1) == "REPLACE"
+	orReplace := sc.Word(j) == "OR" && sc.Word(j+1) == "REPLACE"
 	if orReplace {
 		j += 2
 	}
 	temp, materialized := false, false
 	for more := true; more; {
-		switch sc.word(j) {
+		switch sc.Word(j) {
 		case "TEMP", "TEMPORARY":
 			temp = true
 			j++
@@ -290,12 +290,12 @@ func (sc *tokenScan) create(i, to int) {
 			more = false
 		}
 	}
-	kind := sc.word(j)
+	kind := sc.Word(j)
 	if kind != "TABLE" && kind != "VIEW" {
 		return
 	}
 	j++
-	if sc.word(j) == "IF" && sc.word(j+1) == "NOT" && sc.word(j+2) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "NOT" && sc.Word(j+2) == "EXISTS" {
 		j += 3
 	}
 	w := -1
@@ -308,20 +308,20 @@ func (sc *tokenScan) create(i, to int) {
 	// A clone or copy fills the table with another's rows, as normalisation
 	// says when it writes AS TABLE source.
 	filled := false
-	switch sc.word(j) {
+	switch sc.Word(j) {
 	case "CLONE", "SHALLOW", "DEEP", "COPY":
-		filled = sc.word(j+1) != "GRANTS"
+		filled = sc.Word(j+1) != "GRANTS"
 	}
 	for k := j; k < to; k++ {
 		if sc.open(k) {
 			k = sc.close(k, to)
 			continue
 		}
-		if sc.word(k) == "AS" && sc.word(k+1) == "TABLE" {
+		if sc.Word(k) == "AS" && sc.Word(k+1) == "TABLE" {
 			filled = true
 			break
 		}
-		if sc.word(k) == "AS" && sc.startsQuery(k+1) {
+		if sc.Word(k) == "AS" && sc.startsQuery(k+1) {
 			filled = true
 			sc.body(k+1, to, nil, scanCtx{})
 			break
@@ -342,16 +342,16 @@ func (sc *tokenScan) create(i, to int) {
 // truncate reads TRUNCATE [TABLE] [IF EXISTS] t [, ...] [PARTITION (...)].
 func (sc *tokenScan) truncate(i, to int) {
 	j := i + 1
-	if sc.word(j) == "TABLE" {
+	if sc.Word(j) == "TABLE" {
 		j++
 	}
-	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "EXISTS" {
 		j += 2
 	}
 	partitioned := sc.st.Flags&dialect.TruncatePartition != 0
 	first := len(sc.tf.Writes)
 	for j < to {
-		if sc.word(j) == "ONLY" {
+		if sc.Word(j) == "ONLY" {
 			j++
 		}
 		e, w := sc.write(WriteTruncate, i, j)
@@ -359,15 +359,15 @@ func (sc *tokenScan) truncate(i, to int) {
 			break
 		}
 		j = e
-		if sc.op(j) == "*" {
+		if sc.Op(j) == "*" {
 			j++
 		}
-		if !sc.punct(j, ',') {
+		if !sc.Punct(j, ',') {
 			break
 		}
 		j++
 	}
-	if sc.word(j) == "PARTITION" && sc.punct(j+1, '(') {
+	if sc.Word(j) == "PARTITION" && sc.Punct(j+1, '(') {
 		partitioned = true
 	}
 	for k := first; k < len(sc.tf.Writes); k++ {
@@ -379,23 +379,23 @@ func (sc *tokenScan) truncate(i, to int) {
 // EXISTS] name [, ...].
 func (sc *tokenScan) drop(i, to int) {
 	j := i + 1
-	switch sc.word(j) {
+	switch sc.Word(j) {
 	case "TABLE", "VIEW":
 		j++
 	case "MATERIALIZED", "FOREIGN":
-		if w := sc.word(j + 1); w != "VIEW" && w != "TABLE" {
+		if w := sc.Word(j + 1); w != "VIEW" && w != "TABLE" {
 			return
 		}
 		j += 2
 	default:
 		return
 	}
-	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "EXISTS" {
 		j += 2
 	}
 	for j < to {
 		e, w := sc.write(WriteDrop, i, j)
-		if w < 0 || !sc.punct(e, ',') {
+		if w < 0 || !sc.Punct(e, ',') {
 			return
 		}
 		j = e + 1
@@ -406,7 +406,7 @@ func (sc *tokenScan) drop(i, to int) {
 // unload (COPY INTO a stage or location, COPY ... TO) writes no relation.
 func (sc *tokenScan) copy(i, to int) {
 	j := i + 1
-	if sc.word(j) == "INTO" {
+	if sc.Word(j) == "INTO" {
 		j++
 	}
 	parts, e, _ := sc.name(j)
@@ -414,10 +414,10 @@ func (sc *tokenScan) copy(i, to int) {
 		return
 	}
 	k := e
-	if sc.punct(k, '(') {
+	if sc.Punct(k, '(') {
 		k = sc.close(k, to) + 1
 	}
-	if sc.word(k) == "FROM" {
+	if sc.Word(k) == "FROM" {
 		sc.write(WriteCopy, i, j)
 	}
 }
@@ -428,7 +428,7 @@ func (sc *tokenScan) copy(i, to int) {
 // anything else only names t.
 func (sc *tokenScan) alter(i, to int) {
 	j := i + 1
-	switch sc.word(j) {
+	switch sc.Word(j) {
 	case "TABLE", "VIEW":
 		j++
 	case "MATERIALIZED", "EXTERNAL", "DYNAMIC", "ICEBERG":
@@ -436,7 +436,7 @@ func (sc *tokenScan) alter(i, to int) {
 	default:
 		return
 	}
-	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "EXISTS" {
 		j += 2
 	}
 	parts, e, _ := sc.name(j)
@@ -445,16 +445,16 @@ func (sc *tokenScan) alter(i, to int) {
 	}
 	other := -1
 	switch {
-	case sc.word(e) == "SWAP" && sc.word(e+1) == "WITH":
+	case sc.Word(e) == "SWAP" && sc.Word(e+1) == "WITH":
 		other = e + 2
-	case sc.word(e) == "INHERIT" && sc.st.Flags&dialect.SwapWith != 0:
+	case sc.Word(e) == "INHERIT" && sc.st.Flags&dialect.SwapWith != 0:
 		other = e + 1
-	case sc.word(e) == "DROP":
+	case sc.Word(e) == "DROP":
 		k := e + 1
-		if sc.word(k) == "IF" && sc.word(k+1) == "EXISTS" {
+		if sc.Word(k) == "IF" && sc.Word(k+1) == "EXISTS" {
 			k += 2
 		}
-		if sc.word(k) == "PARTITION" && sc.punct(k+1, '(') {
+		if sc.Word(k) == "PARTITION" && sc.Punct(k+1, '(') {
 			if _, w := sc.write(WriteTruncate, i, j); w >= 0 {
 				sc.tf.Writes[w].Partitioned = true
 			}
@@ -481,7 +481,7 @@ func (sc *tokenScan) named(i, to int) {
 	if k := sc.indexWord(i+1, to, "TABLE"); k >= 0 {
 		j = k + 1
 	}
-	if sc.word(j) == "IF" && sc.word(j+1) == "EXISTS" {
+	if sc.Word(j) == "IF" && sc.Word(j+1) == "EXISTS" {
 		j += 2
 	}
 	parts, e, _ := sc.name(j)
@@ -499,11 +499,11 @@ func (sc *tokenScan) named(i, to int) {
 // other values cannot be read.
 func (sc *tokenScan) execute(i, to int) {
 	j := i + 1
-	if sc.word(j) != "IMMEDIATE" {
+	if sc.Word(j) != "IMMEDIATE" {
 		return
 	}
 	j++
-	if sc.word(j) == "FORMAT" && sc.punct(j+1, '(') {
+	if sc.Word(j) == "FORMAT" && sc.Punct(j+1, '(') {
 		j += 2
 	}
 	if j >= to || sc.code[j].Kind != sqltext.String && sc.code[j].Kind != sqltext.QuotedIdent {
@@ -532,19 +532,19 @@ func (sc *tokenScan) execute(i, to int) {
 		inner[k].Start += start
 		inner[k].End += start
 	}
-	sub := &tokenScan{st: sc.st, text: sc.text, code: inner, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
+	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.text, inner), st: sc.st, text: sc.text, code: inner, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
 	sub.index()
 	from, depth := 0, 0
 	for k := 0; k <= len(inner); k++ {
 		switch {
-		case k == len(inner) || sub.punct(k, ';') && depth == 0:
+		case k == len(inner) || sub.Punct(k, ';') && depth == 0:
 			if k > from {
 				sub.statement(from, k)
 			}
 			from = k + 1
 		case sub.open(k):
 			depth++
-		case sub.punct(k, ')') || sub.punct(k, ']'):
+		case sub.Punct(k, ')') || sub.Punct(k, ']'):
 			depth--
 		}
 	}
@@ -558,14 +558,14 @@ func (sc *tokenScan) selectInto(i, to int) {
 			k = sc.close(k, to)
 			continue
 		}
-		switch sc.word(k) {
+		switch sc.Word(k) {
 		case "FROM", "WHERE", "UNION", "INTERSECT", "EXCEPT":
 			return
 		case "INTO":
 			j := k + 1
 			temp := false
 			for more := true; more; {
-				switch sc.word(j) {
+				switch sc.Word(j) {
 				case "TEMP", "TEMPORARY":
 					temp = true
 					j++

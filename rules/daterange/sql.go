@@ -1,8 +1,6 @@
 package daterange
 
 import (
-	"strings"
-
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
@@ -233,21 +231,9 @@ func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
 	}
 	text := src[st.Start:st.End]
 	toks, _ := sqltext.Lex(text)
-	var code []sqltext.Token
-	for _, t := range toks {
-		if t.IsCode() {
-			code = append(code, t)
-		}
-	}
-	word := func(i int) string {
-		if i < 0 || i >= len(code) || code[i].Kind != sqltext.Word {
-			return ""
-		}
-		return strings.ToUpper(code[i].Text(text))
-	}
-	punct := func(i int, c byte) bool {
-		return i >= 0 && i < len(code) && code[i].Kind == sqltext.Punct && text[code[i].Start] == c
-	}
+	code := sqltext.Code(toks)
+	cur := sqltext.NewCursor(text, code)
+	word, punct := cur.Word, cur.Punct
 	from := -1
 	for i := range code {
 		if word(i) == "REPLACE" && word(i+1) == "WHERE" {

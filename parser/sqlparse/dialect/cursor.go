@@ -32,28 +32,6 @@ func (d *dialect) mark(i int, f Flags) {
 	d.marks = append(d.marks, Mark{Offset: d.code[i].Start, Flags: f})
 }
 
-// word returns code token i in upper case when it is a word, else "".
-func (d *dialect) word(i int) string {
-	if i < 0 || i >= len(d.code) || d.code[i].Kind != sqltext.Word {
-		return ""
-	}
-	if d.upper == nil {
-		d.upper = make([]string, len(d.code))
-	}
-	if d.upper[i] == "" {
-		d.upper[i] = strings.ToUpper(d.code[i].Text(d.src))
-	}
-	return d.upper[i]
-}
-
-func (d *dialect) punct(i int, c byte) bool {
-	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Punct && d.src[d.code[i].Start] == c
-}
-
-func (d *dialect) op(i int, text string) bool {
-	return i >= 0 && i < len(d.code) && d.code[i].Kind == sqltext.Operator && d.code[i].Text(d.src) == text
-}
-
 // touch reports whether code tokens i and j stand with nothing between.
 func (d *dialect) touch(i, j int) bool {
 	return i >= 0 && j < len(d.code) && d.code[i].End == d.code[j].Start
@@ -81,10 +59,10 @@ func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
 	}
 	end, k := d.ends[i], i
 	for ; k < end; k++ {
-		if stop(k) || d.punct(k, ')') || d.punct(k, ']') {
+		if stop(k) || d.Punct(k, ')') || d.Punct(k, ']') {
 			break
 		}
-		if d.punct(k, '(') || d.punct(k, '[') {
+		if d.Punct(k, '(') || d.Punct(k, '[') {
 			if d.match[k] < 0 || d.match[k] >= end {
 				k = end // the bracket holds the statement's end
 				break
@@ -106,7 +84,7 @@ func (d *dialect) stmtStart(i int) bool {
 		return true
 	}
 	p := d.code[i-1]
-	return d.punct(i-1, ';') || p.Kind == sqltext.JinjaTag || p.Kind == sqltext.JinjaExpr
+	return d.Punct(i-1, ';') || p.Kind == sqltext.JinjaTag || p.Kind == sqltext.JinjaExpr
 }
 
 // dmlStart reports whether code token i begins a statement that may follow
@@ -117,24 +95,24 @@ func (d *dialect) dmlStart(i int) bool {
 		return true
 	}
 	o := d.match[i-1]
-	return d.punct(i-1, ')') && o > 0 && (d.word(o-1) == "AS" || d.word(o-1) == "MATERIALIZED")
+	return d.Punct(i-1, ')') && o > 0 && (d.Word(o-1) == "AS" || d.Word(o-1) == "MATERIALIZED")
 }
 
 // replacingQuery reports whether the query of INSERT ... REPLACE WHERE
 // starts at k, rather than a subquery of its condition.
 func (d *dialect) replacingQuery(k int) bool {
-	switch d.word(k) {
+	switch d.Word(k) {
 	case "SELECT", "WITH", "VALUES", "TABLE":
 		return true
 	}
-	if !d.punct(k, '(') || (d.word(k+1) != "SELECT" && d.word(k+1) != "WITH") {
+	if !d.Punct(k, '(') || (d.Word(k+1) != "SELECT" && d.Word(k+1) != "WITH") {
 		return false
 	}
-	switch d.word(k - 1) {
+	switch d.Word(k - 1) {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return d.code[k-1].Kind != sqltext.Operator && !d.punct(k-1, '(') && !d.punct(k-1, ',')
+	return d.code[k-1].Kind != sqltext.Operator && !d.Punct(k-1, '(') && !d.Punct(k-1, ',')
 }
 
 // notNames are the words that follow DELETE, INSERT or MERGE where a
@@ -153,7 +131,7 @@ func (d *dialect) nameStart(i int) bool {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
-		return !notNames[d.word(i)]
+		return !notNames[d.Word(i)]
 	}
 	return false
 }
@@ -178,7 +156,7 @@ func (d *dialect) nameEnd(i int) int {
 	k := i + 1
 	for {
 		switch {
-		case d.punct(k, '.') && part(k+1):
+		case d.Punct(k, '.') && part(k+1):
 			k += 2
 		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == sqltext.JinjaExpr || d.code[k-1].Kind == sqltext.JinjaExpr):
 			k++

@@ -21,6 +21,7 @@ type Mark struct {
 // and scans remember where they stopped, so that a file that repeats a
 // construct many times costs time in proportion to its length.
 type dialect struct {
+	sqltext.Cursor
 	src  string
 	code []sqltext.Token
 	// match is the index of the bracket that closes or opens this one.
@@ -42,10 +43,6 @@ type dialect struct {
 	scans map[string][2]int
 	edits []sqltext.Edit
 	marks []Mark
-	// upper holds each word token in upper case once asked for: the
-	// rewrites ask about every word and its neighbours, and SQL written
-	// in lower case would otherwise allocate at each question.
-	upper []string
 }
 
 // Edits rewrites Snowflake, BigQuery and Databricks/Spark syntax into
@@ -53,7 +50,7 @@ type dialect struct {
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
 func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
-	d := &dialect{src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+	d := &dialect{Cursor: sqltext.NewCursor(src, code), src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
@@ -67,7 +64,7 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 	// rewrites of the call's own name, which start at the same offset and
 	// would otherwise win.
 	for i := range d.code {
-		if d.punct(i, '[') || d.punct(i, '.') {
+		if d.Punct(i, '[') || d.Punct(i, '.') {
 			d.subscriptedCall(i)
 		}
 	}
@@ -80,25 +77,25 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 // index fills match, parent and ends.
 func (d *dialect) index() {
 	n := len(d.code)
-	d.match, d.parent, d.ends = make([]int, n), make([]int, n), make([]int, n)
+	d.match, d.parent, d.ends = d.Brackets(), make([]int, n), make([]int, n)
 	var open []int
 	for k := range d.code {
-		d.match[k], d.parent[k] = -1, -1
+		d.parent[k] = -1
 		if len(open) > 0 {
 			d.parent[k] = open[len(open)-1]
 		}
-		switch {
-		case d.punct(k, '(') || d.punct(k, '['):
+		// An opener without its closer still holds what follows it.
+		switch m := d.match[k]; {
+		case d.Punct(k, '(') || d.Punct(k, '['):
 			open = append(open, k)
-		case (d.punct(k, ')') || d.punct(k, ']')) && len(open) > 0:
-			o := open[len(open)-1]
+		case m >= 0:
 			open = open[:len(open)-1]
-			d.match[o], d.match[k], d.parent[k] = k, o, d.parent[o]
+			d.parent[k] = d.parent[m]
 		}
 	}
 	next := n
 	for k := n - 1; k >= 0; k-- {
-		if d.code[k].Kind == sqltext.JinjaTag || (d.punct(k, ';') && d.parent[k] < 0) {
+		if d.code[k].Kind == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
 			next = k
 		}
 		d.ends[k] = next
@@ -116,7 +113,7 @@ func (d *dialect) at(i int) {
 	case sqltext.QuotedIdent:
 		d.escapedIdent(i)
 	case sqltext.Punct:
-		if d.punct(i, '[') {
+		if d.Punct(i, '[') {
 			d.arrayLiteral(i)
 		}
 	case sqltext.Param:
@@ -130,7 +127,7 @@ func (d *dialect) at(i int) {
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
-		case text[0] == '$' && d.punct(i-1, '.') && d.touch(i-1, i):
+		case text[0] == '$' && d.Punct(i-1, '.') && d.touch(i-1, i):
 			// A stage file's column by position, qualified: t.$1.
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
 		}
@@ -152,7 +149,7 @@ func (d *dialect) at(i int) {
 }
 
 func (d *dialect) keyword(i int) {
-	switch d.word(i) {
+	switch d.Word(i) {
 	case "CREATE":
 		d.create(i)
 	case "SELECT":
@@ -166,21 +163,21 @@ func (d *dialect) keyword(i int) {
 		// what it reads is what a query of the condition reads.
 		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
 			d.replaceTok(i, "SELECT")
-			if d.word(end-2) == "AS" && d.code[end-1].Kind == sqltext.String && end-2 > i+1 {
+			if d.Word(end-2) == "AS" && d.code[end-1].Kind == sqltext.String && end-2 > i+1 {
 				d.drop(end-2, end-1)
 			}
 		}
 	case "IN":
 		// BigQuery's membership test in an array.
-		if d.word(i+1) == "UNNEST" && d.punct(i+2, '(') {
-			if d.word(i-1) == "NOT" {
+		if d.Word(i+1) == "UNNEST" && d.Punct(i+2, '(') {
+			if d.Word(i-1) == "NOT" {
 				d.replace(d.code[i-1].Start, d.code[i+1].End, "<> ALL")
 			} else {
 				d.replace(d.code[i].Start, d.code[i+1].End, "= ANY")
 			}
 		}
 	case "WITH":
-		if d.word(i+1) == "OFFSET" {
+		if d.Word(i+1) == "OFFSET" {
 			d.withOffset(i)
 		}
 	case "OFFSET", "SAFE_OFFSET", "ORDINAL", "SAFE_ORDINAL":
@@ -188,13 +185,13 @@ func (d *dialect) keyword(i int) {
 	case "FORMAT":
 		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
 		// changes the text, not what is read.
-		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String && d.punct(i+2, ')') {
-			if w := d.word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
+		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String && d.Punct(i+2, ')') {
+			if w := d.Word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
 				d.drop(i, i+1)
 			}
 		}
 	case "LATERAL":
-		if d.word(i+1) == "VIEW" {
+		if d.Word(i+1) == "VIEW" {
 			d.lateralView(i)
 		}
 	case "TABLE":
@@ -209,7 +206,7 @@ func (d *dialect) keyword(i int) {
 		d.mergeAction(i)
 	case "DELETE":
 		// Snowflake and BigQuery let FROM out of DELETE.
-		if d.dmlStart(i) && d.word(i+1) != "FROM" && d.nameStart(i+1) {
+		if d.dmlStart(i) && d.Word(i+1) != "FROM" && d.nameStart(i+1) {
 			d.replaceTok(i, "DELETE FROM")
 		}
 	case "COPY":
@@ -222,7 +219,7 @@ func (d *dialect) keyword(i int) {
 		d.truncate(i)
 	case "DROP":
 		// Spark's PURGE skips the trash; the drop is the same to rules.
-		if end := d.stmtEnd(i); d.stmtStart(i) && d.word(i+1) == "TABLE" && d.word(end-1) == "PURGE" && end-1 > i+1 {
+		if end := d.stmtEnd(i); d.stmtStart(i) && d.Word(i+1) == "TABLE" && d.Word(end-1) == "PURGE" && end-1 > i+1 {
 			d.drop(end-1, end-1)
 		}
 	case "OPTIMIZE", "VACUUM", "ANALYZE":
@@ -232,27 +229,27 @@ func (d *dialect) keyword(i int) {
 	case "GROUP":
 		// GROUP BY ALL groups by every selected column that is not an
 		// aggregate; the placeholder parses, the flag keeps the meaning.
-		if d.word(i+1) == "BY" && d.word(i+2) == "ALL" && d.selectClauseEnds(i+3) {
+		if d.Word(i+1) == "BY" && d.Word(i+2) == "ALL" && d.selectClauseEnds(i+3) {
 			d.replaceTok(i+2, "()")
 			d.mark(i, GroupByAll)
 		}
 	case "TRY_CAST", "SAFE_CAST":
 		// Returning NULL instead of failing changes no rule's reading.
-		if d.punct(i+1, '(') {
+		if d.Punct(i+1, '(') {
 			d.replaceTok(i, "CAST")
 		}
 	case "CURRENT_DATE", "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP",
 		"CURRENT_USER", "SESSION_USER", "CURRENT_ROLE", "CURRENT_CATALOG":
 		d.niladic(i)
 	case "IGNORE", "RESPECT":
-		if d.word(i+1) == "NULLS" {
+		if d.Word(i+1) == "NULLS" {
 			d.drop(i, i+1)
 		}
 	case "LIMIT":
 		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
 		// subquery's LIMIT is PostgreSQL's own.
-		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == sqltext.Word && d.word(o+1) != "SELECT" && d.word(o+1) != "WITH" &&
-			i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Number && d.punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
+			i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Number && d.Punct(i+2, ')') {
 			d.drop(i, i+1)
 		}
 	case "INTERVAL":
@@ -262,7 +259,7 @@ func (d *dialect) keyword(i int) {
 	case "AT", "BEFORE":
 		// Snowflake's time travel, AT (OFFSET => -3600): the relation
 		// read is the same.
-		if d.punct(i+1, '(') && d.op(i+3, "=>") && d.nameEnded(i) {
+		if d.Punct(i+1, '(') && (d.Op(i+3) == "=>") && d.nameEnded(i) {
 			if c := d.closing(i + 1); c > 0 {
 				d.drop(i, c)
 			}
@@ -281,13 +278,13 @@ func (d *dialect) keyword(i int) {
 		// BigQuery's conversion functions TIMESTAMP(expr) and TIME(expr):
 		// PostgreSQL reads the words as type names whose bracket holds a
 		// precision, and calls the function only by a quoted name.
-		if w := d.word(i); (w == "TIMESTAMP" || w == "TIME") && d.punct(i+1, '(') && !d.punct(i-1, '.') &&
-			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.punct(i+3, ')')) {
+		if w := d.Word(i); (w == "TIMESTAMP" || w == "TIME") && d.Punct(i+1, '(') && !d.Punct(i-1, '.') &&
+			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
 		}
 	case "ARRAY", "STRUCT", "MAP":
 		d.angleType(i)
-		if d.word(i) == "STRUCT" && d.punct(i+1, '(') && !d.punct(i-1, '.') {
+		if d.Word(i) == "STRUCT" && d.Punct(i+1, '(') && !d.Punct(i-1, '.') {
 			d.replaceTok(i, "ROW")
 			d.structFields(i + 1)
 		}
@@ -295,7 +292,7 @@ func (d *dialect) keyword(i int) {
 		d.stage(i + 1)
 	case "RLIKE", "REGEXP":
 		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String {
-			if d.word(i-1) == "NOT" {
+			if d.Word(i-1) == "NOT" {
 				d.replace(d.code[i-1].Start, d.code[i].End, "!~")
 			} else {
 				d.replaceTok(i, "~")
@@ -303,7 +300,7 @@ func (d *dialect) keyword(i int) {
 		}
 	case "MINUS":
 		// Snowflake's name for EXCEPT.
-		if d.word(i+1) == "SELECT" || d.word(i+1) == "ALL" || d.punct(i+1, '(') {
+		if d.Word(i+1) == "SELECT" || d.Word(i+1) == "ALL" || d.Punct(i+1, '(') {
 			d.replaceTok(i, "EXCEPT")
 		}
 	}

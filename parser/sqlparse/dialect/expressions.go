@@ -14,14 +14,14 @@ import (
 // time zone argument goes too: the value still denotes "now", which is
 // what rules look for.
 func (d *dialect) niladic(i int) {
-	if !d.punct(i+1, '(') || d.punct(i-1, '.') {
+	if !d.Punct(i+1, '(') || d.Punct(i-1, '.') {
 		return
 	}
 	c := d.closing(i + 1)
 	if c < 0 {
 		return
 	}
-	switch d.word(i) {
+	switch d.Word(i) {
 	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
 		if c == i+3 && d.code[i+2].Kind == sqltext.Number {
 			return // PostgreSQL's own precision
@@ -49,11 +49,11 @@ func (d *dialect) interval(i int) {
 	for {
 		k := j
 		sign := ""
-		if d.op(k, "-") && k+1 < len(d.code) && d.touch(k, k+1) {
+		if (d.Op(k) == "-") && k+1 < len(d.code) && d.touch(k, k+1) {
 			sign = "-"
 			k++
 		}
-		if k+1 >= len(d.code) || d.code[k].Kind != sqltext.Number || !intervalUnits[d.word(k+1)] {
+		if k+1 >= len(d.code) || d.code[k].Kind != sqltext.Number || !intervalUnits[d.Word(k+1)] {
 			break
 		}
 		parts = append(parts, sign+d.code[k].Text(d.src)+" "+d.code[k+1].Text(d.src))
@@ -69,13 +69,13 @@ func (d *dialect) interval(i int) {
 	switch {
 	case k >= len(d.code):
 		return
-	case d.punct(k, '('):
+	case d.Punct(k, '('):
 		k = d.closing(k)
-	case d.code[k].Kind == sqltext.Param, d.code[k].Kind == sqltext.Word && !intervalUnits[d.word(k)] && !notNames[d.word(k)]:
+	case d.code[k].Kind == sqltext.Param, d.code[k].Kind == sqltext.Word && !intervalUnits[d.Word(k)] && !notNames[d.Word(k)]:
 	default:
 		return
 	}
-	if k < 0 || !intervalUnits[d.word(k+1)] {
+	if k < 0 || !intervalUnits[d.Word(k+1)] {
 		return
 	}
 	d.replaceTok(i, "(")
@@ -87,15 +87,15 @@ func (d *dialect) interval(i int) {
 // the same. It reports whether i starts such a clause.
 func (d *dialect) timeTravel(i int) bool {
 	j := i
-	if d.word(j) == "FOR" {
+	if d.Word(j) == "FOR" {
 		j++
 	}
-	switch d.word(j) {
+	switch d.Word(j) {
 	case "VERSION", "TIMESTAMP", "SYSTEM_TIME", "SYSTEM_VERSION":
 	default:
 		return false
 	}
-	if d.word(j+1) != "AS" || d.word(j+2) != "OF" || !d.nameEnded(i) {
+	if d.Word(j+1) != "AS" || d.Word(j+2) != "OF" || !d.nameEnded(i) {
 		return false
 	}
 	end := d.expression(j + 3)
@@ -113,7 +113,7 @@ func (d *dialect) nameEnded(i int) bool {
 	}
 	switch d.code[i-1].Kind {
 	case sqltext.Word:
-		return !notNames[d.word(i-1)] && d.word(i-1) != "AS"
+		return !notNames[d.Word(i-1)] && d.Word(i-1) != "AS"
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
 	}
@@ -141,15 +141,15 @@ func (d *dialect) operand(k int) int {
 	switch t := d.code[k]; {
 	case t.Kind == sqltext.String, t.Kind == sqltext.Number, t.Kind == sqltext.Param:
 		return k + 1
-	case d.punct(k, '('):
+	case d.Punct(k, '('):
 		return max(d.closing(k)+1, k)
-	case d.word(k) == "INTERVAL":
+	case d.Word(k) == "INTERVAL":
 		e := d.operand(k + 1)
-		if intervalUnits[d.word(e)] {
+		if intervalUnits[d.Word(e)] {
 			e++
 		}
 		return e
-	case t.Kind == sqltext.Word && d.punct(k+1, '('):
+	case t.Kind == sqltext.Word && d.Punct(k+1, '('):
 		return max(d.closing(k+1)+1, k)
 	case t.Kind == sqltext.Word && k+1 < len(d.code) && d.code[k+1].Kind == sqltext.String:
 		return k + 2
@@ -164,7 +164,7 @@ func (d *dialect) operand(k int) int {
 func (d *dialect) angleType(i int) {
 	// The bracket touches the type name where it is a type; "map < x"
 	// compares a column.
-	if !d.op(i+1, "<") || !d.touch(i, i+1) {
+	if !(d.Op(i+1) == "<") || !d.touch(i, i+1) {
 		return
 	}
 	depth, nested := 0, false
@@ -192,7 +192,7 @@ func (d *dialect) angleType(i int) {
 			}
 		// A Param is Spark's field separator touching the type: b:STRING.
 		case t.Kind == sqltext.Word, t.Kind == sqltext.Number, t.Kind == sqltext.QuotedIdent, t.Kind == sqltext.Backtick,
-			d.punct(k, ','), d.punct(k, '('), d.punct(k, ')'), t.Kind == sqltext.Param && d.src[t.Start] == ':':
+			d.Punct(k, ','), d.Punct(k, '('), d.Punct(k, ')'), t.Kind == sqltext.Param && d.src[t.Start] == ':':
 		default:
 			return
 		}
@@ -202,14 +202,14 @@ func (d *dialect) angleType(i int) {
 // closeAngle writes the rewrite of the type at i whose closing '>' is at
 // offset c in token k.
 func (d *dialect) closeAngle(i, k, c int, nested bool) {
-	kind := strings.ToLower(d.word(i))
-	if c+1 == d.code[k].End && (d.punct(k+1, '[') || d.punct(k+1, '(')) {
+	kind := strings.ToLower(d.Word(i))
+	if c+1 == d.code[k].End && (d.Punct(k+1, '[') || d.Punct(k+1, '(')) {
 		// A typed constructor: the values' own types say as much.
 		switch {
-		case kind == "array" && d.punct(k+1, '['):
+		case kind == "array" && d.Punct(k+1, '['):
 			d.replace(d.code[i].End, c+1, "")
 			d.typed[k+1] = true
-		case kind == "struct" && d.punct(k+1, '('):
+		case kind == "struct" && d.Punct(k+1, '('):
 			d.replace(d.code[i].Start, c+1, "ROW")
 			d.structFields(k + 1)
 		}
@@ -219,7 +219,7 @@ func (d *dialect) closeAngle(i, k, c int, nested bool) {
 	case kind != "array":
 		d.replace(d.code[i].Start, c+1, kind)
 	case nested:
-		d.replace(d.code[i].Start, c+1, strings.ToLower(d.word(i+2))+"[]")
+		d.replace(d.code[i].Start, c+1, strings.ToLower(d.Word(i+2))+"[]")
 	default:
 		d.replace(d.code[i].Start, d.code[i+1].End, "")
 		d.replace(c, c+1, "[]")
@@ -237,7 +237,7 @@ func (d *dialect) stage(j int) {
 		k++
 	}
 	d.replace(d.code[j].Start, d.code[k].End, sqltext.QuoteIdent(d.src[d.code[j].Start:d.code[k].End]))
-	if d.punct(k+1, '(') && d.op(k+3, "=>") {
+	if d.Punct(k+1, '(') && (d.Op(k+3) == "=>") {
 		if c := d.closing(k + 1); c > 0 {
 			d.drop(k+1, c)
 		}
@@ -254,16 +254,16 @@ func (d *dialect) path(i int) bool {
 	}
 	switch base := d.code[b]; {
 	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.src[base.Start] == '$':
-		if d.punct(b-1, '[') && d.punct(i+1, ']') {
+		if d.Punct(b-1, '[') && d.Punct(i+1, ']') {
 			return false // an array slice a[lo:hi]
 		}
-	case d.punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == sqltext.Word:
+	case d.Punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == sqltext.Word:
 		// The path of a call's result, PARSE_URL(u):query.
 		b = d.match[b] - 1
 	default:
 		return false
 	}
-	for b >= 2 && d.punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == sqltext.Word || d.code[b-2].Kind == sqltext.QuotedIdent) {
+	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == sqltext.Word || d.code[b-2].Kind == sqltext.QuotedIdent) {
 		b -= 2
 	}
 	var edits []sqltext.Edit
@@ -281,11 +281,11 @@ func (d *dialect) path(i int) bool {
 segments:
 	for k+1 < len(d.code) && d.touch(k-1, k) {
 		switch {
-		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.Word:
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.Word:
 			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(d.code[k+1].Text(d.src))})
-		case d.punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.QuotedIdent:
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.QuotedIdent:
 			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.code[k+1].Text(d.src)))})
-		case d.punct(k, '[') && d.punct(k+2, ']'):
+		case d.Punct(k, '[') && d.Punct(k+2, ']'):
 			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->"}, sqltext.Edit{Start: d.code[k+2].Start, End: d.code[k+2].End, Text: ""})
 			k++
 		default:
@@ -307,13 +307,13 @@ segments:
 func (d *dialect) starModifiers(i int) {
 	j := i + 1
 	for {
-		w := d.word(j)
+		w := d.Word(j)
 		if w != "EXCEPT" && w != "EXCLUDE" && w != "REPLACE" && w != "RENAME" {
 			return
 		}
 		switch {
-		case d.punct(j+1, '('):
-			if s := d.word(j + 2); s == "SELECT" || s == "WITH" {
+		case d.Punct(j+1, '('):
+			if s := d.Word(j + 2); s == "SELECT" || s == "WITH" {
 				return // a set operation
 			}
 			c := d.closing(j + 1)
@@ -329,7 +329,7 @@ func (d *dialect) starModifiers(i int) {
 				return
 			}
 			if w == "RENAME" {
-				if d.word(n) != "AS" || d.nameEnd(n+1) == n+1 {
+				if d.Word(n) != "AS" || d.nameEnd(n+1) == n+1 {
 					return
 				}
 				n = d.nameEnd(n + 1)

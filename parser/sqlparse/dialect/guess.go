@@ -40,12 +40,8 @@ func Guess(src string) string {
 		}
 	}
 	code := sqltext.Code(toks)
-	word := func(i int) string {
-		if i < 0 || i >= len(code) || code[i].Kind != sqltext.Word {
-			return ""
-		}
-		return strings.ToUpper(code[i].Text(src))
-	}
+	cur := sqltext.NewCursor(src, code)
+	word := cur.Word
 	is := func(i int, s string) bool { return i >= 0 && i < len(code) && code[i].Text(src) == s }
 	for i, t := range code {
 		switch t.Kind {

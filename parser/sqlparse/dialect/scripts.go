@@ -33,19 +33,19 @@ func (d *dialect) script() {
 			continue
 		}
 		opener := -1 // the last token of a dropped opener
-		switch w := d.word(k); w {
+		switch w := d.Word(k); w {
 		case "BEGIN":
 			if d.blockBegin(k) {
 				opener = k
 				blocks++
 			}
 		case "END":
-			switch d.word(k + 1) {
+			switch d.Word(k + 1) {
 			case "IF", "WHILE", "LOOP", "FOR", "REPEAT", "CASE":
 				d.drop(k, k+1)
 				k++
 			default:
-				if blocks > 0 && (k+1 == len(d.code) || d.punct(k+1, ';')) {
+				if blocks > 0 && (k+1 == len(d.code) || d.Punct(k+1, ';')) {
 					d.drop(k, k)
 					blocks--
 				}
@@ -55,7 +55,7 @@ func (d *dialect) script() {
 		case "WHILE", "FOR":
 			opener = d.scriptClause(k, "DO")
 		case "EXCEPTION":
-			if d.word(k+1) == "WHEN" {
+			if d.Word(k+1) == "WHEN" {
 				opener = d.scriptClause(k, "THEN")
 			}
 		case "ELSE", "LOOP", "REPEAT":
@@ -79,7 +79,7 @@ func (d *dialect) script() {
 // which stmtStart accepts too, the same words more likely continue a
 // statement ({% if %} WHEN MATCHED, {{ this }} SET).
 func (d *dialect) scriptStart(i int) bool {
-	return i == 0 || d.starts[i] || d.punct(i-1, ';') && d.parent[i-1] < 0
+	return i == 0 || d.starts[i] || d.Punct(i-1, ';') && d.parent[i-1] < 0
 }
 
 // blockBegin reports whether the BEGIN at k opens a script block rather
@@ -88,7 +88,7 @@ func (d *dialect) blockBegin(k int) bool {
 	if k+1 >= len(d.code) || d.code[k+1].Kind != sqltext.Word {
 		return false
 	}
-	switch d.word(k + 1) {
+	switch d.Word(k + 1) {
 	case "TRANSACTION", "WORK", "ISOLATION", "READ", "NOT", "DEFERRABLE", "NAME":
 		return false
 	}
@@ -101,8 +101,8 @@ func (d *dialect) blockBegin(k int) bool {
 func (d *dialect) scriptClause(k int, keyword string) int {
 	cases := 0
 	for j := k + 1; j < d.stmtEnd(k); j++ {
-		switch w := d.word(j); {
-		case d.punct(j, '(') || d.punct(j, '['):
+		switch w := d.Word(j); {
+		case d.Punct(j, '(') || d.Punct(j, '['):
 			if d.match[j] < 0 {
 				return -1
 			}
@@ -129,11 +129,11 @@ func (d *dialect) declare(i int) {
 		return
 	}
 	for k := i + 2; k < min(end, i+8); k++ {
-		if d.word(k) == "CURSOR" {
+		if d.Word(k) == "CURSOR" {
 			return
 		}
 	}
-	value := func(k int) bool { return d.word(k) == "DEFAULT" || d.op(k, "=") }
+	value := func(k int) bool { return d.Word(k) == "DEFAULT" || (d.Op(k) == "=") }
 	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
 		d.replace(d.code[i].Start, d.code[def].End, "SELECT")
 		return
@@ -152,22 +152,22 @@ func (d *dialect) set(i int) {
 		return
 	}
 	j := i + 1
-	variable := (d.word(j) == "VAR" || d.word(j) == "VARIABLE") && d.nameStart(j+1)
+	variable := (d.Word(j) == "VAR" || d.Word(j) == "VARIABLE") && d.nameStart(j+1)
 	if variable {
 		j++
 	}
 	eq := d.nameEnd(j)
-	if d.punct(j, '(') {
+	if d.Punct(j, '(') {
 		eq = d.closing(j) + 1
 	}
-	if eq <= j || !d.op(eq, "=") || eq+1 >= end {
+	if eq <= j || !(d.Op(eq) == "=") || eq+1 >= end {
 		return
 	}
 	simple := !variable
 	for k := eq + 1; k < end && simple; k++ {
 		switch t := d.code[k]; {
-		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.punct(k, ','):
-		case (d.op(k, "-") || d.op(k, "+")) && (k == eq+1 || d.punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == sqltext.Number:
+		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.Punct(k, ','):
+		case ((d.Op(k) == "-") || (d.Op(k) == "+")) && (k == eq+1 || d.Punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == sqltext.Number:
 		default:
 			simple = false
 		}
@@ -181,10 +181,10 @@ func (d *dialect) set(i int) {
 // shape each row into one value; the columns read are the same.
 func (d *dialect) selectAs(i int) {
 	j := i + 1
-	if w := d.word(j); w == "DISTINCT" || w == "ALL" {
+	if w := d.Word(j); w == "DISTINCT" || w == "ALL" {
 		j++
 	}
-	if w := d.word(j + 1); d.word(j) == "AS" && (w == "STRUCT" || w == "VALUE") {
+	if w := d.Word(j + 1); d.Word(j) == "AS" && (w == "STRUCT" || w == "VALUE") {
 		d.drop(j, j+1)
 	}
 }
@@ -199,11 +199,11 @@ func (d *dialect) structFields(open int) {
 	}
 	for k := open + 1; k < c; k++ {
 		switch {
-		case d.punct(k, '(') || d.punct(k, '['):
+		case d.Punct(k, '(') || d.Punct(k, '['):
 			if d.match[k] > k {
 				k = d.match[k]
 			}
-		case d.word(k) == "AS" && (d.punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == sqltext.Word || d.code[k+1].Kind == sqltext.Backtick || d.code[k+1].Kind == sqltext.QuotedIdent):
+		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == sqltext.Word || d.code[k+1].Kind == sqltext.Backtick || d.code[k+1].Kind == sqltext.QuotedIdent):
 			d.drop(k, k+1)
 		}
 	}
@@ -225,11 +225,11 @@ func (d *dialect) arrayLiteral(i int) {
 		return
 	}
 	switch p := d.code[i-1]; {
-	case p.Kind == sqltext.Word && !exprKeywords[d.word(i-1)]:
+	case p.Kind == sqltext.Word && !exprKeywords[d.Word(i-1)]:
 		return
 	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.src), ":"):
 		return // a Snowflake path
-	case p.Kind == sqltext.Punct && !d.punct(i-1, '(') && !d.punct(i-1, ',') && !d.punct(i-1, '['):
+	case p.Kind == sqltext.Punct && !d.Punct(i-1, '(') && !d.Punct(i-1, ',') && !d.Punct(i-1, '['):
 		return
 	case p.Kind != sqltext.Word && p.Kind != sqltext.Operator && p.Kind != sqltext.Punct:
 		return
@@ -241,7 +241,7 @@ func (d *dialect) arrayLiteral(i int) {
 // name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if !d.punct(i-1, ')') || d.punct(i, '[') && d.match[i] < i || d.punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == sqltext.Word) {
+	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == sqltext.Word) {
 		return
 	}
 	o := d.match[i-1]
@@ -250,7 +250,7 @@ func (d *dialect) subscriptedCall(i int) {
 	}
 	switch d.code[o-1].Kind {
 	case sqltext.Word:
-		if exprKeywords[d.word(o-1)] || notNames[d.word(o-1)] {
+		if exprKeywords[d.Word(o-1)] || notNames[d.Word(o-1)] {
 			return
 		}
 	case sqltext.QuotedIdent, sqltext.Backtick:
@@ -258,7 +258,7 @@ func (d *dialect) subscriptedCall(i int) {
 		return
 	}
 	name := o - 1
-	for name >= 2 && d.punct(name-1, '.') && (d.code[name-2].Kind == sqltext.Word || d.code[name-2].Kind == sqltext.Backtick || d.code[name-2].Kind == sqltext.QuotedIdent) {
+	for name >= 2 && d.Punct(name-1, '.') && (d.code[name-2].Kind == sqltext.Word || d.code[name-2].Kind == sqltext.Backtick || d.code[name-2].Kind == sqltext.QuotedIdent) {
 		name -= 2
 	}
 	d.replace(d.code[name].Start, d.code[name].Start, "(")
@@ -270,15 +270,15 @@ func (d *dialect) subscriptedCall(i int) {
 // subscript arr[(n)+1] or arr[(n)]; the SAFE forms differ only in
 // returning NULL out of bounds, as PostgreSQL does anyway.
 func (d *dialect) arrayIndex(i int) {
-	if !d.punct(i-1, '[') || !d.punct(i+1, '(') {
+	if !d.Punct(i-1, '[') || !d.Punct(i+1, '(') {
 		return
 	}
 	c := d.closing(i + 1)
-	if c < 0 || !d.punct(c+1, ']') {
+	if c < 0 || !d.Punct(c+1, ']') {
 		return
 	}
 	d.drop(i, i)
-	if w := d.word(i); w == "OFFSET" || w == "SAFE_OFFSET" {
+	if w := d.Word(i); w == "OFFSET" || w == "SAFE_OFFSET" {
 		d.replaceTok(c, ")+1")
 	}
 }
@@ -290,7 +290,7 @@ func (d *dialect) queryParam(i int) bool {
 		return true
 	}
 	n := d.code[i+1]
-	return !d.punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
+	return !d.Punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
 }
 
 // withOffset rewrites BigQuery's UNNEST(arr) [AS] x WITH OFFSET [AS] pos
@@ -302,22 +302,22 @@ func (d *dialect) withOffset(i int) {
 		return
 	}
 	alias, aliasStart := -1, i
-	if d.code[i-1].Kind == sqltext.Word && !aliasStops[d.word(i-1)] || d.code[i-1].Kind == sqltext.Backtick || d.code[i-1].Kind == sqltext.QuotedIdent {
+	if d.code[i-1].Kind == sqltext.Word && !aliasStops[d.Word(i-1)] || d.code[i-1].Kind == sqltext.Backtick || d.code[i-1].Kind == sqltext.QuotedIdent {
 		alias, aliasStart = i-1, i-1
-		if d.word(i-2) == "AS" {
+		if d.Word(i-2) == "AS" {
 			aliasStart = i - 2
 		}
 	}
-	if !d.punct(aliasStart-1, ')') || d.word(d.match[aliasStart-1]-1) != "UNNEST" {
+	if !d.Punct(aliasStart-1, ')') || d.Word(d.match[aliasStart-1]-1) != "UNNEST" {
 		return
 	}
 	last := i + 1 // OFFSET
 	pos := ""
 	j := i + 2
-	if d.word(j) == "AS" {
+	if d.Word(j) == "AS" {
 		j++
 	}
-	if j < len(d.code) && (d.code[j].Kind == sqltext.Word && !aliasStops[d.word(j)] || d.code[j].Kind == sqltext.Backtick || d.code[j].Kind == sqltext.QuotedIdent) {
+	if j < len(d.code) && (d.code[j].Kind == sqltext.Word && !aliasStops[d.Word(j)] || d.code[j].Kind == sqltext.Backtick || d.code[j].Kind == sqltext.QuotedIdent) {
 		pos, last = d.identText(j), j
 	}
 	switch {
@@ -360,11 +360,11 @@ var aliasStops = map[string]bool{
 // rows whose array is empty, as LEFT JOIN LATERAL ... ON true does.
 func (d *dialect) lateralView(i int) {
 	j := i + 2
-	outer := d.word(j) == "OUTER"
+	outer := d.Word(j) == "OUTER"
 	if outer {
 		j++
 	}
-	if d.code[min(j, len(d.code)-1)].Kind != sqltext.Word || !d.punct(j+1, '(') {
+	if d.code[min(j, len(d.code)-1)].Kind != sqltext.Word || !d.Punct(j+1, '(') {
 		return
 	}
 	c := d.closing(j + 1)
@@ -373,28 +373,28 @@ func (d *dialect) lateralView(i int) {
 	}
 	k := c + 1
 	table := -1
-	if d.word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == sqltext.Word || d.code[k].Kind == sqltext.Backtick) {
+	if d.Word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == sqltext.Word || d.code[k].Kind == sqltext.Backtick) {
 		table = k
 		k++
 	}
-	if d.word(k) != "AS" {
+	if d.Word(k) != "AS" {
 		return
 	}
 	var cols []string
 	last := k
 	for {
 		n := last + 1
-		if n >= len(d.code) || (d.code[n].Kind != sqltext.Word && d.code[n].Kind != sqltext.Backtick && d.code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.word(n)] {
+		if n >= len(d.code) || (d.code[n].Kind != sqltext.Word && d.code[n].Kind != sqltext.Backtick && d.code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.Word(n)] {
 			break
 		}
 		cols = append(cols, d.identText(n))
 		last = n
-		if !d.punct(n+1, ',') {
+		if !d.Punct(n+1, ',') {
 			break
 		}
 		last = n + 1
 	}
-	if len(cols) == 0 || d.punct(last, ',') {
+	if len(cols) == 0 || d.Punct(last, ',') {
 		return
 	}
 	name, from := cols[0], k
@@ -412,10 +412,10 @@ func (d *dialect) lateralView(i int) {
 // tableFunction drops Snowflake's TABLE(...) around a table function in
 // FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
 func (d *dialect) tableFunction(i int) {
-	if !d.punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != sqltext.Word || !d.punct(i+3, '(') {
+	if !d.Punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != sqltext.Word || !d.Punct(i+3, '(') {
 		return
 	}
-	if w := d.word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.punct(i-1, ',') {
+	if w := d.Word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.Punct(i-1, ',') {
 		return
 	}
 	c := d.closing(i + 1)
@@ -433,10 +433,10 @@ func (d *dialect) tableFunction(i int) {
 // reads is read where it is called. kind is the token after the modifiers.
 func (d *dialect) function(i, kind int, orReplace bool) {
 	n := kind + 1
-	if d.word(kind) != "FUNCTION" {
+	if d.Word(kind) != "FUNCTION" {
 		n++
 	}
-	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+	if d.Word(n) == "IF" && d.Word(n+1) == "NOT" && d.Word(n+2) == "EXISTS" {
 		n += 3
 	}
 	e := d.nameEnd(n)
@@ -457,12 +457,12 @@ func (d *dialect) function(i, kind int, orReplace bool) {
 // written by name.
 func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
 	n := kind + 1
-	if d.word(n) == "IF" && d.word(n+1) == "NOT" && d.word(n+2) == "EXISTS" {
+	if d.Word(n) == "IF" && d.Word(n+1) == "NOT" && d.Word(n+2) == "EXISTS" {
 		n += 3
 	}
 	e := d.nameEnd(n)
 	end := d.stmtEnd(i)
-	if e == n || d.word(e) != "CLONE" || e+1 >= end {
+	if e == n || d.Word(e) != "CLONE" || e+1 >= end {
 		return
 	}
 	if orReplace {

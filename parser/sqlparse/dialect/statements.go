@@ -17,13 +17,13 @@ func (d *dialect) create(i int) {
 		return
 	}
 	j := i + 1
-	orReplace := d.word(j) == "OR" && d.word(j+1) == "REPLACE"
+	orReplace := d.Word(j) == "OR" && d.Word(j+1) == "REPLACE"
 	if orReplace {
 		j += 2
 	}
 	var modifiers []int
 	for more := true; more; {
-		switch d.word(j) {
+		switch d.Word(j) {
 		case "TRANSIENT", "VOLATILE", "SECURE", "SNAPSHOT":
 			modifiers = append(modifiers, j)
 			j++
@@ -33,9 +33,9 @@ func (d *dialect) create(i int) {
 			more = false
 		}
 	}
-	kind := d.word(j)
+	kind := d.Word(j)
 	switch {
-	case kind == "FUNCTION" || (kind == "TABLE" || kind == "AGGREGATE") && d.word(j+1) == "FUNCTION":
+	case kind == "FUNCTION" || (kind == "TABLE" || kind == "AGGREGATE") && d.Word(j+1) == "FUNCTION":
 		d.function(i, j, orReplace)
 		return
 	case kind == "SCHEMA" || kind == "DATABASE":
@@ -49,7 +49,7 @@ func (d *dialect) create(i int) {
 	}
 	if orReplace {
 		d.mark(i, CreateOrReplace)
-		if kind == "TABLE" || d.word(j-1) == "MATERIALIZED" {
+		if kind == "TABLE" || d.Word(j-1) == "MATERIALIZED" {
 			d.drop(i+1, i+2)
 		}
 	}
@@ -59,7 +59,7 @@ func (d *dialect) create(i int) {
 // relationTail handles what follows CREATE ... TABLE/VIEW: the name, a copy
 // of another table, a column list, then clauses up to AS.
 func (d *dialect) relationTail(j, end int) {
-	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+	if d.Word(j) == "IF" && d.Word(j+1) == "NOT" && d.Word(j+2) == "EXISTS" {
 		j += 3
 	}
 	n := d.nameEnd(j)
@@ -68,11 +68,11 @@ func (d *dialect) relationTail(j, end int) {
 	}
 	j = n
 	k := j
-	if d.word(k) == "SHALLOW" || d.word(k) == "DEEP" {
+	if d.Word(k) == "SHALLOW" || d.Word(k) == "DEEP" {
 		k++
 	}
 	switch {
-	case d.word(k) == "CLONE" || (d.word(k) == "COPY" && d.word(k+1) != "GRANTS"):
+	case d.Word(k) == "CLONE" || (d.Word(k) == "COPY" && d.Word(k+1) != "GRANTS"):
 		// A zero-copy clone or BigQuery's table copy fills the new table
 		// with the source's rows, which is what AS TABLE says. Time travel
 		// and options after the source do not change which relation is
@@ -87,7 +87,7 @@ func (d *dialect) relationTail(j, end int) {
 			d.drop(srcEnd, end-1)
 		}
 		return
-	case d.word(j) == "LIKE":
+	case d.Word(j) == "LIKE":
 		srcEnd := d.nameEnd(j + 1)
 		if srcEnd == j+1 || d.code[srcEnd-1].Kind == sqltext.JinjaExpr {
 			return
@@ -102,7 +102,7 @@ func (d *dialect) relationTail(j, end int) {
 		d.replaceTok(j, "(LIKE")
 		d.replace(last.Start, last.End, text+")")
 		j = srcEnd
-	case d.punct(j, '('):
+	case d.Punct(j, '('):
 		c := d.closing(j)
 		if c < 0 {
 			return
@@ -110,7 +110,7 @@ func (d *dialect) relationTail(j, end int) {
 		d.columns(j, c)
 		j = c + 1
 	}
-	for j < end && d.word(j) != "AS" {
+	for j < end && d.Word(j) != "AS" {
 		n, warehouse := d.clause(j)
 		if n == 0 {
 			return
@@ -126,13 +126,13 @@ func (d *dialect) relationTail(j, end int) {
 // clause tells whether a clause of CREATE TABLE starts at j: n is the
 // number of its keywords, warehouse whether PostgreSQL lacks it.
 func (d *dialect) clause(j int) (n int, warehouse bool) {
-	w, w1 := d.word(j), d.word(j+1)
+	w, w1 := d.Word(j), d.Word(j+1)
 	switch {
 	case w == "PARTITION" && w1 == "BY":
 		// PostgreSQL's own partitioning names a strategy and a column
 		// list; BigQuery's and Snowflake's is an expression.
-		s := d.word(j + 2)
-		return 2, !((s == "RANGE" || s == "LIST" || s == "HASH") && d.punct(j+3, '('))
+		s := d.Word(j + 2)
+		return 2, !((s == "RANGE" || s == "LIST" || s == "HASH") && d.Punct(j+3, '('))
 	case w1 == "BY" && (w == "PARTITIONED" || w == "CLUSTER" || w == "CLUSTERED" || w == "SORTED"),
 		w == "STORED" && w1 == "AS", w == "ROW" && w1 == "FORMAT", w == "COPY" && w1 == "GRANTS",
 		w == "DEFAULT" && w1 == "COLLATE":
@@ -141,11 +141,11 @@ func (d *dialect) clause(j int) (n int, warehouse bool) {
 		return 1, true
 	case w == "WITH" && (w1 == "TAG" || w1 == "ROW" || w1 == "AGGREGATION"):
 		return 1, true
-	case w == "WITH" && d.punct(j+1, '('), w == "INHERITS", w == "TABLESPACE", w == "USING", w == "WITHOUT":
+	case w == "WITH" && d.Punct(j+1, '('), w == "INHERITS", w == "TABLESPACE", w == "USING", w == "WITHOUT":
 		return 1, false
 	case w == "ON" && w1 == "COMMIT":
 		return 2, false
-	case w != "" && d.op(j+1, "="):
+	case w != "" && (d.Op(j+1) == "="):
 		// Snowflake's table parameters: DATA_RETENTION_TIME_IN_DAYS = 1.
 		return 1, true
 	}
@@ -158,9 +158,9 @@ func (d *dialect) clauseEnd(j, end int) int {
 	depth := 0
 	for k := j; k < end; k++ {
 		switch {
-		case d.punct(k, '(') || d.punct(k, '['):
+		case d.Punct(k, '(') || d.Punct(k, '['):
 			depth++
-		case d.punct(k, ')') || d.punct(k, ']'):
+		case d.Punct(k, ')') || d.Punct(k, ']'):
 			depth--
 			if depth < 0 {
 				return k
@@ -168,7 +168,7 @@ func (d *dialect) clauseEnd(j, end int) int {
 		case d.code[k].Kind == sqltext.JinjaTag:
 			return k
 		case depth == 0:
-			if n, _ := d.clause(k); n > 0 || d.word(k) == "AS" {
+			if n, _ := d.clause(k); n > 0 || d.Word(k) == "AS" {
 				return k
 			}
 		}
@@ -180,9 +180,9 @@ func (d *dialect) clauseEnd(j, end int) int {
 // at open and close.
 func (d *dialect) columns(open, close int) {
 	for k := open + 1; k < close; k++ {
-		switch d.word(k) {
+		switch d.Word(k) {
 		case "OPTIONS":
-			if c := d.closing(k + 1); d.punct(k+1, '(') && c > 0 && c < close {
+			if c := d.closing(k + 1); d.Punct(k+1, '(') && c > 0 && c < close {
 				d.drop(k, c)
 				k = c
 			}
@@ -193,14 +193,14 @@ func (d *dialect) columns(open, close int) {
 			}
 		case "NOT":
 			// BigQuery's unenforced keys are documentation.
-			if d.word(k+1) == "ENFORCED" {
+			if d.Word(k+1) == "ENFORCED" {
 				d.drop(k, k+1)
 			}
 		case "GENERATED":
 			// Databricks computes generated columns on write, as
 			// PostgreSQL's STORED ones.
-			if d.word(k+1) == "ALWAYS" && d.word(k+2) == "AS" && d.punct(k+3, '(') {
-				if c := d.closing(k + 3); c > 0 && c < close && d.word(c+1) != "STORED" {
+			if d.Word(k+1) == "ALWAYS" && d.Word(k+2) == "AS" && d.Punct(k+3, '(') {
+				if c := d.closing(k + 3); c > 0 && c < close && d.Word(c+1) != "STORED" {
 					d.replace(d.code[c].End, d.code[c].End, " STORED")
 				}
 			}
@@ -216,11 +216,11 @@ func (d *dialect) insert(i int) {
 	}
 	j := i + 1
 	overwrite := false
-	switch d.word(j) {
+	switch d.Word(j) {
 	case "OVERWRITE":
 		overwrite = true
 		d.mark(i, InsertOverwrite)
-		if d.word(j+1) == "INTO" { // Snowflake
+		if d.Word(j+1) == "INTO" { // Snowflake
 			d.drop(j, j)
 			j++
 		} else {
@@ -237,7 +237,7 @@ func (d *dialect) insert(i int) {
 		}
 		d.replaceTok(i, "INSERT INTO")
 	}
-	if d.word(j) == "TABLE" {
+	if d.Word(j) == "TABLE" {
 		d.drop(j, j)
 		j++
 	}
@@ -246,7 +246,7 @@ func (d *dialect) insert(i int) {
 		return
 	}
 	j = n
-	if d.word(j) == "PARTITION" && d.punct(j+1, '(') {
+	if d.Word(j) == "PARTITION" && d.Punct(j+1, '(') {
 		c := d.closing(j + 1)
 		if c < 0 {
 			return
@@ -257,18 +257,18 @@ func (d *dialect) insert(i int) {
 		}
 		j = c + 1
 	}
-	if d.word(j) == "IF" && d.word(j+1) == "NOT" && d.word(j+2) == "EXISTS" {
+	if d.Word(j) == "IF" && d.Word(j+1) == "NOT" && d.Word(j+2) == "EXISTS" {
 		d.drop(j, j+2)
 		j += 3
 	}
 	switch {
-	case d.word(j) == "REPLACE" && d.word(j+1) == "WHERE":
+	case d.Word(j) == "REPLACE" && d.Word(j+1) == "WHERE":
 		end := d.scanTo(j+2, "replace", d.replacingQuery)
 		if end < len(d.code) && d.replacingQuery(end) {
 			d.drop(j, end-1)
 			d.mark(i, ReplaceWhere)
 		}
-	case d.word(j) == "BY" && d.word(j+1) == "NAME":
+	case d.Word(j) == "BY" && d.Word(j+1) == "NAME":
 		d.drop(j, j+1)
 	}
 }
@@ -281,11 +281,11 @@ func (d *dialect) mergeInto(i int) {
 		return
 	}
 	j := i + 1
-	if d.word(j) == "WITH" && d.word(j+1) == "SCHEMA" && d.word(j+2) == "EVOLUTION" {
+	if d.Word(j) == "WITH" && d.Word(j+1) == "SCHEMA" && d.Word(j+2) == "EVOLUTION" {
 		d.drop(j, j+2)
 		j += 3
 	}
-	if d.word(j) != "INTO" {
+	if d.Word(j) != "INTO" {
 		if !d.nameStart(j) {
 			return
 		}
@@ -301,10 +301,10 @@ func (d *dialect) inMerge(k int) bool {
 
 // mergeWhen rewrites the WHEN clauses PostgreSQL 16 lacks.
 func (d *dialect) mergeWhen(k int) {
-	if !d.inMerge(k) || d.word(k+1) != "NOT" || d.word(k+2) != "MATCHED" || d.word(k+3) != "BY" {
+	if !d.inMerge(k) || d.Word(k+1) != "NOT" || d.Word(k+2) != "MATCHED" || d.Word(k+3) != "BY" {
 		return
 	}
-	switch d.word(k + 4) {
+	switch d.Word(k + 4) {
 	case "TARGET":
 		d.drop(k+3, k+4)
 	case "SOURCE":
@@ -321,12 +321,12 @@ func (d *dialect) mergeAction(k int) {
 		return
 	}
 	switch {
-	case d.word(k+1) == "UPDATE" && d.word(k+2) == "SET" && d.op(k+3, "*"):
+	case d.Word(k+1) == "UPDATE" && d.Word(k+2) == "SET" && (d.Op(k+3) == "*"):
 		// A column named "*" reads as "every column" to a person, and the
 		// flag says so to rules.
 		d.replaceTok(k+3, `"*" = DEFAULT`)
 		d.mark(d.merge, MergeAllColumns)
-	case d.word(k+1) == "INSERT" && (d.op(k+2, "*") || d.word(k+2) == "ROW"):
+	case d.Word(k+1) == "INSERT" && ((d.Op(k+2) == "*") || d.Word(k+2) == "ROW"):
 		d.replaceTok(k+2, "DEFAULT VALUES")
 		d.mark(d.merge, MergeAllColumns)
 	}
@@ -338,19 +338,19 @@ func (d *dialect) mergeAction(k int) {
 // 'location' FROM source) writes no relation: it becomes COPY source TO
 // STDOUT, with the source table or query kept for rules to read.
 func (d *dialect) copyInto(i int) {
-	if !d.stmtStart(i) || d.word(i+1) != "INTO" || i+2 >= len(d.code) {
+	if !d.stmtStart(i) || d.Word(i+1) != "INTO" || i+2 >= len(d.code) {
 		return
 	}
 	end := d.stmtEnd(i)
 	tail := d.code[end-1].End
 	target := d.code[i+2]
 	if text := target.Text(d.src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
-		from := d.scanTo(i+3, "from", func(k int) bool { return d.word(k) == "FROM" })
-		if from >= end || d.word(from) != "FROM" {
+		from := d.scanTo(i+3, "from", func(k int) bool { return d.Word(k) == "FROM" })
+		if from >= end || d.Word(from) != "FROM" {
 			return
 		}
 		srcEnd := d.nameEnd(from + 1)
-		if d.punct(from+1, '(') {
+		if d.Punct(from+1, '(') {
 			srcEnd = d.closing(from+1) + 1
 		}
 		if srcEnd <= from+1 {
@@ -364,10 +364,10 @@ func (d *dialect) copyInto(i int) {
 	if n == i+2 {
 		return
 	}
-	if d.punct(n, '(') {
+	if d.Punct(n, '(') {
 		n = d.closing(n) + 1
 	}
-	if n <= i+2 || d.word(n) != "FROM" {
+	if n <= i+2 || d.Word(n) != "FROM" {
 		return
 	}
 	d.replace(d.code[i].Start, d.code[i+1].End, "COPY")
@@ -384,7 +384,7 @@ func (d *dialect) use(i int) {
 	}
 	setting := "search_path"
 	j := i + 1
-	switch w := d.word(j); w {
+	switch w := d.Word(j); w {
 	case "WAREHOUSE", "ROLE", "DATABASE", "CATALOG":
 		setting = "use_" + strings.ToLower(w)
 		j++
@@ -406,15 +406,15 @@ func (d *dialect) alter(i int) {
 	if !d.stmtStart(i) {
 		return
 	}
-	switch d.word(i + 1) {
+	switch d.Word(i + 1) {
 	case "SESSION":
-		switch d.word(i + 2) {
+		switch d.Word(i + 2) {
 		case "SET":
 			// One replacement from ALTER on keeps the statement's start there.
 			d.replace(d.code[i].Start, d.code[i+2].End, "SET")
 			// PostgreSQL's SET takes one parameter: the first is kept.
 			end := d.stmtEnd(i)
-			if more := d.scanTo(i+3, "session", func(k int) bool { return d.punct(k, ',') && d.op(k+2, "=") }); more < end && d.punct(more, ',') {
+			if more := d.scanTo(i+3, "session", func(k int) bool { return d.Punct(k, ',') && (d.Op(k+2) == "=") }); more < end && d.Punct(more, ',') {
 				d.drop(more, end-1)
 			}
 		case "UNSET":
@@ -422,18 +422,18 @@ func (d *dialect) alter(i int) {
 		}
 	case "TABLE":
 		j := i + 2
-		if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+		if d.Word(j) == "IF" && d.Word(j+1) == "EXISTS" {
 			j += 2
 		}
 		n := d.nameEnd(j)
-		if n > j && d.word(n) == "SWAP" && d.word(n+1) == "WITH" && d.nameEnd(n+2) > n+2 {
+		if n > j && d.Word(n) == "SWAP" && d.Word(n+1) == "WITH" && d.nameEnd(n+2) > n+2 {
 			// INHERIT is the ALTER TABLE form that names a second
 			// relation, so both keep their positions; the flag says the
 			// two tables trade contents.
 			d.replace(d.code[n].Start, d.code[n+1].End, "INHERIT")
 			d.mark(i, SwapWith)
 		}
-		if n > j && d.word(n) == "ADD" && d.word(n+1) == "COLUMNS" && d.punct(n+2, '(') {
+		if n > j && d.Word(n) == "ADD" && d.Word(n+1) == "COLUMNS" && d.Punct(n+2, '(') {
 			// Spark adds a bracketed list of columns; PostgreSQL one
 			// ADD COLUMN per column.
 			c := d.closing(n + 2)
@@ -443,9 +443,9 @@ func (d *dialect) alter(i int) {
 			d.replace(d.code[n+1].Start, d.code[n+2].End, "COLUMN ")
 			for k := n + 3; k < c; k++ {
 				switch {
-				case d.punct(k, '(') || d.punct(k, '['):
+				case d.Punct(k, '(') || d.Punct(k, '['):
 					k = max(d.match[k], k)
-				case d.punct(k, ','):
+				case d.Punct(k, ','):
 					d.replaceTok(k, ", ADD COLUMN")
 				}
 			}
@@ -461,15 +461,15 @@ func (d *dialect) truncate(i int) {
 		return
 	}
 	j := i + 1
-	if d.word(j) == "TABLE" {
+	if d.Word(j) == "TABLE" {
 		j++
 	}
-	if d.word(j) == "IF" && d.word(j+1) == "EXISTS" {
+	if d.Word(j) == "IF" && d.Word(j+1) == "EXISTS" {
 		d.drop(j, j+1)
 		j += 2
 	}
 	n := d.nameEnd(j)
-	if n > j && d.word(n) == "PARTITION" && d.punct(n+1, '(') {
+	if n > j && d.Word(n) == "PARTITION" && d.Punct(n+1, '(') {
 		if c := d.closing(n + 1); c > 0 {
 			d.drop(n, c)
 			d.mark(i, TruncatePartition)
@@ -486,8 +486,8 @@ func (d *dialect) maintenance(i int) {
 		return
 	}
 	j := i + 1
-	if d.word(i) == "ANALYZE" {
-		if d.word(j) != "TABLE" {
+	if d.Word(i) == "ANALYZE" {
+		if d.Word(j) != "TABLE" {
 			return
 		}
 		d.drop(j, j)
@@ -498,12 +498,12 @@ func (d *dialect) maintenance(i int) {
 	if n == j || n >= end {
 		return
 	}
-	switch d.word(i) {
+	switch d.Word(i) {
 	case "OPTIMIZE":
 		d.replaceTok(i, "VACUUM")
 	case "VACUUM":
 		// PostgreSQL's own options come before the table.
-		if w := d.word(n); w != "RETAIN" && w != "DRY" && w != "LITE" && w != "FULL" {
+		if w := d.Word(n); w != "RETAIN" && w != "DRY" && w != "LITE" && w != "FULL" {
 			return
 		}
 	}
@@ -513,11 +513,11 @@ func (d *dialect) maintenance(i int) {
 // qualify drops a QUALIFY filter, which PostgreSQL lacks, up to the end of
 // its query block.
 func (d *dialect) qualify(i int) {
-	if d.punct(i-1, ',') || d.punct(i-1, '.') || d.word(i-1) == "SELECT" || d.word(i-1) == "AS" {
+	if d.Punct(i-1, ',') || d.Punct(i-1, '.') || d.Word(i-1) == "SELECT" || d.Word(i-1) == "AS" {
 		return // a column named qualify
 	}
 	end := d.scanTo(i+1, "qualify", func(k int) bool {
-		switch d.word(k) {
+		switch d.Word(k) {
 		case "ORDER", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "WINDOW", "FETCH", "OFFSET":
 			return true
 		}
@@ -531,10 +531,10 @@ func (d *dialect) qualify(i int) {
 
 // selectClauseEnds reports whether the clause before k ends at k.
 func (d *dialect) selectClauseEnds(k int) bool {
-	if k >= len(d.code) || d.punct(k, ';') || d.punct(k, ')') || d.code[k].Kind == sqltext.JinjaTag {
+	if k >= len(d.code) || d.Punct(k, ';') || d.Punct(k, ')') || d.code[k].Kind == sqltext.JinjaTag {
 		return true
 	}
-	switch d.word(k) {
+	switch d.Word(k) {
 	case "HAVING", "QUALIFY", "ORDER", "LIMIT", "WINDOW", "UNION", "EXCEPT", "INTERSECT", "MINUS":
 		return true
 	}

@@ -14,6 +14,7 @@ import (
 // placeholder depends on: its neighbours, the brackets around it and the
 // clause it stands in.
 type jinjaReading struct {
+	sqltext.Cursor
 	tp    *jinjaTemplate
 	vis   []sqltext.Token
 	match []int // the bracket that closes or opens this one, -1 if none
@@ -24,11 +25,10 @@ type jinjaReading struct {
 }
 
 func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
-	r := &jinjaReading{tp: tp, vis: vis, match: make([]int, len(vis)), piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
-	var open []int
+	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, vis: vis, piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
+	r.match = r.Brackets()
 	p := 0
 	for k, t := range vis {
-		r.match[k] = -1
 		for p < len(tp.pieces) && tp.pieces[p].End <= t.Start {
 			p++
 		}
@@ -37,27 +37,8 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 			prev := r.prev(k)
 			r.lead[k] = prev < 0 || r.lead[prev]
 		}
-		switch {
-		case r.punct(k, '(') || r.punct(k, '['):
-			open = append(open, k)
-		case (r.punct(k, ')') || r.punct(k, ']')) && len(open) > 0:
-			o := open[len(open)-1]
-			open = open[:len(open)-1]
-			r.match[o], r.match[k] = k, o
-		}
 	}
 	return r
-}
-
-func (r *jinjaReading) word(k int) string {
-	if k < 0 || k >= len(r.vis) || r.vis[k].Kind != sqltext.Word {
-		return ""
-	}
-	return strings.ToUpper(r.vis[k].Text(r.tp.src))
-}
-
-func (r *jinjaReading) punct(k int, c byte) bool {
-	return k >= 0 && k < len(r.vis) && r.vis[k].Kind == sqltext.Punct && r.tp.src[r.vis[k].Start] == c
 }
 
 // prev and next return the neighbouring code token in the same statement,
@@ -70,7 +51,7 @@ func (r *jinjaReading) prev(k int) int {
 }
 
 func (r *jinjaReading) next(k int) int {
-	if k+1 < len(r.vis) && r.piece[k+1] == r.piece[k] && !r.punct(k+1, ';') {
+	if k+1 < len(r.vis) && r.piece[k+1] == r.piece[k] && !r.Punct(k+1, ';') {
 		return k + 1
 	}
 	return -1
@@ -91,7 +72,7 @@ func (r *jinjaReading) clause(k int) string {
 		if j < 0 || r.piece[j] != r.piece[k] {
 			break
 		}
-		if r.punct(j, ',') {
+		if r.Punct(j, ',') {
 			if w, ok := r.clauses[j]; ok {
 				word = w
 				break
@@ -99,15 +80,15 @@ func (r *jinjaReading) clause(k int) string {
 			commas = append(commas, j)
 			continue
 		}
-		if (r.punct(j, ')') || r.punct(j, ']')) && r.match[j] >= 0 {
+		if (r.Punct(j, ')') || r.Punct(j, ']')) && r.match[j] >= 0 {
 			j = r.match[j]
 			continue
 		}
-		if r.punct(j, '(') || r.punct(j, '[') {
+		if r.Punct(j, '(') || r.Punct(j, '[') {
 			word = "("
 			break
 		}
-		if w := r.word(j); listClauses[w] {
+		if w := r.Word(j); listClauses[w] {
 			word = w
 			break
 		}
@@ -163,9 +144,9 @@ func (r *jinjaReading) operandEnded(k int) bool {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.Number, sqltext.String, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
-		return !operandWanted[r.word(k)]
+		return !operandWanted[r.Word(k)]
 	}
-	return r.punct(k, ')') || r.punct(k, ']')
+	return r.Punct(k, ')') || r.Punct(k, ']')
 }
 
 // queryStart reports whether a placeholder after prev starts a query: at
@@ -174,18 +155,18 @@ func (r *jinjaReading) queryStart(prev int) bool {
 	if prev < 0 {
 		return true
 	}
-	if !r.punct(prev, '(') {
+	if !r.Punct(prev, '(') {
 		return false
 	}
 	before := r.prev(prev)
-	if before < 0 || r.punct(before, '(') {
+	if before < 0 || r.Punct(before, '(') {
 		return true
 	}
-	if r.punct(before, ',') {
+	if r.Punct(before, ',') {
 		c := r.clause(before)
 		return readRelationWords[c] || c == "ON"
 	}
-	return queryOpeners[r.word(before)]
+	return queryOpeners[r.Word(before)]
 }
 
 // shape returns the text that replaces the Jinja expression at k.
@@ -232,9 +213,9 @@ func (r *jinjaReading) shape(k int) string {
 	if r.lead[k] && prev >= 0 {
 		return " " // the first of the macros a statement starts with stands for them all
 	}
-	pw, nw := r.word(prev), r.word(next)
+	pw, nw := r.Word(prev), r.Word(next)
 	comma := ""
-	if r.punct(prev, ',') {
+	if r.Punct(prev, ',') {
 		comma = r.clause(prev)
 	}
 	if prev < 0 {
@@ -243,32 +224,32 @@ func (r *jinjaReading) shape(k int) string {
 		for next >= 0 && r.vis[next].Kind == sqltext.JinjaExpr {
 			next = r.next(next)
 		}
-		nw = r.word(next)
+		nw = r.Word(next)
 	}
 	switch {
 	case r.queryStart(prev):
 		switch {
-		case next < 0 || r.punct(next, ')'):
+		case next < 0 || r.Punct(next, ')'):
 			return pad(query)
-		case r.punct(next, ','):
+		case r.Punct(next, ','):
 			return pad("WITH " + cteShape(query))
 		case nw == "FROM":
 			return " SELECT * "
-		case preambleFollowers[nw] || r.punct(next, '('):
+		case preambleFollowers[nw] || r.Punct(next, '('):
 			return " "
 		}
 		return pad(query)
 	case pw == "INTERVAL":
 		return " '" + placeholder + "' "
 	case pw == "WITH" || pw == "RECURSIVE" || comma == "WITH":
-		if nw == "AS" || r.punct(next, '(') {
+		if nw == "AS" || r.Punct(next, '(') {
 			return pad(placeholder) // the name of a CTE
 		}
 		return pad(cteShape(query))
-	case pw == "FROM" && r.word(r.prev(prev)) == "DELETE", writeRelationWords[pw]:
+	case pw == "FROM" && r.Word(r.prev(prev)) == "DELETE", writeRelationWords[pw]:
 		return pad(placeholder)
 	case readRelationWords[pw] || readRelationWords[comma] || comma == "ON":
-		if (kind == queryMacro || len(reads) > 0) && !r.punct(next, '.') {
+		if (kind == queryMacro || len(reads) > 0) && !r.Punct(next, '.') {
 			return pad("(" + query + ")")
 		}
 		return pad(placeholder)
@@ -281,15 +262,15 @@ func (r *jinjaReading) shape(k int) string {
 	case groupByMacro:
 		return pad(groupByShape(inner))
 	}
-	selectItem := comma == "SELECT" || pw == "SELECT" || ((pw == "DISTINCT" || pw == "ALL") && r.word(r.prev(prev)) == "SELECT")
-	listEnd := next < 0 || r.punct(next, ',') || r.punct(next, ')') || nw == "FROM" || nw == "INTO" ||
+	selectItem := comma == "SELECT" || pw == "SELECT" || ((pw == "DISTINCT" || pw == "ALL") && r.Word(r.prev(prev)) == "SELECT")
+	listEnd := next < 0 || r.Punct(next, ',') || r.Punct(next, ')') || nw == "FROM" || nw == "INTO" ||
 		nw == "UNION" || nw == "INTERSECT" || nw == "EXCEPT" || nw == "MINUS"
 	switch {
 	case selectItem && listEnd && kind != expressionMacro:
 		// A macro in a select list may write any number of columns: a
 		// star claims no column list a rule could find one missing from.
 		return " * "
-	case prev >= 0 && r.operandEnded(prev) && (next < 0 || r.punct(next, ',') || r.punct(next, ')') || tailFollowers[nw]):
+	case prev >= 0 && r.operandEnded(prev) && (next < 0 || r.Punct(next, ',') || r.Punct(next, ')') || tailFollowers[nw]):
 		return " "
 	}
 	return pad(placeholder)

@@ -1,6 +1,7 @@
 package sqltext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -125,5 +126,39 @@ func TestRewriteMapsBack(t *testing.T) {
 	out, m = Rewrite(src, 22, len(src), edits)
 	if out != "WHERE x" || m.Orig(0) != 22 || m.Orig(6) != 28 {
 		t.Errorf("untouched statement: %q, Orig(0)=%d, Orig(6)=%d", out, m.Orig(0), m.Orig(6))
+	}
+}
+
+func TestCursor(t *testing.T) {
+	src := "select f(a[1], (b)) >= x; end"
+	toks, _ := Lex(src)
+	c := NewCursor(src, Code(toks))
+	if c.Word(0) != "SELECT" || c.Word(1) != "F" || c.Word(2) != "" || c.Word(-1) != "" || c.Word(99) != "" {
+		t.Errorf("Word: %q %q %q", c.Word(0), c.Word(1), c.Word(2))
+	}
+	if !c.Punct(2, '(') || c.Punct(2, ')') || c.Punct(-1, '(') {
+		t.Error("Punct")
+	}
+	ge := strings.Index(src, ">=")
+	var geIndex int
+	for i, tk := range Code(toks) {
+		if tk.Start == ge {
+			geIndex = i
+		}
+	}
+	if c.Op(geIndex) != ">=" || c.Op(0) != "" {
+		t.Errorf("Op(%d) = %q", geIndex, c.Op(geIndex))
+	}
+	// select f ( a [ 1 ] , ( b ) ) >= x ; end
+	// 0      1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
+	want := []int{-1, -1, 11, -1, 6, -1, 4, -1, 10, -1, 8, 2, -1, -1, -1, -1}
+	if got := c.Brackets(); !slices.Equal(got, want) {
+		t.Errorf("Brackets = %v, want %v", got, want)
+	}
+	unbalanced := "a ) ( b"
+	ut, _ := Lex(unbalanced)
+	uc := NewCursor(unbalanced, Code(ut))
+	if got := uc.Brackets(); !slices.Equal(got, []int{-1, -1, -1, -1}) {
+		t.Errorf("unbalanced brackets = %v, want no partners", got)
 	}
 }

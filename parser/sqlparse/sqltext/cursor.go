@@ -1,0 +1,65 @@
+package sqltext
+
+import "strings"
+
+// Cursor reads code tokens by index, the way every scanner of SQL text
+// does: a word upper-cased, a punctuation mark, an operator, the partner
+// of a bracket. An index outside the tokens reads as nothing, so scanners
+// look ahead and behind without bounds checks of their own.
+type Cursor struct {
+	src  string
+	code []Token
+	// upper holds each word in upper case once asked for: scanners ask
+	// for the same few words many times.
+	upper []string
+}
+
+// NewCursor reads code, tokens of src without space and comments (Code).
+func NewCursor(src string, code []Token) Cursor { return Cursor{src: src, code: code} }
+
+// Word returns code token i in upper case when it is a word, else "".
+func (c *Cursor) Word(i int) string {
+	if i < 0 || i >= len(c.code) || c.code[i].Kind != Word {
+		return ""
+	}
+	if c.upper == nil {
+		c.upper = make([]string, len(c.code))
+	}
+	if c.upper[i] == "" {
+		c.upper[i] = strings.ToUpper(c.code[i].Text(c.src))
+	}
+	return c.upper[i]
+}
+
+// Punct reports whether code token i is the punctuation mark p.
+func (c *Cursor) Punct(i int, p byte) bool {
+	return i >= 0 && i < len(c.code) && c.code[i].Kind == Punct && c.src[c.code[i].Start] == p
+}
+
+// Op returns code token i when it is an operator, else "".
+func (c *Cursor) Op(i int) string {
+	if i < 0 || i >= len(c.code) || c.code[i].Kind != Operator {
+		return ""
+	}
+	return c.code[i].Text(c.src)
+}
+
+// Brackets returns, for each code token, the index of the bracket that
+// closes or opens it, ( with ) and [ with ]; -1 for any other token and
+// for a bracket without a partner.
+func (c *Cursor) Brackets() []int {
+	match := make([]int, len(c.code))
+	var open []int
+	for k := range c.code {
+		match[k] = -1
+		switch {
+		case c.Punct(k, '(') || c.Punct(k, '['):
+			open = append(open, k)
+		case (c.Punct(k, ')') || c.Punct(k, ']')) && len(open) > 0:
+			o := open[len(open)-1]
+			open = open[:len(open)-1]
+			match[o], match[k] = k, o
+		}
+	}
+	return match
+}
