@@ -11,6 +11,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
 )
 
 // TestDialectConstructs parses one construct per case. native says the
@@ -635,4 +636,45 @@ func FuzzDialect(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReplaceWhere checks the fact rules read for INSERT ... REPLACE WHERE:
+// the predicate normalisation removes, parsed on its own, with locations
+// that map back to where the user wrote it.
+func TestReplaceWhere(t *testing.T) {
+	cases := []struct {
+		src, pred string // pred: the predicate as written; "" for none
+	}{
+		{"INSERT INTO t REPLACE WHERE d >= '2026-01-01' AND d <= '2026-01-31' SELECT * FROM s", "d >= '2026-01-01' AND d <= '2026-01-31'"},
+		{"INSERT INTO t REPLACE WHERE k IN (SELECT k FROM u) (SELECT * FROM s)", "k IN (SELECT k FROM u)"},
+		{"INSERT INTO t SELECT * FROM s WHERE d >= '2026-01-01'", ""},
+	}
+	for _, c := range cases {
+		st := Parse(c.src, Options{}).Statements[0]
+		p := st.ReplaceWhere
+		if c.pred == "" {
+			if p != nil {
+				t.Errorf("%q: ReplaceWhere %+v, want none", c.src, p)
+			}
+			continue
+		}
+		if p == nil || p.Where == nil {
+			t.Errorf("%q: no ReplaceWhere predicate", c.src)
+			continue
+		}
+		if st.Flags&dialect.ReplaceWhere == 0 {
+			t.Errorf("%q: ReplaceWhere set without its flag", c.src)
+		}
+		// The first column of the predicate maps back to its start.
+		var first int32 = -1
+		Walk(p.Where, func(m proto.Message) bool {
+			if cr, ok := m.(*pg_query.ColumnRef); ok && first < 0 {
+				first = cr.GetLocation()
+			}
+			return true
+		})
+		if got, want := int(first)+p.Shift, strings.Index(c.src, c.pred); got != want {
+			t.Errorf("%q: predicate maps to offset %d, want %d", c.src, got, want)
+		}
+	}
 }

@@ -62,6 +62,10 @@ type Statement struct {
 	Problem *sqltext.Problem
 	// Flags are what normalisation removed.
 	Flags dialect.Flags
+	// ReplaceWhere is the predicate of INSERT INTO t REPLACE WHERE pred,
+	// which normalisation removes because PostgreSQL has no such clause;
+	// nil without one, or when the predicate does not parse.
+	ReplaceWhere *Predicate
 	// Variant names the branch of {% if is_incremental() %} this statement
 	// comes from: "" when the file has none, else "incremental" or "full".
 	Variant string
@@ -181,6 +185,9 @@ func Parse(src string, opts Options) *File {
 			for _, mk := range marks {
 				if mk.Offset >= p.Start && mk.Offset < p.End {
 					st.Flags |= mk.Flags
+					if mk.Flags&dialect.ReplaceWhere != 0 && st.ReplaceWhere == nil {
+						st.ReplaceWhere = replacePredicate(src, mk.Predicate)
+					}
 				}
 			}
 			st.Problem = parseInto(st, code)
@@ -326,4 +333,33 @@ func commentText(c string) string {
 		c = strings.TrimSuffix(c[2:], "*/")
 	}
 	return strings.TrimSpace(c)
+}
+
+// Predicate is a condition cut from a statement and parsed on its own, as
+// the WHERE of "SELECT 1 WHERE <condition>".
+type Predicate struct {
+	Statement *Statement
+	Where     *pg_query.Node
+	// Shift added to a location in Statement gives the offset in the
+	// original text.
+	Shift int
+}
+
+// predicatePrefix makes a condition a query of its own.
+const predicatePrefix = "SELECT 1 WHERE "
+
+func replacePredicate(src string, span [2]int) *Predicate {
+	if span[1] <= span[0] {
+		return nil
+	}
+	f := Parse(predicatePrefix+src[span[0]:span[1]], Options{})
+	if len(f.Statements) != 1 || f.Statements[0].Node == nil {
+		return nil
+	}
+	st := f.Statements[0]
+	where := st.Select().GetWhereClause()
+	if where == nil {
+		return nil
+	}
+	return &Predicate{Statement: st, Where: where, Shift: span[0] - len(predicatePrefix)}
 }

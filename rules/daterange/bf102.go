@@ -169,9 +169,9 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 		w := ws[0]
 		var conds []cond
 		if fromTokens {
-			conds = tokenWriteConditions(src, st, pass.Tokens(st), w)
+			conds = tokenWriteConditions(st, pass.Tokens(st), w)
 		} else {
-			conds = writeConditions(src, st, w)
+			conds = writeConditions(st, w)
 		}
 		report := pass.ReporterFor(fromTokens)
 		write := fmt.Sprintf("the %s of %q", w.Kind, w.Target.Name())

@@ -48,13 +48,12 @@ WHERE order_date >= DATE '2026-01-14'
 		}
 		r := planRange{g: p.Grain(), start: start, end: end}
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql", "rollback.capture") {
-			src := string(f.Source.Content)
 			reported := map[int]bool{}
 			for _, st := range f.Parsed.Statements {
 				if st.Node == nil {
 					continue
 				}
-				for _, c := range allConditions(src, st) {
+				for _, c := range allConditions(st) {
 					for _, b := range c.bounds() {
 						if reported[b.Value.Offset] || !pass.IsPartitionColumn(b.Column) {
 							continue

@@ -2,8 +2,6 @@ package daterange
 
 import (
 	"github.com/bflint/bflint/parser/sqlparse"
-	"github.com/bflint/bflint/parser/sqlparse/dialect"
-	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	"github.com/bflint/bflint/rules"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -127,7 +125,7 @@ func (s *condSet) ctes(w *pg_query.WithClause) {
 // changes: the WHERE of a DELETE or UPDATE, Databricks' REPLACE WHERE, the
 // ON and WHEN conditions of a MERGE with the query of its source, and the
 // query that feeds an INSERT or CREATE TABLE ... AS.
-func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []cond {
+func writeConditions(st *sqlparse.Statement, w sqlparse.Write) []cond {
 	s := newCondSet(st)
 	s.add(w.Where)
 	if m := st.Node.GetMergeStmt(); m != nil {
@@ -140,7 +138,7 @@ func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []con
 	}
 	s.ctes(st.Node.GetInsertStmt().GetWithClause())
 	s.query(st.Select())
-	if rw, ok := replaceWhere(src, st); ok {
+	if rw, ok := replaceWhere(st); ok {
 		s.out = append(s.out, rw)
 	}
 	return s.out
@@ -151,7 +149,7 @@ func writeConditions(src string, st *sqlparse.Statement, w sqlparse.Write) []con
 // for a DELETE or UPDATE, and for other writes every condition outside a
 // subquery that computes a value, as writeConditions reads them from a
 // tree.
-func tokenWriteConditions(src string, st *sqlparse.Statement, tf *sqlparse.TokenFacts, w sqlparse.Write) []cond {
+func tokenWriteConditions(st *sqlparse.Statement, tf *sqlparse.TokenFacts, w sqlparse.Write) []cond {
 	var out []cond
 	rowsOfItsOwn := w.Kind == sqlparse.WriteDelete || w.Kind == sqlparse.WriteUpdate
 	for _, c := range tf.Conds {
@@ -166,7 +164,7 @@ func tokenWriteConditions(src string, st *sqlparse.Statement, tf *sqlparse.Token
 			}
 		}
 	}
-	if rw, ok := replaceWhere(src, st); ok {
+	if rw, ok := replaceWhere(st); ok {
 		out = append(out, rw)
 	}
 	return out
@@ -175,7 +173,7 @@ func tokenWriteConditions(src string, st *sqlparse.Statement, tf *sqlparse.Token
 // allConditions returns every condition of a statement, in queries at any
 // depth: the WHERE of each query, DELETE and UPDATE, each join's ON, a
 // MERGE's ON and WHEN conditions, and Databricks' REPLACE WHERE.
-func allConditions(src string, st *sqlparse.Statement) []cond {
+func allConditions(st *sqlparse.Statement) []cond {
 	s := newCondSet(st)
 	sqlparse.Walk(st.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
@@ -194,7 +192,7 @@ func allConditions(src string, st *sqlparse.Statement) []cond {
 		}
 		return true
 	})
-	if rw, ok := replaceWhere(src, st); ok {
+	if rw, ok := replaceWhere(st); ok {
 		s.out = append(s.out, rw)
 	}
 	return s.out
@@ -217,77 +215,12 @@ func partitionColumn(pass *rules.Pass, n *pg_query.Node) string {
 	return found
 }
 
-// replacePrefix makes a REPLACE WHERE predicate a query of its own.
-const replacePrefix = "SELECT 1 WHERE "
-
-// replaceWhere reads the predicate of INSERT INTO t REPLACE WHERE pred
-// query. PostgreSQL has no such clause, so normalisation removes it before
-// parsing and the parsed statement does not hold it: it is cut from the
-// original text, up to the query that supplies the rows, and parsed as the
-// WHERE of a query.
-func replaceWhere(src string, st *sqlparse.Statement) (cond, bool) {
-	if st.Flags&dialect.ReplaceWhere == 0 {
+// replaceWhere is the predicate of INSERT INTO t REPLACE WHERE pred, which
+// the parser reads on its own since normalisation removes the clause.
+func replaceWhere(st *sqlparse.Statement) (cond, bool) {
+	p := st.ReplaceWhere
+	if p == nil {
 		return cond{}, false
 	}
-	text := src[st.Start:st.End]
-	toks, _ := sqltext.Lex(text)
-	code := sqltext.Code(toks)
-	cur := sqltext.NewCursor(text, code)
-	word, punct := cur.Word, cur.Punct
-	from := -1
-	for i := range code {
-		if word(i) == "REPLACE" && word(i+1) == "WHERE" {
-			from = i + 2
-			break
-		}
-	}
-	if from < 0 || from >= len(code) {
-		return cond{}, false
-	}
-	end, depth := len(code), 0
-	for j := from; j < len(code) && end == len(code); j++ {
-		switch {
-		case punct(j, ';'):
-			end = j
-		case depth == 0 && startsQuery(word, punct, code, j):
-			end = j
-		case punct(j, '('):
-			depth++
-		case punct(j, ')'):
-			depth--
-		}
-	}
-	if end == from {
-		return cond{}, false
-	}
-	pred := text[code[from].Start:code[end-1].End]
-	f := sqlparse.Parse(replacePrefix+pred, sqlparse.Options{})
-	if len(f.Statements) != 1 || f.Statements[0].Node == nil {
-		return cond{}, false
-	}
-	pst := f.Statements[0]
-	where := pst.Select().GetWhereClause()
-	if where == nil {
-		return cond{}, false
-	}
-	return cond{st: pst, node: where, shift: st.Start + code[from].Start - len(replacePrefix)}, true
-}
-
-// startsQuery reports whether code[j] begins the query that follows a
-// REPLACE WHERE predicate, the way normalisation decides it: a query
-// keyword, or a parenthesised query that is not an operand of the
-// predicate (IN (SELECT ...), EXISTS (SELECT ...)).
-func startsQuery(word func(int) string, punct func(int, byte) bool, code []sqltext.Token, j int) bool {
-	switch word(j) {
-	case "SELECT", "WITH", "VALUES", "TABLE":
-		return true
-	}
-	if !punct(j, '(') || (word(j+1) != "SELECT" && word(j+1) != "WITH") {
-		return false
-	}
-	switch word(j - 1) {
-	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
-		return false
-	}
-	return code[j-1].Kind != sqltext.Operator && !punct(j-1, '(') && !punct(j-1, ',')
+	return cond{st: p.Statement, node: p.Where, shift: p.Shift}, true
 }

@@ -13,6 +13,10 @@ import (
 type Mark struct {
 	Offset int
 	Flags  Flags
+	// Predicate is where the predicate of a removed REPLACE WHERE stands
+	// in the original text, start and end: rules still read it. Zero for
+	// other marks.
+	Predicate [2]int
 }
 
 // dialect finds the rewrites of one file. It works on the code tokens of

@@ -266,7 +266,11 @@ func (d *dialect) insert(i int) {
 		end := d.scanTo(j+2, "replace", d.replacingQuery)
 		if end < len(d.code) && d.replacingQuery(end) {
 			d.drop(j, end-1)
-			d.mark(i, ReplaceWhere)
+			mk := Mark{Offset: d.code[i].Start, Flags: ReplaceWhere}
+			if end > j+2 {
+				mk.Predicate = [2]int{d.code[j+2].Start, d.code[end-1].End}
+			}
+			d.marks = append(d.marks, mk)
 		}
 	case d.Word(j) == "BY" && d.Word(j+1) == "NAME":
 		d.drop(j, j+1)
