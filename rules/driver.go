@@ -100,11 +100,11 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 			defer wg.Done()
 			for i := range next {
 				u := units[i]
-				if u.parse != nil {
-					u.parse()
+				if u.Parse != nil {
+					u.Parse()
 				}
 				perUnit[i] = lintUnit(u, s)
-				if u.parse != nil {
+				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil
 					}

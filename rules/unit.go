@@ -25,14 +25,28 @@ type Unit struct {
 	// Directives are the bflint:ignore comments of the unit's files.
 	Directives []*Directive
 	// Context marks a plan read only for the run's plan set (see
-	// Discovered.Context): no rule runs on it and nothing is reported.
+	// load.Discovered.Context): no rule runs on it and nothing is reported.
 	Context bool
 
-	manifest *manifestResult
-	facts    map[any]any
-	// parse, set on a streamed unit, parses its SQL file; Run calls it
-	// and drops the parse after the unit's rules.
-	parse func()
+	// DBT is the dbt project the unit belongs to, nil outside one.
+	DBT *DBT
+	// Parse, set on a streamed unit, parses its SQL file; Run calls it
+	// just before the unit's rules and drops the parse after them.
+	Parse func()
+
+	facts map[any]any
+}
+
+// DBT is a dbt project's artifacts as a run loads them, once per manifest:
+// the manifest, its lineage graph and the catalog.json beside it, or why
+// they could not be read.
+type DBT struct {
+	Path       string // the manifest, as shown to the user
+	Manifest   *manifest.Manifest
+	Err        error
+	Graph      *lineage.Graph
+	Catalog    *manifest.Catalog
+	CatalogErr error
 }
 
 // Fact returns what compute derives from the unit, computing it once: the
@@ -53,27 +67,27 @@ func (u *Unit) Fact(key any, compute func() any) any {
 // Manifest is the unit's dbt manifest, nil when none was found or it could
 // not be read.
 func (u *Unit) Manifest() *manifest.Manifest {
-	if u.manifest == nil {
+	if u.DBT == nil {
 		return nil
 	}
-	return u.manifest.manifest
+	return u.DBT.Manifest
 }
 
 // Lineage is the graph of the unit's manifest, nil without one.
 func (u *Unit) Lineage() *lineage.Graph {
-	if u.manifest == nil {
+	if u.DBT == nil {
 		return nil
 	}
-	return u.manifest.graph
+	return u.DBT.Graph
 }
 
 // Catalog is the catalog.json beside the unit's manifest, nil when there is
 // none or it could not be read.
 func (u *Unit) Catalog() *manifest.Catalog {
-	if u.manifest == nil {
+	if u.DBT == nil {
 		return nil
 	}
-	return u.manifest.catalog
+	return u.DBT.Catalog
 }
 
 // ManifestError says why the manifest found for the unit, or the catalog
@@ -81,12 +95,12 @@ func (u *Unit) Catalog() *manifest.Catalog {
 // absent or loaded.
 func (u *Unit) ManifestError() (file string, err error) {
 	switch {
-	case u.manifest == nil:
+	case u.DBT == nil:
 		return "", nil
-	case u.manifest.err != nil:
-		return u.manifest.path, u.manifest.err
-	case u.manifest.catalogErr != nil:
-		return path.Join(path.Dir(u.manifest.path), "catalog.json"), u.manifest.catalogErr
+	case u.DBT.Err != nil:
+		return u.DBT.Path, u.DBT.Err
+	case u.DBT.CatalogErr != nil:
+		return path.Join(path.Dir(u.DBT.Path), "catalog.json"), u.DBT.CatalogErr
 	}
 	return "", nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/bflint/bflint/parser/yamlx"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
+	"github.com/bflint/bflint/rules/load"
 )
 
 // lintOptions are the parsed lint flags.
@@ -169,7 +170,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	root, err := rules.ProjectRoot(o.paths[0])
+	root, err := load.ProjectRoot(o.paths[0])
 	if err != nil {
 		return usageErrorf("%v", err)
 	}
@@ -187,24 +188,24 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	load := rules.LoadOptions{Root: root, Config: cfg, Streamed: !o.stats, CacheDir: manifest.CacheDir()}
+	loadOpts := load.Options{Root: root, Config: cfg, Streamed: !o.stats, CacheDir: manifest.CacheDir()}
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
 			return usageErrorf("--manifest %s: no such file", o.manifest)
 		}
-		if load.Manifest, err = filepath.Abs(o.manifest); err != nil {
+		if loadOpts.Manifest, err = filepath.Abs(o.manifest); err != nil {
 			return usageErrorf("--manifest %s: %v", o.manifest, err)
 		}
 	}
-	disc, err := rules.Discover(o.paths, root, cfg.Exclude.Values())
+	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values())
 	if err != nil {
-		var ue *rules.UsageError
+		var ue *load.UsageError
 		if errors.As(err, &ue) {
 			return usageErrorf("%s", ue.Msg)
 		}
 		return err
 	}
-	units := rules.Load(fset, disc, load)
+	units := load.Units(fset, disc, loadOpts)
 	res := rules.Run(fset, units, settings)
 	for round := 0; o.fix && round < maxFixRounds; round++ {
 		changed, err := applyFixes(res, root, stderr)
@@ -215,7 +216,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 			break
 		}
 		fmt.Fprintf(stderr, "bflint: --fix rewrote %d file(s)\n", changed)
-		units = rules.Load(fset, disc, load)
+		units = load.Units(fset, disc, loadOpts)
 		res = rules.Run(fset, units, settings)
 	}
 	units = rules.Linted(units)

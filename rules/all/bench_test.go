@@ -13,6 +13,7 @@ import (
 	"github.com/bflint/bflint/internal/benchgen"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/load"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 
@@ -36,13 +37,13 @@ func BenchmarkRules(b *testing.B) {
 	reg := Registry()
 	root := writeBenchProject(b)
 	cfg := &config.Config{}
-	disc, err := rules.Discover([]string{root}, root, nil)
+	disc, err := load.Discover([]string{root}, root, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
 	load := func() (*token.FileSet, []*rules.Unit) {
 		fset := token.NewFileSet()
-		units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg})
+		units := load.Units(fset, disc, load.Options{Root: root, Config: cfg})
 		// The previous iteration's garbage is collected here, not charged
 		// to the next iteration's rules.
 		runtime.GC()

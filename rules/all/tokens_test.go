@@ -10,6 +10,7 @@ import (
 
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/load"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 
@@ -113,12 +114,12 @@ func findingLines(t *testing.T, reg *rules.Registry, dir string, tokensOnly bool
 		rel, _ := filepath.Rel(root, sub)
 		exclude = append(exclude, filepath.ToSlash(rel)+"/**")
 	}
-	disc, err := rules.Discover([]string{root}, root, exclude)
+	disc, err := load.Discover([]string{root}, root, exclude)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	res := rules.Run(fset, rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg}),
+	res := rules.Run(fset, load.Units(fset, disc, load.Options{Root: root, Config: cfg}),
 		&rules.Settings{Registry: reg, Config: cfg, Now: ruletest.Now, Jobs: 2, TokensOnly: tokensOnly})
 	for _, e := range res.Errors {
 		t.Errorf("internal error in %s (tokens only: %v): %s", e.File.Name, tokensOnly, e.Message)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
+	"github.com/bflint/bflint/rules/load"
 )
 
 // Now is the clock of every test run, so date rules are reproducible.
@@ -30,12 +31,12 @@ func Lint(t testing.TB, root string, reg *rules.Registry, cfg *config.Config, ex
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
-	disc, err := rules.Discover([]string{root}, root, exclude)
+	disc, err := load.Discover([]string{root}, root, exclude)
 	if err != nil {
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	res := rules.Run(fset, rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: cfg, Streamed: true}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
+	res := rules.Run(fset, load.Units(fset, disc, load.Options{Root: root, Config: cfg, Streamed: true}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
 	for _, e := range res.Errors {
 		t.Errorf("internal error in %s: %s", e.File.Name, e.Message)
 	}

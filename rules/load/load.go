@@ -1,4 +1,7 @@
-package rules
+// Package load finds what a run lints (plans, SQL files, the dbt manifests
+// they belong to) and reads it into the units rules run on: each file read
+// and parsed once, however many plans name it.
+package load
 
 import (
 	"bytes"
@@ -20,6 +23,7 @@ import (
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/rules"
 	"github.com/bmatcuk/doublestar/v4"
 )
 
@@ -249,8 +253,8 @@ func readHead(path string, n int64) ([]byte, error) {
 	return io.ReadAll(io.LimitReader(f, n))
 }
 
-// LoadOptions say where a run's files come from.
-type LoadOptions struct {
+// Options say where a run's files come from.
+type Options struct {
 	Root   string // the project root, absolute
 	Config *config.Config
 	// Manifest is the --manifest flag: the dbt manifest for files whose
@@ -266,13 +270,13 @@ type LoadOptions struct {
 	Streamed bool
 }
 
-// Load reads the discovered files into units. Plans are parsed and their
+// Units reads the discovered files into units. Plans are parsed and their
 // file references resolved; a SQL file that a plan references belongs to
 // that plan's unit and is not linted again on its own. Each SQL file is
 // read and parsed once, however many plans name it.
-func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
+func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
-		parsed: map[string]*SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
+		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -280,7 +284,7 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 	// reads a parse (directives, the plan's copies) waits for them all.
 	var afterParse []func()
 	root := opts.Root
-	var units []*Unit
+	var units []*rules.Unit
 	referenced := map[string]bool{}
 	for _, lp := range l.plans(d) {
 		u, p := lp.unit, lp.unit.Plan
@@ -294,10 +298,12 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
 			}
 		}
+		var m *manifestResult
 		if mpath != "" {
-			u.manifest = l.manifest(mpath)
+			m = l.manifest(mpath)
+			u.DBT = m.dbt
 		}
-		byPath := map[string]*SQLFile{}
+		byPath := map[string]*rules.SQLFile{}
 		for _, ref := range p.Paths {
 			if ref.Err != nil || ref.Key == "downstream.manifest" {
 				continue
@@ -305,18 +311,18 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 			referenced[ref.Abs] = true
 			sf := byPath[ref.Abs]
 			if sf == nil {
-				shared, err := l.sql(ref.Abs, u.manifest)
+				shared, err := l.sql(ref.Abs, m)
 				if err != nil {
 					ref.Err = fmt.Errorf("cannot be read: %v", err)
 					continue
 				}
 				// The keys are the plan's own; the parse is shared.
-				sf = &SQLFile{Source: shared.Source}
+				sf = &rules.SQLFile{Source: shared.Source}
 				byPath[ref.Abs] = sf
 				u.SQL = append(u.SQL, sf)
 				afterParse = append(afterParse, func() {
 					sf.Parsed = shared.Parsed
-					u.Directives = append(u.Directives, SQLDirectives(sf)...)
+					u.Directives = append(u.Directives, rules.SQLDirectives(sf)...)
 				})
 			}
 			sf.Keys = append(sf.Keys, ref.Key)
@@ -334,13 +340,13 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 			sf, parse, err := l.read(path, m)
 			if err != nil {
 				f := source.Add(fset, displayName(root, path), nil)
-				units = append(units, &Unit{File: f, ReadError: err})
+				units = append(units, &rules.Unit{File: f, ReadError: err})
 				continue
 			}
-			u := &Unit{File: sf.Source, SQL: []*SQLFile{sf}, manifest: m}
-			u.parse = func() {
+			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: dbtOf(m)}
+			u.Parse = func() {
 				sf.Parsed = parse()
-				u.Directives = SQLDirectives(sf)
+				u.Directives = rules.SQLDirectives(sf)
 			}
 			units = append(units, u)
 			continue
@@ -348,12 +354,12 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 		sf, err := l.sql(path, m)
 		if err != nil {
 			f := source.Add(fset, displayName(root, path), nil)
-			units = append(units, &Unit{File: f, ReadError: err})
+			units = append(units, &rules.Unit{File: f, ReadError: err})
 			continue
 		}
-		u := &Unit{File: sf.Source, SQL: []*SQLFile{sf}, manifest: m}
+		u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: dbtOf(m)}
 		units = append(units, u)
-		afterParse = append(afterParse, func() { u.Directives = SQLDirectives(sf) })
+		afterParse = append(afterParse, func() { u.Directives = rules.SQLDirectives(sf) })
 	}
 	l.parsing.Wait()
 	for _, f := range afterParse {
@@ -363,7 +369,7 @@ func Load(fset *token.FileSet, d *Discovered, opts LoadOptions) []*Unit {
 }
 
 type loadedPlan struct {
-	unit *Unit
+	unit *rules.Unit
 	dir  string // the plan's folder, absolute
 }
 
@@ -399,11 +405,11 @@ func (l *loader) plans(d *Discovered) []loadedPlan {
 func (l *loader) readPlan(path string) loadedPlan {
 	content, err := readFile(path)
 	f := source.Add(l.fset, displayName(l.root, path), content)
-	u := &Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
+	u := &rules.Unit{File: f, Plan: &plan.Plan{File: f}, ReadError: err}
 	if err == nil {
 		u.Plan = plan.Parse(f)
 		u.Plan.ResolvePaths(filepath.Dir(path), l.root)
-		u.Directives = YAMLDirectives(f)
+		u.Directives = rules.YAMLDirectives(f)
 	}
 	return loadedPlan{unit: u, dir: filepath.Dir(path)}
 }
@@ -414,7 +420,7 @@ type loader struct {
 	cfg          *config.Config
 	manifestFlag string
 	cacheDir     string
-	parsed       map[string]*SQLFile
+	parsed       map[string]*rules.SQLFile
 	manifests    map[string]*manifestResult
 	parsing      sync.WaitGroup
 	workers      chan struct{} // one token per parse running at once
@@ -468,10 +474,10 @@ func readAll(paths []string, readers int) map[string]readResult {
 // sql reads a SQL file and starts its parse, once per run and manifest:
 // ref() reads differently under a different manifest. The returned file's
 // Parsed is set once l.parsing is done.
-func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
+func (l *loader) sql(path string, m *manifestResult) (*rules.SQLFile, error) {
 	key := path
 	if m != nil {
-		key += "\x00" + m.path
+		key += "\x00" + m.dbt.Path
 	}
 	if sf, ok := l.parsed[key]; ok {
 		return sf, nil
@@ -492,7 +498,7 @@ func (l *loader) sql(path string, m *manifestResult) (*SQLFile, error) {
 }
 
 // read reads a SQL file into the file set and returns the parse to run.
-func (l *loader) read(path string, m *manifestResult) (*SQLFile, func() *sqlparse.File, error) {
+func (l *loader) read(path string, m *manifestResult) (*rules.SQLFile, func() *sqlparse.File, error) {
 	r, ok := l.contents[path]
 	if !ok {
 		r.content, r.err = readFile(path)
@@ -507,7 +513,7 @@ func (l *loader) read(path string, m *manifestResult) (*SQLFile, func() *sqlpars
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      m.resolve,
 	}
-	return &SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(string(content), opts) }, nil
+	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(string(content), opts) }, nil
 }
 
 func readFile(path string) ([]byte, error) {
@@ -542,4 +548,12 @@ func displayName(root, path string) string {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
+}
+
+// dbtOf is the artifacts of a loaded manifest, nil without one.
+func dbtOf(m *manifestResult) *rules.DBT {
+	if m == nil {
+		return nil
+	}
+	return m.dbt
 }

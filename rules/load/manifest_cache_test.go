@@ -1,4 +1,4 @@
-package rules
+package load
 
 import (
 	"path/filepath"
@@ -14,7 +14,7 @@ import (
 // lineage agrees.
 func TestManifestThroughCache(t *testing.T) {
 	cache := t.TempDir()
-	root, err := filepath.Abs("../testdata/lineage/shop")
+	root, err := filepath.Abs("../../testdata/lineage/shop")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -22,8 +22,8 @@ func TestManifestThroughCache(t *testing.T) {
 	load := func() *manifestResult {
 		l := &loader{root: root, cacheDir: cache, manifests: map[string]*manifestResult{}}
 		r := l.manifest(path)
-		if r.err != nil {
-			t.Fatal(r.err)
+		if r.dbt.Err != nil {
+			t.Fatal(r.dbt.Err)
 		}
 		return r
 	}
@@ -31,7 +31,7 @@ func TestManifestThroughCache(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(cache, "*.bin")); len(entries) != 1 {
 		t.Fatalf("the cache holds %q, want one entry", entries)
 	}
-	m := fresh.manifest
+	m := fresh.dbt.Manifest
 	type query struct{ kind, name string }
 	var queries []query
 	for _, n := range m.Nodes() {
@@ -55,7 +55,7 @@ func TestManifestThroughCache(t *testing.T) {
 		t.Fatal("no ref() or source() resolved: the test checks nothing")
 	}
 	for _, id := range m.IDs() {
-		if got, want := cached.graph.Downstream(id), fresh.graph.Downstream(id); !slices.Equal(got, want) {
+		if got, want := cached.dbt.Graph.Downstream(id), fresh.dbt.Graph.Downstream(id); !slices.Equal(got, want) {
 			t.Errorf("Downstream(%s) = %q from the cache, %q decoded", id, got, want)
 		}
 	}

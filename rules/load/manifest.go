@@ -1,4 +1,4 @@
-package rules
+package load
 
 import (
 	"errors"
@@ -9,18 +9,13 @@ import (
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/rules"
 )
 
-// manifestResult is a manifest loaded once per run, or why it could not be.
+// manifestResult is a manifest loaded once per run, or why it could not
+// be, with the names ref() and source() resolve to.
 type manifestResult struct {
-	path     string // as shown to the user
-	manifest *manifest.Manifest
-	err      error
-	// catalog is catalog.json beside the manifest, when dbt docs wrote one:
-	// the columns it lists tell type-2 dimensions by their validity columns.
-	catalog    *manifest.Catalog
-	catalogErr error
-	graph      *lineage.Graph
+	dbt *rules.DBT
 	// The names of ref() and source() are indexed on the first call, from
 	// the parses of SQL files that run concurrently: many plans' SQL has
 	// none, and the index costs a pass over every model.
@@ -56,17 +51,18 @@ func (l *loader) manifest(path string) *manifestResult {
 	if r, ok := l.manifests[path]; ok {
 		return r
 	}
-	r := &manifestResult{path: displayName(l.root, path)}
-	r.manifest, r.err = manifest.LoadCached(path, l.cacheDir)
-	r.err = relativeError(r.err, r.path)
-	if r.err == nil {
-		r.graph = lineage.New(r.manifest)
+	d := &rules.DBT{Path: displayName(l.root, path)}
+	d.Manifest, d.Err = manifest.LoadCached(path, l.cacheDir)
+	d.Err = relativeError(d.Err, d.Path)
+	if d.Err == nil {
+		d.Graph = lineage.New(d.Manifest)
 		catalog := filepath.Join(filepath.Dir(path), "catalog.json")
 		if _, err := os.Stat(catalog); err == nil {
-			r.catalog, r.catalogErr = manifest.LoadCatalogCached(catalog, l.cacheDir)
-			r.catalogErr = relativeError(r.catalogErr, displayName(l.root, catalog))
+			d.Catalog, d.CatalogErr = manifest.LoadCatalogCached(catalog, l.cacheDir)
+			d.CatalogErr = relativeError(d.CatalogErr, displayName(l.root, catalog))
 		}
 	}
+	r := &manifestResult{dbt: d}
 	l.manifests[path] = r
 	return r
 }
@@ -88,14 +84,14 @@ func relativeError(err error, name string) error {
 // the cache decodes a node only when asked, and most nodes are tests.
 func (r *manifestResult) index() {
 	r.refs, r.sources = map[string]string{}, map[string]string{}
-	for i := range r.manifest.IDs() {
-		switch kind, _ := r.manifest.ResourceTypeAt(i); kind {
+	for i := range r.dbt.Manifest.IDs() {
+		switch kind, _ := r.dbt.Manifest.ResourceTypeAt(i); kind {
 		case manifest.Model, manifest.Snapshot, manifest.Seed, manifest.Source:
 		default:
 			continue
 		}
-		n, _ := r.manifest.Peek(i)
-		rel := r.manifest.RelationName(&n)
+		n, _ := r.dbt.Manifest.Peek(i)
+		rel := r.dbt.Manifest.RelationName(&n)
 		if rel == "" {
 			continue
 		}
@@ -117,7 +113,7 @@ func (r *manifestResult) index() {
 
 // resolve answers ref() and source() for the SQL parser.
 func (r *manifestResult) resolve(kind string, args []string) string {
-	if r == nil || r.manifest == nil {
+	if r == nil || r.dbt.Manifest == nil {
 		return ""
 	}
 	r.indexOnce.Do(r.index)

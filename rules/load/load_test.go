@@ -1,4 +1,4 @@
-package rules_test
+package load_test
 
 import (
 	"fmt"
@@ -11,6 +11,7 @@ import (
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
+	"github.com/bflint/bflint/rules/load"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 
@@ -70,19 +71,19 @@ func contains(list []string, s string) bool {
 // A streamed load parses each standalone SQL file just before its rules
 // and drops the parse after them; what the rules report must not change.
 func TestStreamedLoadReportsTheSame(t *testing.T) {
-	for _, dir := range []string{"../examples/broken", "../testdata/sql/realworld", "../testdata/sql/dialects"} {
+	for _, dir := range []string{"../../examples/broken", "../../testdata/sql/realworld", "../../testdata/sql/dialects"} {
 		root, err := filepath.Abs(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		disc, err := rules.Discover([]string{root}, root, nil)
+		disc, err := load.Discover([]string{root}, root, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
 		var reports [2][]string
 		for i, streamed := range []bool{false, true} {
 			fset := token.NewFileSet()
-			units := rules.Load(fset, disc, rules.LoadOptions{Root: root, Config: &config.Config{}, Streamed: streamed})
+			units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: streamed})
 			res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 2})
 			for _, f := range res.Findings {
 				reports[i] = append(reports[i], fmt.Sprintf("%s %s %s", fset.Position(f.Pos), f.Rule.Code, f.Message))
