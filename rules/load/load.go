@@ -276,7 +276,7 @@ type Options struct {
 // read and parsed once, however many plans name it.
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
-		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*manifestResult{}, manifestDirs: map[string]string{},
+		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -298,10 +298,10 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
 			}
 		}
-		var m *manifestResult
+		var m *rules.DBT
 		if mpath != "" {
 			m = l.manifest(mpath)
-			u.DBT = m.dbt
+			u.DBT = m
 		}
 		byPath := map[string]*rules.SQLFile{}
 		for _, ref := range p.Paths {
@@ -332,7 +332,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		if referenced[path] {
 			continue
 		}
-		var m *manifestResult
+		var m *rules.DBT
 		if mpath := l.manifestIn(filepath.Dir(path)); mpath != "" {
 			m = l.manifest(mpath)
 		}
@@ -343,7 +343,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 				units = append(units, &rules.Unit{File: f, ReadError: err})
 				continue
 			}
-			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: dbtOf(m)}
+			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
 			u.Parse = func() {
 				sf.Parsed = parse()
 				u.Directives = rules.SQLDirectives(sf)
@@ -357,7 +357,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			units = append(units, &rules.Unit{File: f, ReadError: err})
 			continue
 		}
-		u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: dbtOf(m)}
+		u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
 		units = append(units, u)
 		afterParse = append(afterParse, func() { u.Directives = rules.SQLDirectives(sf) })
 	}
@@ -421,7 +421,7 @@ type loader struct {
 	manifestFlag string
 	cacheDir     string
 	parsed       map[string]*rules.SQLFile
-	manifests    map[string]*manifestResult
+	manifests    map[string]*rules.DBT
 	parsing      sync.WaitGroup
 	workers      chan struct{} // one token per parse running at once
 	manifestDirs map[string]string
@@ -474,10 +474,10 @@ func readAll(paths []string, readers int) map[string]readResult {
 // sql reads a SQL file and starts its parse, once per run and manifest:
 // ref() reads differently under a different manifest. The returned file's
 // Parsed is set once l.parsing is done.
-func (l *loader) sql(path string, m *manifestResult) (*rules.SQLFile, error) {
+func (l *loader) sql(path string, m *rules.DBT) (*rules.SQLFile, error) {
 	key := path
 	if m != nil {
-		key += "\x00" + m.dbt.Path
+		key += "\x00" + m.Path
 	}
 	if sf, ok := l.parsed[key]; ok {
 		return sf, nil
@@ -498,7 +498,7 @@ func (l *loader) sql(path string, m *manifestResult) (*rules.SQLFile, error) {
 }
 
 // read reads a SQL file into the file set and returns the parse to run.
-func (l *loader) read(path string, m *manifestResult) (*rules.SQLFile, func() *sqlparse.File, error) {
+func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlparse.File, error) {
 	r, ok := l.contents[path]
 	if !ok {
 		r.content, r.err = readFile(path)
@@ -511,7 +511,7 @@ func (l *loader) read(path string, m *manifestResult) (*rules.SQLFile, func() *s
 	opts := sqlparse.Options{
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
-		Resolve:      m.resolve,
+		Resolve:      resolver(m),
 	}
 	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(string(content), opts) }, nil
 }
@@ -548,12 +548,4 @@ func displayName(root, path string) string {
 		return filepath.ToSlash(path)
 	}
 	return filepath.ToSlash(rel)
-}
-
-// dbtOf is the artifacts of a loaded manifest, nil without one.
-func dbtOf(m *manifestResult) *rules.DBT {
-	if m == nil {
-		return nil
-	}
-	return m.dbt
 }

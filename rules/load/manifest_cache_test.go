@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/rules"
 )
 
 // TestManifestThroughCache loads a manifest as a lint run does, once into an
@@ -19,11 +20,11 @@ func TestManifestThroughCache(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(root, "target", "manifest.json")
-	load := func() *manifestResult {
-		l := &loader{root: root, cacheDir: cache, manifests: map[string]*manifestResult{}}
+	load := func() *rules.DBT {
+		l := &loader{root: root, cacheDir: cache, manifests: map[string]*rules.DBT{}}
 		r := l.manifest(path)
-		if r.dbt.Err != nil {
-			t.Fatal(r.dbt.Err)
+		if r.Err != nil {
+			t.Fatal(r.Err)
 		}
 		return r
 	}
@@ -31,7 +32,7 @@ func TestManifestThroughCache(t *testing.T) {
 	if entries, _ := filepath.Glob(filepath.Join(cache, "*.bin")); len(entries) != 1 {
 		t.Fatalf("the cache holds %q, want one entry", entries)
 	}
-	m := fresh.dbt.Manifest
+	m := fresh.Manifest
 	type query struct{ kind, name string }
 	var queries []query
 	for _, n := range m.Nodes() {
@@ -43,7 +44,7 @@ func TestManifestThroughCache(t *testing.T) {
 	resolved := 0
 	for _, q := range queries {
 		args := strings.Split(q.name, ".")
-		got, want := cached.resolve(q.kind, args), fresh.resolve(q.kind, args)
+		got, want := resolver(cached)(q.kind, args), resolver(fresh)(q.kind, args)
 		if got != want {
 			t.Errorf("%s(%q) = %q from the cache, %q decoded", q.kind, q.name, got, want)
 		}
@@ -55,7 +56,7 @@ func TestManifestThroughCache(t *testing.T) {
 		t.Fatal("no ref() or source() resolved: the test checks nothing")
 	}
 	for _, id := range m.IDs() {
-		if got, want := cached.dbt.Graph.Downstream(id), fresh.dbt.Graph.Downstream(id); !slices.Equal(got, want) {
+		if got, want := cached.Graph.Downstream(id), fresh.Graph.Downstream(id); !slices.Equal(got, want) {
 			t.Errorf("Downstream(%s) = %q from the cache, %q decoded", id, got, want)
 		}
 	}
