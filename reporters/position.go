@@ -135,14 +135,6 @@ func Fingerprints(findings []rules.Finding) []string {
 	return out
 }
 
-// ProjectURL is bflint's home, named in reports that link back to it.
-const ProjectURL = "https://github.com/bflint/bflint"
-
-// RuleDocURL is the page of a rule's documentation.
-func RuleDocURL(code string) string {
-	return ProjectURL + "/blob/main/docs/rules/" + code + ".md"
-}
-
 // RuleCode and FileName let reporters name the rule and file of a finding or
 // internal error that was built without one (a CLI-level failure, a test)
 // instead of crashing while reporting.

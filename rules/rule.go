@@ -88,6 +88,14 @@ var (
 	namePattern = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 )
 
+// ProjectURL is bflint's home, named in reports that link back to it.
+const ProjectURL = "https://github.com/bflint/bflint"
+
+// URL is the page of the rule's documentation, docs/rules/<CODE>.md.
+func (r *Rule) URL() string {
+	return ProjectURL + "/blob/main/docs/rules/" + r.Code + ".md"
+}
+
 // validate checks the declaration of a rule, so a malformed rule fails the
 // registry at start-up rather than in a user's report.
 func (r *Rule) validate() error {

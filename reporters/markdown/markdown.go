@@ -142,11 +142,10 @@ func writeFindingTable(bw *bufio.Writer, res *rules.Result, active []rules.Findi
 }
 
 func ruleLink(r *rules.Rule) string {
-	code := reporters.RuleCode(r)
-	if code == "" {
+	if r == nil {
 		return ""
 	}
-	return fmt.Sprintf("[%s](%s)", code, reporters.RuleDocURL(code))
+	return fmt.Sprintf("[%s](%s)", r.Code, r.URL())
 }
 
 // escaper makes text safe inside a table cell: no character starts

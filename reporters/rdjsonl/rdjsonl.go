@@ -102,11 +102,11 @@ func diagnostic(res *rules.Result, f rules.Finding) Diagnostic {
 		Message:  f.Message,
 		Location: Location{Path: reporters.FileName(f.File), Range: rng},
 		Severity: severity(reporters.EffectiveSeverity(f)),
-		Source:   Source{Name: "bflint", URL: reporters.ProjectURL},
+		Source:   Source{Name: "bflint", URL: rules.ProjectURL},
 		Code:     Code{Value: code},
 	}
-	if code != "" {
-		d.Code.URL = reporters.RuleDocURL(code)
+	if f.Rule != nil {
+		d.Code.URL = f.Rule.URL()
 	}
 	for _, fix := range f.Fixes {
 		if s, ok := suggestions(res, f, fix); ok {

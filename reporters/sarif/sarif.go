@@ -198,7 +198,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			Tool: tool{Driver: driver{
 				Name:           "bflint",
 				Version:        opts.ToolVersion,
-				InformationURI: reporters.ProjectURL,
+				InformationURI: rules.ProjectURL,
 				Rules:          idx.descriptors(),
 			}},
 			Invocations:        []invocation{inv},
@@ -246,7 +246,7 @@ func (idx *ruleIndex) descriptors() []descriptor {
 		d := descriptor{
 			ID:                   r.Code,
 			Name:                 r.Name,
-			HelpURI:              reporters.RuleDocURL(r.Code),
+			HelpURI:              r.URL(),
 			DefaultConfiguration: reportingConfiguration{Level: level(r.Severity)},
 		}
 		if r.Doc.Title != "" {
