@@ -8,12 +8,9 @@ package reporters
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"go/token"
 	"io"
-	"strconv"
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/source"
@@ -104,35 +101,6 @@ func EffectiveSeverity(f rules.Finding) rules.Severity {
 		return f.Severity
 	}
 	return f.Rule.Severity
-}
-
-// Fingerprint identifies a finding without its line or column, so that it
-// survives edits elsewhere in the file: code, file and message, plus the
-// occurrence index that keeps identical findings in one file apart.
-func Fingerprint(code, file, message string, occurrence int) string {
-	h := sha256.New()
-	for _, part := range []string{code, file, message} {
-		h.Write([]byte(part))
-		h.Write([]byte{0})
-	}
-	h.Write([]byte(strconv.Itoa(occurrence)))
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// Fingerprints returns the fingerprint of every finding, index for index.
-// Occurrences are counted over all findings, suppressed ones included, in
-// the driver's position order: the json format drops suppressed findings
-// and SARIF keeps them, and both must still name each finding alike.
-func Fingerprints(findings []rules.Finding) []string {
-	type triple struct{ code, file, message string }
-	seen := map[triple]int{}
-	out := make([]string, len(findings))
-	for i, f := range findings {
-		k := triple{code: RuleCode(f.Rule), file: FileName(f.File), message: f.Message}
-		out[i] = Fingerprint(k.code, k.file, k.message, seen[k])
-		seen[k]++
-	}
-	return out
 }
 
 // RuleCode and FileName let reporters name the rule and file of a finding or

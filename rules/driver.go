@@ -122,13 +122,10 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		res.Findings = append(res.Findings, ur.findings...)
 		res.Errors = append(res.Errors, ur.errors...)
 	}
-	// The order matters: suppression already ran per unit, on raw findings,
-	// so a directive matches what the rule said; severity overrides come
-	// next so dedupe sees final severities; sorting last makes output
-	// independent of scheduling.
-	res.Findings = overrideSeverity(res.Findings, s.Severity)
-	res.Findings = dedupe(res.Findings)
-	sortFindings(res.Findings)
+	// Suppression already ran per unit, on raw findings, so that a
+	// directive matches what the rule said; the run-wide steps follow.
+	// They cannot fail.
+	_ = Process(res, Processors(s)...)
 	sort.SliceStable(res.Errors, func(i, j int) bool {
 		if res.Errors[i].File.Name != res.Errors[j].File.Name {
 			return res.Errors[i].File.Name < res.Errors[j].File.Name
@@ -262,48 +259,4 @@ func directiveProblems(d *Directive, s *Settings) []string {
 		out = append(out, fmt.Sprintf("bflint:ignore %s has no reason: say why the finding does not apply, so the next reader can judge it", strings.Join(d.Names, ",")))
 	}
 	return out
-}
-
-func overrideSeverity(fs []Finding, over map[string]Severity) []Finding {
-	for i := range fs {
-		if sev, ok := over[fs[i].Rule.Code]; ok {
-			fs[i].Severity = sev
-		}
-	}
-	return fs
-}
-
-func dedupe(fs []Finding) []Finding {
-	type key struct {
-		code string
-		pos  token.Pos
-		msg  string
-	}
-	seen := map[key]bool{}
-	out := fs[:0]
-	for _, f := range fs {
-		k := key{f.Rule.Code, f.Pos, f.Message}
-		if seen[k] {
-			continue
-		}
-		seen[k] = true
-		out = append(out, f)
-	}
-	return out
-}
-
-func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		if a.File.Name != b.File.Name {
-			return a.File.Name < b.File.Name
-		}
-		if a.Pos != b.Pos {
-			return a.Pos < b.Pos
-		}
-		if a.Rule.Code != b.Rule.Code {
-			return a.Rule.Code < b.Rule.Code
-		}
-		return a.Message < b.Message
-	})
 }

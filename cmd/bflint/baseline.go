@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/baseline"
 )
@@ -42,8 +41,9 @@ func prepareAdoption(o *lintOptions, root string) (*adoption, error) {
 	return &a, nil
 }
 
-// process applies the adoption flags to the driver's result and returns
-// the baseline entries that have gone stale. The order matters:
+// process applies the adoption flags to the driver's result, as steps of
+// the findings chain, and returns the baseline entries that have gone
+// stale. The order matters:
 //   - fingerprints are taken from the driver's findings, in-source
 //     suppressed ones included, exactly as the reporters take them, so an
 //     entry names a finding the way the JSON and SARIF reports do;
@@ -54,32 +54,43 @@ func prepareAdoption(o *lintOptions, root string) (*adoption, error) {
 //     driver ran), so a finding accepted in source does not use up an entry;
 //   - --new-from-rev drops findings last, once the baseline has seen them
 //     all, or entries in unchanged files would be reported as stale.
+//     Fingerprints stay valid for the reporters, which recompute them:
+//     identical findings share a file, so they are kept or dropped
+//     together and their occurrence numbers do not shift.
 func (a *adoption) process(res *rules.Result, units []*rules.Unit, s *rules.Settings, o *lintOptions, stderr io.Writer) ([]baseline.Entry, error) {
-	prints := reporters.Fingerprints(res.Findings)
+	var steps []rules.Processor
 	if o.writeBaseline != "" {
-		b := baseline.New(res.Findings, prints)
-		if err := b.WriteFile(o.writeBaseline); err != nil {
-			return nil, usageErrorf("--write-baseline %s: %v", o.writeBaseline, err)
-		}
-		fmt.Fprintf(stderr, "bflint: wrote %s with %d finding(s)\n", o.writeBaseline, len(b.Findings))
+		steps = append(steps, writeBaseline(o.writeBaseline, stderr))
 	}
 	var stale []baseline.Entry
 	if a.baseline != nil {
 		linted := unitFiles(units)
 		covered := func(e baseline.Entry) bool { return linted[e.File] && s.Enabled[e.Code] }
-		stale = a.baseline.Apply(res.Findings, prints, "in baseline "+filepath.ToSlash(o.baseline), covered)
+		steps = append(steps, a.baseline.Processor("in baseline "+filepath.ToSlash(o.baseline), covered, &stale))
 	}
 	if a.changed != nil {
-		// Fingerprints stay valid for the reporters, which recompute them:
-		// identical findings share a file, so they are kept or dropped
-		// together and their occurrence numbers do not shift.
-		res.Findings = keepChanged(res.Findings, units, a.changed)
+		steps = append(steps, keepChanged(units, a.changed))
+	}
+	if err := rules.Process(res, steps...); err != nil {
+		return nil, err
 	}
 	if o.writeBaseline != "" {
 		// The baseline just written has dropped the stale entries already.
 		return nil, nil
 	}
 	return stale, nil
+}
+
+// writeBaseline records the run's findings in path and passes them on.
+func writeBaseline(path string, stderr io.Writer) rules.Processor {
+	return rules.Processor{Name: "write-baseline", Run: func(fs []rules.Finding) ([]rules.Finding, error) {
+		b := baseline.New(fs, rules.Fingerprints(fs))
+		if err := b.WriteFile(path); err != nil {
+			return nil, usageErrorf("--write-baseline %s: %v", path, err)
+		}
+		fmt.Fprintf(stderr, "bflint: wrote %s with %d finding(s)\n", path, len(b.Findings))
+		return fs, nil
+	}}
 }
 
 // unitFiles is the set of files the run linted, by display name.

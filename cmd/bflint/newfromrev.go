@@ -74,24 +74,26 @@ func git(dir string, args ...string) (string, error) {
 // did, since plan-level findings have no changed line to attach to. A SQL
 // file shared by several plans belongs to each, so its findings show when
 // any of them changed.
-func keepChanged(findings []rules.Finding, units []*rules.Unit, changed map[string]bool) []rules.Finding {
-	keep := map[string]bool{}
-	for _, u := range units {
-		files := filesOf(u)
-		for _, n := range files {
-			if changed[n] {
-				for _, m := range files {
-					keep[m] = true
+func keepChanged(units []*rules.Unit, changed map[string]bool) rules.Processor {
+	return rules.Processor{Name: "new-from-rev", Run: func(findings []rules.Finding) ([]rules.Finding, error) {
+		keep := map[string]bool{}
+		for _, u := range units {
+			files := filesOf(u)
+			for _, n := range files {
+				if changed[n] {
+					for _, m := range files {
+						keep[m] = true
+					}
+					break
 				}
-				break
 			}
 		}
-	}
-	out := findings[:0]
-	for _, f := range findings {
-		if f.File != nil && keep[f.File.Name] {
-			out = append(out, f)
+		out := findings[:0]
+		for _, f := range findings {
+			if f.File != nil && keep[f.File.Name] {
+				out = append(out, f)
+			}
 		}
-	}
-	return out
+		return out, nil
+	}}
 }

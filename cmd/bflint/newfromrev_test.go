@@ -3,11 +3,15 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/rules"
 )
 
 // gitRepo makes a repository in a fresh folder, isolated from the
@@ -153,5 +157,35 @@ func TestNewFromRevBadInput(t *testing.T) {
 				t.Errorf("a run that cannot start wrote a report:\n%s", stdout.String())
 			}
 		})
+	}
+}
+
+// TestKeepChanged: a plan counts as changed when it or any SQL file it
+// names did, and then all of its files' findings stay; a standalone file
+// stands alone.
+func TestKeepChanged(t *testing.T) {
+	fset := token.NewFileSet()
+	add := func(name string) *source.File { return source.Add(fset, name, []byte("x\n")) }
+	planA, buildA, planB, buildB, loose := add("a.backfill.yaml"), add("a.sql"), add("b.backfill.yaml"), add("b.sql"), add("loose.sql")
+	units := []*rules.Unit{
+		{File: planA, SQL: []*rules.SQLFile{{Source: buildA}}},
+		{File: planB, SQL: []*rules.SQLFile{{Source: buildB}}},
+		{File: loose, SQL: []*rules.SQLFile{{Source: loose}}},
+	}
+	r := &rules.Rule{Code: "BF104"}
+	var fs []rules.Finding
+	for _, f := range []*source.File{planA, buildA, planB, buildB, loose} {
+		fs = append(fs, rules.Finding{Rule: r, File: f})
+	}
+	out, err := keepChanged(units, map[string]bool{"a.sql": true}).Run(fs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var kept []string
+	for _, f := range out {
+		kept = append(kept, f.File.Name)
+	}
+	if got, want := strings.Join(kept, " "), "a.backfill.yaml a.sql"; got != want {
+		t.Errorf("kept %s, want %s", got, want)
 	}
 }

@@ -66,7 +66,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		Findings: []finding{},
 		Errors:   []ierror{},
 	}
-	prints := reporters.Fingerprints(res.Findings)
+	prints := rules.Fingerprints(res.Findings)
 	for i, f := range res.Findings {
 		if f.Suppressed != nil {
 			doc.Summary.Suppressed++

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/internal/reportertest"
 	"github.com/bflint/bflint/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -133,7 +132,7 @@ func TestContent(t *testing.T) {
 		}
 	}
 	// Fingerprints come from the shared helper, so SARIF agrees with them.
-	prints := reporters.Fingerprints(res.Findings)
+	prints := rules.Fingerprints(res.Findings)
 	var want []string
 	for i, f := range res.Findings {
 		if f.Suppressed == nil {

@@ -3,8 +3,8 @@ package sarif
 import (
 	"testing"
 
-	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/internal/reportertest"
+	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/baseline"
 )
 
@@ -14,7 +14,7 @@ import (
 // schemas.
 func TestBaselineSuppressionIsExternal(t *testing.T) {
 	res := reportertest.Result()
-	prints := reporters.Fingerprints(res.Findings)
+	prints := rules.Fingerprints(res.Findings)
 	target := -1
 	for i, f := range res.Findings {
 		if f.Suppressed == nil {

@@ -161,7 +161,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		return err
 	}
 	idx := newRuleIndex(res.Rules)
-	prints := reporters.Fingerprints(res.Findings)
+	prints := rules.Fingerprints(res.Findings)
 	results := []result{}
 	for i, f := range res.Findings {
 		r := result{

@@ -13,7 +13,6 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/internal/testcorpus"
-	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/internal/reportertest"
 	"github.com/bflint/bflint/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -132,7 +131,7 @@ func TestContent(t *testing.T) {
 	if len(r.Results) != len(res.Findings) {
 		t.Fatalf("%d results, want every finding including suppressed ones (%d)", len(r.Results), len(res.Findings))
 	}
-	prints := reporters.Fingerprints(res.Findings)
+	prints := rules.Fingerprints(res.Findings)
 	var suppressed int
 	for i, got := range r.Results {
 		if got.PartialFingerprints[FingerprintKey] != prints[i] {

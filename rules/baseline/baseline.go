@@ -199,3 +199,12 @@ func (b *Baseline) Apply(findings []rules.Finding, prints []string, justificatio
 	}
 	return stale
 }
+
+// Processor is Apply as a step of the findings chain (rules.Process); the
+// stale entries are stored in *stale.
+func (b *Baseline) Processor(justification string, covered func(Entry) bool, stale *[]Entry) rules.Processor {
+	return rules.Processor{Name: "baseline", Run: func(fs []rules.Finding) ([]rules.Finding, error) {
+		*stale = b.Apply(fs, rules.Fingerprints(fs), justification, covered)
+		return fs, nil
+	}}
+}

@@ -75,3 +75,26 @@ func TestNewApply(t *testing.T) {
 		t.Errorf("stale entries %s, want p2,gone: matched ones and uncovered ones are not stale", got)
 	}
 }
+
+// TestProcessor runs Apply as a step of the findings chain: the recorded
+// finding is hidden as external, the new one stays, and the entry that no
+// longer matches is handed back as stale.
+func TestProcessor(t *testing.T) {
+	bf601 := &rules.Rule{Code: "BF601"}
+	old := []rules.Finding{{Rule: bf601, Message: "no rollback"}, {Rule: bf601, Message: "fixed since"}}
+	b := New(old, rules.Fingerprints(old))
+	res := &rules.Result{Findings: []rules.Finding{{Rule: bf601, Message: "no rollback"}, {Rule: bf601, Message: "new"}}}
+	var stale []Entry
+	if err := rules.Process(res, b.Processor("in baseline b.json", func(Entry) bool { return true }, &stale)); err != nil {
+		t.Fatal(err)
+	}
+	if s := res.Findings[0].Suppressed; s == nil || !s.External || s.Justification != "in baseline b.json" {
+		t.Errorf("recorded finding: suppression %+v, want external, in baseline b.json", s)
+	}
+	if res.Findings[1].Suppressed != nil {
+		t.Error("a finding the baseline does not hold must stay active")
+	}
+	if len(stale) != 1 || stale[0].Message != "fixed since" {
+		t.Errorf("stale = %+v, want the fixed finding's entry", stale)
+	}
+}

@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"errors"
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/source"
+)
+
+func processFixture() (*source.File, *source.File, *Rule, *Rule) {
+	fset := token.NewFileSet()
+	a := source.Add(fset, "a.sql", []byte("INSERT INTO t SELECT 1;\nINSERT INTO t SELECT 2;\n"))
+	b := source.Add(fset, "b.sql", []byte("SELECT 1;\n"))
+	return a, b, &Rule{Code: "BF201", Severity: SeverityError}, &Rule{Code: "BF204", Severity: SeverityWarning}
+}
+
+func TestSeverityOverrides(t *testing.T) {
+	a, _, r201, r204 := processFixture()
+	fs := []Finding{{Rule: r201, Severity: SeverityError, File: a}, {Rule: r204, Severity: SeverityWarning, File: a}}
+	out, err := SeverityOverrides(map[string]Severity{"BF201": SeverityInfo}).Run(fs)
+	if err != nil || out[0].Severity != SeverityInfo || out[1].Severity != SeverityWarning {
+		t.Errorf("got %v %v, %v; want BF201 info and BF204 unchanged", out[0].Severity, out[1].Severity, err)
+	}
+}
+
+func TestDedupe(t *testing.T) {
+	a, _, r201, r204 := processFixture()
+	fs := []Finding{
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m"},
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m"}, // the same finding again, from a second plan
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "other"},
+		{Rule: r204, File: a, Pos: a.Pos(0), Message: "m"},
+		{Rule: r201, File: a, Pos: a.Pos(24), Message: "m"},
+	}
+	out, _ := Dedupe.Run(fs)
+	if len(out) != 4 {
+		t.Errorf("kept %d findings, want 4 (only the exact repeat dropped): %+v", len(out), out)
+	}
+}
+
+func TestSort(t *testing.T) {
+	a, b, r201, r204 := processFixture()
+	fs := []Finding{
+		{Rule: r201, File: b, Pos: b.Pos(0), Message: "z"},
+		{Rule: r204, File: a, Pos: a.Pos(24), Message: "m"},
+		{Rule: r204, File: a, Pos: a.Pos(0), Message: "m"},
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "n"},
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m"},
+	}
+	out, _ := Sort.Run(fs)
+	var got []string
+	for _, f := range out {
+		got = append(got, f.File.Name+":"+f.Rule.Code+":"+f.Message)
+	}
+	want := "a.sql:BF201:m a.sql:BF201:n a.sql:BF204:m a.sql:BF204:m b.sql:BF201:z"
+	if s := strings.Join(got, " "); s != want {
+		t.Errorf("order %s, want %s", s, want)
+	}
+	if out[2].Pos > out[3].Pos {
+		t.Error("findings of one rule in one file must follow their positions")
+	}
+}
+
+func TestProcessStopsAtTheFirstError(t *testing.T) {
+	a, _, r201, _ := processFixture()
+	res := &Result{Findings: []Finding{{Rule: r201, File: a}}}
+	ran := false
+	failing := Processor{Name: "fails", Run: func(fs []Finding) ([]Finding, error) { return nil, errors.New("disk full") }}
+	after := Processor{Name: "after", Run: func(fs []Finding) ([]Finding, error) { ran = true; return fs, nil }}
+	if err := Process(res, failing, after); err == nil || err.Error() != "disk full" {
+		t.Errorf("err = %v, want the failing step's", err)
+	}
+	if ran || len(res.Findings) != 1 {
+		t.Errorf("the chain went on after a failure (ran %v) or lost the findings (%d)", ran, len(res.Findings))
+	}
+}
