@@ -7,7 +7,6 @@ import (
 	"io"
 	"runtime"
 	"runtime/debug"
-	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -129,17 +128,8 @@ func explainCommand(args []string, stdout io.Writer) error {
 	if r == nil {
 		return usageErrorf("explain: %v", reg.UnknownError(args[0]))
 	}
-	fmt.Fprintf(stdout, "%s %s (%s)\n%s\n\n%s\n\n", r.Code, r.Name, r.Severity, r.Doc.Title, r.Doc.Why)
-	fmt.Fprintf(stdout, "Bad:\n%s\nGood:\n%s", indent(r.Doc.Bad.Text), indent(r.Doc.Good.Text))
+	fmt.Fprintf(stdout, "%s %s (%s)\n%s\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, r.Doc.Title, r.Doc.HelpText(), r.URL())
 	return nil
-}
-
-func indent(s string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = "    " + l
-	}
-	return strings.Join(lines, "\n") + "\n"
 }
 
 func schemaCommand(args []string, stdout io.Writer) error {

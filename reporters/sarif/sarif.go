@@ -254,7 +254,7 @@ func (idx *ruleIndex) descriptors() []descriptor {
 		}
 		if r.Doc.Why != "" {
 			d.FullDescription = &multiformat{Text: r.Doc.Why}
-			d.Help = help(r.Doc)
+			d.Help = &multiformat{Text: r.Doc.HelpText(), Markdown: r.Doc.HelpMarkdown()}
 		}
 		out = append(out, d)
 	}
@@ -263,44 +263,6 @@ func (idx *ruleIndex) descriptors() []descriptor {
 
 // help renders a rule's documentation twice: plain text for consoles and
 // Markdown, with the examples in fenced blocks, for web viewers.
-func help(doc rules.Doc) *multiformat {
-	var text, md strings.Builder
-	text.WriteString(doc.Why)
-	md.WriteString(doc.Why)
-	for _, ex := range []struct {
-		label string
-		ex    rules.Example
-	}{{"Reported", doc.Bad}, {"Fixed", doc.Good}} {
-		if ex.ex.Text == "" {
-			continue
-		}
-		body := strings.TrimRight(ex.ex.Text, "\n")
-		fmt.Fprintf(&text, "\n\n%s:\n%s", ex.label, indent(body))
-		fence := codeFence(body)
-		fmt.Fprintf(&md, "\n\n%s:\n\n%s%s\n%s\n%s", ex.label, fence, ex.ex.Lang, body, fence)
-	}
-	return &multiformat{Text: text.String(), Markdown: md.String()}
-}
-
-func indent(s string) string {
-	return "    " + strings.ReplaceAll(s, "\n", "\n    ")
-}
-
-// codeFence returns a backtick fence longer than any backtick run in s, so
-// an example that itself holds a fence cannot end the block early.
-func codeFence(s string) string {
-	longest, run := 0, 0
-	for _, c := range s {
-		if c == '`' {
-			run++
-			longest = max(longest, run)
-		} else {
-			run = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
-}
-
 func findingLocation(res *rules.Result, f rules.Finding) location {
 	loc := location{PhysicalLocation: physicalLocation{ArtifactLocation: artifact(reporters.FileName(f.File))}}
 	start, end, hasEnd := reporters.Span(res.Fset, f)

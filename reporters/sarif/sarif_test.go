@@ -230,25 +230,6 @@ func TestArtifactURI(t *testing.T) {
 	}
 }
 
-func TestHelpMarkdown(t *testing.T) {
-	h := help(rules.Doc{
-		Why:  "Why it matters.",
-		Bad:  rules.Example{Lang: "sql", Text: "SELECT 1;\n"},
-		Good: rules.Example{Lang: "yaml", Text: "doc: |\n  ```sql\n  x\n  ```"},
-	})
-	wantMD := "Why it matters.\n\nReported:\n\n```sql\nSELECT 1;\n```\n\nFixed:\n\n````yaml\ndoc: |\n  ```sql\n  x\n  ```\n````"
-	if h.Markdown != wantMD {
-		t.Errorf("markdown:\n%s\nwant:\n%s", h.Markdown, wantMD)
-	}
-	wantText := "Why it matters.\n\nReported:\n    SELECT 1;\n\nFixed:\n    doc: |\n      ```sql\n      x\n      ```"
-	if h.Text != wantText {
-		t.Errorf("text:\n%s\nwant:\n%s", h.Text, wantText)
-	}
-	if !strings.HasPrefix(h.Text, "Why") {
-		t.Error("help text does not start with the rule's why")
-	}
-}
-
 // The validation must be able to fail: a log that breaks the schema in the
 // ways a careless change could is rejected.
 func TestSchemaRejectsInvalidLog(t *testing.T) {
