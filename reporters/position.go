@@ -61,6 +61,11 @@ func Span(fset *token.FileSet, f rules.Finding) (start, end Position, hasEnd boo
 	return start, end, hasEnd
 }
 
+// RelatedSpan is Span for a place a finding names as related.
+func RelatedSpan(fset *token.FileSet, r rules.Related) (start, end Position, hasEnd bool) {
+	return Span(fset, rules.Finding{File: r.File, Pos: r.Pos, End: r.End})
+}
+
 // utf16Column converts a 1-based byte column on line to UTF-16 code units.
 // A column past the text (an end at the line break, or at a '\r' that
 // source.File.Line strips) counts the extra bytes one unit each, since they

@@ -31,6 +31,16 @@ type Finding struct {
 	// FromTokens is set when the finding comes from a statement read from
 	// its tokens because it did not parse.
 	FromTokens bool
+	// Related are other places the finding is about, such as the INSERT
+	// that a DELETE is not paired with.
+	Related []Related
+}
+
+// Related is a place a finding points at besides its own.
+type Related struct {
+	File     *source.File
+	Pos, End token.Pos
+	Message  string
 }
 
 // Suppression is why a finding is not counted.
@@ -201,7 +211,19 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if !file.Contains(end) || end < pos {
 			end = token.NoPos
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens})
+		var related []Related
+		for _, ri := range d.Related {
+			// A place outside the unit is a bug in the rule: it is left out
+			// rather than shown somewhere it is not.
+			if rf := u.fileOf(ri.Pos); rf != nil {
+				rend := ri.End
+				if !rf.Contains(rend) || rend < ri.Pos {
+					rend = token.NoPos
+				}
+				related = append(related, Related{File: rf, Pos: ri.Pos, End: rend, Message: ri.Message})
+			}
+		}
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

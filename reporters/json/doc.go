@@ -23,7 +23,10 @@
 //	      "end_line": 3,           // where the flagged text ends; both end fields
 //	      "end_column": 33,        // are absent when the rule gave no end; the end is exclusive
 //	      "fingerprint": "9f2c...", // see below
-//	      "analysis": "tokens"     // only when the statement did not parse and was read from its tokens
+//	      "analysis": "tokens",    // only when the statement did not parse and was read from its tokens
+//	      "related": [             // only when the finding names other places
+//	        {"file": "sql/build.sql", "line": 5, "column": 1, "message": "refills \"analytics.fct_orders\" ..."}
+//	      ]
 //	    }
 //	  ],
 //	  "errors": [                  // internal errors: a rule that crashed or failed on a file
@@ -43,6 +46,11 @@
 //
 // "findings" and "errors" are always arrays, empty when there is nothing to
 // list. Suppressed findings are left out of "findings" and only counted.
+//
+// "related" lists the other places a finding is about, each with its own
+// short message: BF204 names the INSERT that refills what its DELETE
+// emptied. Reporters show them as notes (text), relatedLocations (SARIF)
+// and related_locations (rdjsonl).
 //
 // "analysis" marks a finding about a SQL statement the parser rejected,
 // which the rules that can work from tokens read from its tokens instead:

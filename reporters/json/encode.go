@@ -38,6 +38,24 @@ func (doc *document) encode() []byte {
 		if f.Analysis != "" {
 			e.field("analysis", f.Analysis, false)
 		}
+		if len(f.Related) > 0 {
+			e.WriteString(",\n      \"related\": [")
+			for j, r := range f.Related {
+				if j > 0 {
+					e.WriteByte(',')
+				}
+				e.WriteString("\n        {\n          \"file\": ")
+				e.str(r.File)
+				e.WriteString(",\n          \"line\": ")
+				e.int(r.Line)
+				e.WriteString(",\n          \"column\": ")
+				e.int(r.Column)
+				e.WriteString(",\n          \"message\": ")
+				e.str(r.Message)
+				e.WriteString("\n        }")
+			}
+			e.WriteString("\n      ]")
+		}
 		e.WriteString("\n    }")
 	}
 	e.end(len(doc.Findings))

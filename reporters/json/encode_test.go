@@ -23,6 +23,7 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 				{Code: "BF201", Name: "n", Severity: "error", Message: s, File: s, Line: 1, Column: 2, Fingerprint: "ab"},
 				{Code: "BF002", Name: s, Severity: "warning", Message: "m", File: "f.sql", Line: 10, Column: 20, EndLine: 11, EndColumn: 3, Fingerprint: s, Analysis: "tokens"},
 				{Code: "BF003", Line: 5, EndColumn: 7},
+				{Code: "BF204", Line: 2, Column: 1, Fingerprint: "cd", Related: []related{{File: s, Line: 5, Column: 1, Message: s}, {File: "b.sql", Line: 9, Column: 3, Message: "m"}}},
 			},
 			Errors:  []ierror{{Code: s, File: "f", Message: s}},
 			Summary: summary{Errors: 1, Warnings: 22, Infos: 333, Suppressed: 4444},

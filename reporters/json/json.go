@@ -32,17 +32,26 @@ type tool struct {
 }
 
 type finding struct {
-	Code        string `json:"code"`
-	Name        string `json:"name"`
-	Severity    string `json:"severity"`
-	Message     string `json:"message"`
-	File        string `json:"file"`
-	Line        int    `json:"line"`
-	Column      int    `json:"column"`
-	EndLine     int    `json:"end_line,omitempty"`
-	EndColumn   int    `json:"end_column,omitempty"`
-	Fingerprint string `json:"fingerprint"`
-	Analysis    string `json:"analysis,omitempty"`
+	Code        string    `json:"code"`
+	Name        string    `json:"name"`
+	Severity    string    `json:"severity"`
+	Message     string    `json:"message"`
+	File        string    `json:"file"`
+	Line        int       `json:"line"`
+	Column      int       `json:"column"`
+	EndLine     int       `json:"end_line,omitempty"`
+	EndColumn   int       `json:"end_column,omitempty"`
+	Fingerprint string    `json:"fingerprint"`
+	Analysis    string    `json:"analysis,omitempty"`
+	Related     []related `json:"related,omitempty"`
+}
+
+// related is a place a finding names besides its own.
+type related struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Column  int    `json:"column"`
+	Message string `json:"message"`
 }
 
 type ierror struct {
@@ -97,6 +106,10 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		}
 		if f.FromTokens {
 			out.Analysis = "tokens"
+		}
+		for _, r := range f.Related {
+			rs, _, _ := reporters.RelatedSpan(res.Fset, r)
+			out.Related = append(out.Related, related{File: reporters.FileName(r.File), Line: rs.Line, Column: rs.Column, Message: r.Message})
 		}
 		doc.Findings = append(doc.Findings, out)
 	}

@@ -29,6 +29,14 @@ type Diagnostic struct {
 	Source      Source       `json:"source"`
 	Code        Code         `json:"code"`
 	Suggestions []Suggestion `json:"suggestions,omitempty"`
+	// RelatedLocations are other places the finding is about.
+	RelatedLocations []RelatedLocation `json:"related_locations,omitempty"`
+}
+
+// RelatedLocation is a place a finding names besides its own.
+type RelatedLocation struct {
+	Message  string   `json:"message"`
+	Location Location `json:"location"`
 }
 
 // Location is a file and the range of the finding in it.
@@ -107,6 +115,14 @@ func diagnostic(res *rules.Result, f rules.Finding) Diagnostic {
 	}
 	if f.Rule != nil {
 		d.Code.URL = f.Rule.URL()
+	}
+	for _, r := range f.Related {
+		rs, re, hasEnd := reporters.RelatedSpan(res.Fset, r)
+		rr := Range{Start: Position{Line: rs.Line, Column: rs.Column}}
+		if hasEnd {
+			rr.End = &Position{Line: re.Line, Column: re.Column}
+		}
+		d.RelatedLocations = append(d.RelatedLocations, RelatedLocation{Message: r.Message, Location: Location{Path: reporters.FileName(r.File), Range: rr}})
 	}
 	for _, fix := range f.Fixes {
 		if s, ok := suggestions(res, f, fix); ok {

@@ -94,6 +94,7 @@ type result struct {
 	Level               string            `json:"level"`
 	Message             message           `json:"message"`
 	Locations           []location        `json:"locations"`
+	RelatedLocations    []location        `json:"relatedLocations,omitempty"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	// Only on suppressed results. SARIF would let an empty array say "not
 	// suppressed", but some consumers test for the key rather than its
@@ -111,7 +112,10 @@ type resultProperties struct {
 }
 
 type location struct {
+	// ID and Message are set on related locations only.
+	ID               *int             `json:"id,omitempty"`
 	PhysicalLocation physicalLocation `json:"physicalLocation"`
+	Message          *message         `json:"message,omitempty"`
 }
 
 type physicalLocation struct {
@@ -170,6 +174,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			Level:               level(reporters.EffectiveSeverity(f)),
 			Message:             message{Text: f.Message},
 			Locations:           []location{findingLocation(res, f)},
+			RelatedLocations:    relatedLocations(res, f),
 			PartialFingerprints: map[string]string{FingerprintKey: prints[i]},
 		}
 		if f.Suppressed != nil {
@@ -264,8 +269,26 @@ func (idx *ruleIndex) descriptors() []descriptor {
 // help renders a rule's documentation twice: plain text for consoles and
 // Markdown, with the examples in fenced blocks, for web viewers.
 func findingLocation(res *rules.Result, f rules.Finding) location {
-	loc := location{PhysicalLocation: physicalLocation{ArtifactLocation: artifact(reporters.FileName(f.File))}}
 	start, end, hasEnd := reporters.Span(res.Fset, f)
+	return spanLocation(reporters.FileName(f.File), start, end, hasEnd)
+}
+
+// relatedLocations are the places a finding names besides its own, each
+// with an id unique within the result, as SARIF asks.
+func relatedLocations(res *rules.Result, f rules.Finding) []location {
+	var out []location
+	for i, r := range f.Related {
+		start, end, hasEnd := reporters.RelatedSpan(res.Fset, r)
+		loc := spanLocation(reporters.FileName(r.File), start, end, hasEnd)
+		id := i + 1
+		loc.ID, loc.Message = &id, &message{Text: r.Message}
+		out = append(out, loc)
+	}
+	return out
+}
+
+func spanLocation(file string, start, end reporters.Position, hasEnd bool) location {
+	loc := location{PhysicalLocation: physicalLocation{ArtifactLocation: artifact(file)}}
 	rg := &region{StartLine: start.Line, StartColumn: start.UTF16Column}
 	if hasEnd {
 		rg.EndLine, rg.EndColumn = end.Line, end.UTF16Column

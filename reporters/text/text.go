@@ -77,16 +77,18 @@ func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Sev
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "\t%s\n", printable(strings.TrimSuffix(l, "\r")))
 	}
-	if f.File == nil {
-		return
+	if f.File != nil {
+		if text := f.File.Line(start.Line); strings.TrimSpace(text) != "" {
+			src, caret := excerpt(text, start.Column)
+			fmt.Fprintln(w, src)
+			fmt.Fprintln(w, p.caret.Sprint(caret))
+		}
 	}
-	text := f.File.Line(start.Line)
-	if strings.TrimSpace(text) == "" {
-		return
+	// Related places follow as notes, indented like further message lines.
+	for _, r := range f.Related {
+		rs, _, _ := reporters.RelatedSpan(res.Fset, r)
+		fmt.Fprintf(w, "\tnote: %s:%d:%d: %s\n", printable(reporters.FileName(r.File)), rs.Line, rs.Column, printable(r.Message))
 	}
-	src, caret := excerpt(text, start.Column)
-	fmt.Fprintln(w, src)
-	fmt.Fprintln(w, p.caret.Sprint(caret))
 }
 
 // excerpt returns the source line as it can be shown safely and the caret

@@ -27,13 +27,17 @@ type want struct {
 	severity string
 	pattern  *regexp.Regexp
 	matched  bool
+	// related marks a "related CODE "regexp"" comment: a finding of code
+	// points at this line as a related place, with a matching message.
+	related bool
 }
 
-var wantComment = regexp.MustCompile(`(?:#|--)\s*want\s+(.*)$`)
+var wantComment = regexp.MustCompile(`(?:#|--)\s*(want|related)\s+(.*)$`)
 var wantItem = regexp.MustCompile(`^\s*(BF\d{3})(?::(error|warning|info))?(?:\s+("(?:[^"\\]|\\.)*"))?`)
 
 // parseWants reads "want [+N|-N] CODE[:severity] ["regexp"] ..." comments
-// of a fixture.
+// of a fixture, and "related [+N|-N] CODE ["regexp"]" comments on the
+// places findings name as related.
 func parseWants(t *testing.T, name string, content []byte) []*want {
 	var out []*want
 	for i, line := range strings.Split(string(content), "\n") {
@@ -41,7 +45,7 @@ func parseWants(t *testing.T, name string, content []byte) []*want {
 		if m == nil {
 			continue
 		}
-		rest, target := m[1], i+1
+		kind, rest, target := m[1], m[2], i+1
 		if strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, "-") {
 			fields := strings.SplitN(rest, " ", 2)
 			n, err := strconv.Atoi(fields[0])
@@ -63,7 +67,7 @@ func parseWants(t *testing.T, name string, content []byte) []*want {
 				}
 				pat = s
 			}
-			out = append(out, &want{file: name, line: target, code: im[1], severity: im[2], pattern: regexp.MustCompile(pat)})
+			out = append(out, &want{file: name, line: target, code: im[1], severity: im[2], pattern: regexp.MustCompile(pat), related: kind == "related"})
 			rest = rest[len(im[0]):]
 		}
 	}
@@ -186,13 +190,23 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 			continue
 		}
 		pos := res.Fset.Position(f.Pos)
-		if !matchWant(wants, f.File.Name, pos.Line, code, f.Severity.String(), f.Message) {
+		if !matchWant(wants, false, f.File.Name, pos.Line, code, f.Severity.String(), f.Message) {
 			t.Errorf("%s:%d:%d: unexpected %s (%s): %s", f.File.Name, pos.Line, pos.Column, code, f.Severity, f.Message)
+		}
+		for _, r := range f.Related {
+			rpos := res.Fset.Position(r.Pos)
+			if !matchWant(wants, true, r.File.Name, rpos.Line, code, "", r.Message) {
+				t.Errorf("%s:%d:%d: unexpected place related to %s at %s:%d: %s", r.File.Name, rpos.Line, rpos.Column, code, f.File.Name, pos.Line, r.Message)
+			}
 		}
 	}
 	for _, w := range wants {
 		if w.code == code && !w.matched {
-			t.Errorf("%s:%d: expected %s matching %q, got none", w.file, w.line, w.code, w.pattern)
+			what := "expected"
+			if w.related {
+				what = "expected a place related to"
+			}
+			t.Errorf("%s:%d: %s %s matching %q, got none", w.file, w.line, what, w.code, w.pattern)
 		}
 	}
 	return plansWith, plansWithout
@@ -200,16 +214,16 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 
 func hasCode(ws []*want, code string) bool {
 	for _, w := range ws {
-		if w.code == code {
+		if w.code == code && !w.related {
 			return true
 		}
 	}
 	return false
 }
 
-func matchWant(ws []*want, file string, line int, code, severity, msg string) bool {
+func matchWant(ws []*want, related bool, file string, line int, code, severity, msg string) bool {
 	for _, w := range ws {
-		if !w.matched && w.file == file && w.line == line && w.code == code &&
+		if !w.matched && w.related == related && w.file == file && w.line == line && w.code == code &&
 			(w.severity == "" || w.severity == severity) && w.pattern.MatchString(msg) {
 			w.matched = true
 			return true

@@ -1,9 +1,12 @@
 package rerun
 
 import (
+	"fmt"
+
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
+	"golang.org/x/tools/go/analysis"
 )
 
 // NonAtomicReplace reports a DELETE and the INSERT that refills the same
@@ -67,8 +70,14 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 		if tx >= 0 && tx == f.Parsed.Transaction(j) {
 			continue
 		}
-		pass.ReporterFor(delTokens || insTokens)(f.Pos(del.Start), "DELETE from %q and the INSERT into it on line %d are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)",
-			w.Target.Name(), lineOf(f, ins.Start))
+		msg := fmt.Sprintf("DELETE from %q and the INSERT into it are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)", w.Target.Name())
+		d := rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: f.Pos(del.Start), Message: msg,
+			Related: []analysis.RelatedInformation{{Pos: f.Pos(ins.Start), Message: fmt.Sprintf("refills %q outside the DELETE's transaction", w.Target.Name())}}}}
+		if delTokens || insTokens {
+			d.Message += rules.TokensNote
+			d.FromTokens = true
+		}
+		pass.Report(d)
 	}
 }
 

@@ -1,7 +1,6 @@
 package rerun
 
 import (
-	"bytes"
 	"sort"
 	"strings"
 
@@ -27,14 +26,6 @@ func inOrder(f *sqlparse.File) []int {
 // run together.
 func sameRun(a, b *sqlparse.Statement) bool {
 	return a.Variant == "" || b.Variant == "" || a.Variant == b.Variant
-}
-
-// lineOf is the 1-based line of an offset, for messages that mention a
-// second statement.
-func lineOf(f *rules.SQLFile, offset int) int {
-	content := f.Source.Content
-	offset = min(max(offset, 0), len(content))
-	return bytes.Count(content[:offset], []byte("\n")) + 1
 }
 
 // columnSet lower-cases and deduplicates column names, keeping their order.

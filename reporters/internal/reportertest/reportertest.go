@@ -119,7 +119,8 @@ func Result() *rules.Result {
 		Findings: []rules.Finding{
 			{Rule: BF204, Severity: rules.SeverityWarning, File: build,
 				Pos: At(build, 2, "DELETE"), End: After(build, 4, ";"),
-				Message: "DELETE then INSERT of \"analytics.fct_orders\" run outside one transaction: readers see the range empty in between"},
+				Message: "DELETE then INSERT of \"analytics.fct_orders\" run outside one transaction: readers see the range empty in between",
+				Related: []rules.Related{{File: build, Pos: At(build, 3, "INSERT"), End: After(build, 3, "analytics.fct_orders"), Message: "refills \"analytics.fct_orders\" outside the DELETE's transaction"}}},
 			{Rule: BF002, Severity: rules.SeverityError, File: build,
 				Pos:     At(build, 2, "\x1b"),
 				Message: "syntax error at or near an escape character (0x1B): the statement was not analysed"},
