@@ -167,23 +167,23 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 			continue
 		}
 		w := ws[0]
-		var conds []cond
+		var conds []sqlparse.Condition
 		if fromTokens {
-			conds = tokenWriteConditions(st, pass.Tokens(st), w)
+			conds = pass.Tokens(st).WriteConditions(st, w)
 		} else {
-			conds = writeConditions(st, w)
+			conds = st.WriteConditions(w)
 		}
 		report := pass.ReporterFor(fromTokens)
 		write := fmt.Sprintf("the %s of %q", w.Kind, w.Target.Name())
 		clocked := map[string]bool{}
 		reported := map[int]bool{}
 		for _, c := range conds {
-			for _, conj := range c.conjuncts() {
-				col := conj.partitionColumn(pass)
+			for _, conj := range c.Conjuncts() {
+				col := partitionColumn(pass, conj)
 				if col == "" {
 					continue
 				}
-				for _, off := range conj.nowCalls() {
+				for _, off := range conj.NowCalls() {
 					clocked[strings.ToLower(col)] = true
 					if reported[off] {
 						continue
@@ -205,19 +205,19 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 
 // openLowerBounds returns, per partition column, the first lower bound of a
 // column that nothing bounds from above.
-func openLowerBounds(pass *rules.Pass, conds []cond) []sqlparse.Bound {
+func openLowerBounds(pass *rules.Pass, conds []sqlparse.Condition) []sqlparse.Bound {
 	lower := map[string]sqlparse.Bound{}
 	upper := map[string]bool{}
 	var order []string
 	for _, c := range conds {
 		// A conjunct read from its tokens that names a partition column in
 		// a comparison bflint cannot read may well bound it from above.
-		if c.tokens != nil && len(c.tokens.Bounds) == 0 {
-			if col := c.partitionColumn(pass); col != "" {
+		if c.Tokens != nil && len(c.Tokens.Bounds) == 0 {
+			if col := partitionColumn(pass, c); col != "" {
 				upper[col] = true
 			}
 		}
-		for _, b := range c.bounds() {
+		for _, b := range c.Bounds() {
 			if !pass.IsPartitionColumn(b.Column) {
 				continue
 			}

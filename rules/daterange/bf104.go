@@ -53,8 +53,8 @@ WHERE order_date >= DATE '2026-01-14'
 				if st.Node == nil {
 					continue
 				}
-				for _, c := range allConditions(st) {
-					for _, b := range c.bounds() {
+				for _, c := range st.Conditions() {
+					for _, b := range c.Bounds() {
 						if reported[b.Value.Offset] || !pass.IsPartitionColumn(b.Column) {
 							continue
 						}
