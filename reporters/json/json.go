@@ -76,20 +76,13 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		Errors:   []ierror{},
 	}
 	prints := rules.Fingerprints(res.Findings)
+	c := reporters.Count(res)
+	doc.Summary = summary{Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed}
 	for i, f := range res.Findings {
 		if f.Suppressed != nil {
-			doc.Summary.Suppressed++
 			continue
 		}
 		sev := reporters.EffectiveSeverity(f)
-		switch sev {
-		case rules.SeverityError:
-			doc.Summary.Errors++
-		case rules.SeverityWarning:
-			doc.Summary.Warnings++
-		default:
-			doc.Summary.Infos++
-		}
 		start, end, hasEnd := reporters.Span(res.Fset, f)
 		out := finding{
 			Code:        reporters.RuleCode(f.Rule),

@@ -35,16 +35,13 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		limit = DefaultMaxFindings
 	}
 	var active []rules.Finding
-	suppressed := 0
 	for _, f := range res.Findings {
-		if f.Suppressed != nil {
-			suppressed++
-			continue
+		if f.Suppressed == nil {
+			active = append(active, f)
 		}
-		active = append(active, f)
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### bflint: %s\n\n", headline(active, suppressed, len(res.Errors)))
+	fmt.Fprintf(bw, "### bflint: %s\n\n", reporters.Count(res))
 	if len(active) > 0 {
 		writeRuleTable(bw, active)
 		writeFindingTable(bw, res, active, limit)
@@ -58,37 +55,6 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		bw.WriteString("\n")
 	}
 	return bw.Flush()
-}
-
-func headline(active []rules.Finding, suppressed, internal int) string {
-	var counts [3]int // error, warning, info
-	for _, f := range active {
-		switch reporters.EffectiveSeverity(f) {
-		case rules.SeverityError:
-			counts[0]++
-		case rules.SeverityWarning:
-			counts[1]++
-		default:
-			counts[2]++
-		}
-	}
-	var parts []string
-	if len(active) == 0 {
-		parts = append(parts, "no findings")
-	} else {
-		parts = append(parts, plural(counts[0], "error"), plural(counts[1], "warning"))
-		if counts[2] > 0 {
-			parts = append(parts, plural(counts[2], "info"))
-		}
-	}
-	s := strings.Join(parts, ", ")
-	if suppressed > 0 {
-		s += fmt.Sprintf(" (%d suppressed)", suppressed)
-	}
-	if internal > 0 {
-		s += "; " + plural(internal, "internal error")
-	}
-	return s
 }
 
 // writeRuleTable lists each rule that fired with its count, most findings
@@ -136,7 +102,7 @@ func writeFindingTable(bw *bufio.Writer, res *rules.Result, active []rules.Findi
 		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", reporters.EffectiveSeverity(f), escape(loc), ruleLink(f.Rule), escape(f.Message))
 	}
 	if rest := len(active) - limit; rest > 0 {
-		fmt.Fprintf(bw, "\n%s more not listed here; the step log and the SARIF and JSON reports have every finding.\n", plural(rest, "finding"))
+		fmt.Fprintf(bw, "\n%s more not listed here; the step log and the SARIF and JSON reports have every finding.\n", reporters.Plural(rest, "finding"))
 	}
 	bw.WriteString("\n")
 }
@@ -157,10 +123,3 @@ var escaper = strings.NewReplacer(
 )
 
 func escape(s string) string { return escaper.Replace(s) }
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
-}

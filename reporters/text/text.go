@@ -35,21 +35,11 @@ const maxSourceWidth = 160
 func Write(w io.Writer, res *rules.Result, opts Options) error {
 	p := newPalette(opts.Color)
 	bw := bufio.NewWriter(w)
-	var errs, warns, infos, suppressed int
 	for _, f := range res.Findings {
 		if f.Suppressed != nil {
-			suppressed++
 			continue
 		}
 		sev := reporters.EffectiveSeverity(f)
-		switch sev {
-		case rules.SeverityError:
-			errs++
-		case rules.SeverityWarning:
-			warns++
-		default:
-			infos++
-		}
 		writeFinding(bw, res, f, sev, p)
 	}
 	for _, e := range res.Errors {
@@ -60,7 +50,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		first, _, _ := strings.Cut(e.Message, "\n")
 		fmt.Fprintf(bw, "%s: %s: %s\n", printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
 	}
-	fmt.Fprintln(bw, summary(errs, warns, infos, suppressed, len(res.Errors)))
+	fmt.Fprintln(bw, reporters.Count(res))
 	// bufio keeps the first write error and turns later writes into no-ops,
 	// so checking Flush alone is enough.
 	return bw.Flush()
@@ -181,34 +171,6 @@ func printableRune(r rune) rune {
 		return utf8.RuneError
 	}
 	return r
-}
-
-// summary is the last line: the counts a user acts on, with suppressed
-// findings and internal errors only when there are some.
-func summary(errs, warns, infos, suppressed, internal int) string {
-	var s string
-	if errs+warns+infos == 0 {
-		s = "no findings"
-	} else {
-		s = plural(errs, "error") + ", " + plural(warns, "warning")
-		if infos > 0 {
-			s += ", " + plural(infos, "info")
-		}
-	}
-	if suppressed > 0 {
-		s += fmt.Sprintf(" (%d suppressed)", suppressed)
-	}
-	if internal > 0 {
-		s += "; " + plural(internal, "internal error")
-	}
-	return s
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return fmt.Sprintf("%d %ss", n, word)
 }
 
 type palette struct {
