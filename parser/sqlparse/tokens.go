@@ -156,10 +156,10 @@ func (s *Statement) Coverage() Coverage {
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *TokenFacts {
 	code := s.codeTokens()
-	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, text: s.Text, code: code, ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
+	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
-	sc.statement(0, len(sc.code))
+	sc.statement(0, len(sc.Code))
 	for i := range sc.tf.Writes {
 		w := &sc.tf.Writes[i]
 		switch {
@@ -180,9 +180,7 @@ func (s *Statement) TokenFacts() *TokenFacts {
 // tokenScan reads one statement's code tokens.
 type tokenScan struct {
 	sqltext.Cursor
-	st   *Statement
-	text string
-	code []sqltext.Token
+	st *Statement
 	// match is the index of the bracket that closes or opens this one, -1
 	// when it is unbalanced or not a bracket.
 	match []int
@@ -234,7 +232,7 @@ func (sc *tokenScan) close(i, to int) int {
 	return to
 }
 
-func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(sc.code[i].Start) }
+func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(sc.Code[i].Start) }
 
 // startsQuery reports whether a query begins at code[i].
 func (sc *tokenScan) startsQuery(i int) bool {

@@ -17,7 +17,7 @@ import (
 // alone, and a part that still does not parse read from its tokens.
 func (sc *tokenScan) cond(i, end int, sub, top bool) Cond {
 	c := Cond{Sub: sub, Top: top}
-	end = min(end, len(sc.code))
+	end = min(end, len(sc.Code))
 	if i >= end {
 		return c
 	}
@@ -87,12 +87,12 @@ const exprPrefix = "SELECT 1 WHERE "
 // it does not parse as one expression, is past the limits a statement is
 // parsed under, or the statement has used up maxExprParses.
 func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
-	if i >= end || end > len(sc.code) || *sc.parses >= maxExprParses {
+	if i >= end || end > len(sc.Code) || *sc.parses >= maxExprParses {
 		return nil
 	}
 	*sc.parses++
-	start := sc.code[i].Start
-	frag := sc.text[start:sc.code[end-1].End]
+	start := sc.Code[i].Start
+	frag := sc.Src[start:sc.Code[end-1].End]
 	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil
 	}
@@ -165,10 +165,10 @@ func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 // nowAt reports whether code[k] is a use of the current time, and where
 // it stands in the original text.
 func (sc *tokenScan) nowAt(k, end int) (int, bool) {
-	if sc.code[k].Kind != sqltext.Word || k > 0 && sc.Punct(k-1, '.') {
+	if sc.Code[k].Kind != sqltext.Word || k > 0 && sc.Punct(k-1, '.') {
 		return 0, false
 	}
-	w := strings.ToLower(sc.code[k].Text(sc.text))
+	w := strings.ToLower(sc.Code[k].Text(sc.Src))
 	called := sc.Punct(k+1, '(') && k+1 < end
 	switch {
 	case w == "unix_timestamp":
@@ -200,7 +200,7 @@ func (sc *tokenScan) column(k, end int) (qual, col string, next int) {
 	if e == k || e > end || sc.Punct(e, '(') || sc.Punct(e, '.') {
 		return "", "", k + 1
 	}
-	if len(parts) == 1 && sc.code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] {
+	if len(parts) == 1 && sc.Code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] {
 		return "", "", k + 1
 	}
 	col = strings.ToLower(parts[len(parts)-1])
@@ -277,7 +277,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 // calls something else.
 func (sc *tokenScan) sideColumn(i, end int) (qual, col string) {
 	for k := i; k < end; k++ {
-		if sc.Punct(k, '(') && !(k > i && (dateConversions[strings.ToLower(sc.code[k-1].Text(sc.text))] || sc.Word(k-1) == "CAST")) {
+		if sc.Punct(k, '(') && !(k > i && (dateConversions[strings.ToLower(sc.Code[k-1].Text(sc.Src))] || sc.Word(k-1) == "CAST")) {
 			return "", ""
 		}
 		q, c, e := sc.column(k, end)
@@ -302,7 +302,7 @@ func (sc *tokenScan) value(i, end int) (Literal, bool) {
 	for k := i; k < end; k++ {
 		if at, ok := sc.nowAt(k, end); ok {
 			if lit.Kind != LiteralNow {
-				lit = Literal{Kind: LiteralNow, Text: strings.ToLower(sc.code[k].Text(sc.text)), Offset: at}
+				lit = Literal{Kind: LiteralNow, Text: strings.ToLower(sc.Code[k].Text(sc.Src)), Offset: at}
 			}
 			continue
 		}
@@ -313,16 +313,16 @@ func (sc *tokenScan) value(i, end int) (Literal, bool) {
 	if lit.Kind == LiteralNow {
 		return lit, true
 	}
-	t := sc.code[i]
+	t := sc.Code[i]
 	switch {
 	case end-i == 1 && t.Kind == sqltext.String:
-		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.text))
+		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.Src))
 	case end-i == 1 && t.Kind == sqltext.Number:
-		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.text)
-	case end-i == 2 && sc.code[i+1].Kind == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
-		lit.Kind, lit.Text = typeKind(sc.Word(i)), unquoteString(sc.code[i+1].Text(sc.text))
-	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.code[i+2].Kind == sqltext.Word:
-		lit.Kind, lit.Text = typeKind(sc.code[i+2].Text(sc.text)), unquoteString(t.Text(sc.text))
+		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.Src)
+	case end-i == 2 && sc.Code[i+1].Kind == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
+		lit.Kind, lit.Text = typeKind(sc.Word(i)), unquoteString(sc.Code[i+1].Text(sc.Src))
+	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.Code[i+2].Kind == sqltext.Word:
+		lit.Kind, lit.Text = typeKind(sc.Code[i+2].Text(sc.Src)), unquoteString(t.Text(sc.Src))
 	}
 	return lit, true
 }
@@ -338,11 +338,11 @@ func unquoteString(s string) string {
 // columns records the statement's qualified column references: dotted
 // names that are no relation, function or star.
 func (sc *tokenScan) columns() {
-	for k := range sc.code {
+	for k := range sc.Code {
 		if sc.names[k] || k > 0 && sc.Punct(k-1, '.') {
 			continue
 		}
-		qual, col, _ := sc.column(k, len(sc.code))
+		qual, col, _ := sc.column(k, len(sc.Code))
 		if qual == "" {
 			continue
 		}

@@ -145,15 +145,15 @@ func (sc *tokenScan) aliasName(i, to int) (string, int, bool) {
 	if i >= to {
 		return "", i, false
 	}
-	t := sc.code[i]
+	t := sc.Code[i]
 	switch t.Kind {
 	case sqltext.QuotedIdent:
-		return sqltext.IdentName(t.Text(sc.text)), i + 1, true
+		return sqltext.IdentName(t.Text(sc.Src)), i + 1, true
 	case sqltext.Backtick:
-		return strings.ReplaceAll(t.Text(sc.text)[1:len(t.Text(sc.text))-1], "``", "`"), i + 1, true
+		return strings.ReplaceAll(t.Text(sc.Src)[1:len(t.Text(sc.Src))-1], "``", "`"), i + 1, true
 	case sqltext.Word:
 		if explicit || !notAliases[sc.Word(i)] {
-			return strings.ToLower(t.Text(sc.text)), i + 1, true
+			return strings.ToLower(t.Text(sc.Src)), i + 1, true
 		}
 	}
 	return "", i, false
@@ -230,11 +230,11 @@ var notNameWords = map[string]bool{
 // when no name begins there.
 func (sc *tokenScan) name(i int) (parts []string, end int, folded string) {
 	part := func(k int, first bool) ([]string, string, bool) {
-		if k >= len(sc.code) {
+		if k >= len(sc.Code) {
 			return nil, "", false
 		}
-		text := sc.code[k].Text(sc.text)
-		switch sc.code[k].Kind {
+		text := sc.Code[k].Text(sc.Src)
+		switch sc.Code[k].Kind {
 		case sqltext.Word:
 			if first && notNameWords[strings.ToUpper(text)] {
 				return nil, "", false

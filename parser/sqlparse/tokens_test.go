@@ -230,10 +230,10 @@ func TestConjunctFromTokens(t *testing.T) {
 		st := &Statement{Text: tt.text, Map: &sqltext.OffsetMap{}}
 		toks, _ := sqltext.Lex(tt.text)
 		code := sqltext.Code(toks)
-		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), st: st, text: tt.text, code: code}
+		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), st: st}
 		sc.index()
 		var cj Conjunct
-		sc.readConjunct(&cj, 0, len(sc.code))
+		sc.readConjunct(&cj, 0, len(sc.Code))
 		got := [3]string{strings.Join(cj.Columns, ","), offsets(tt.text, cj.Now), describeBounds(tt.text, cj.Bounds)}
 		if want := [3]string{tt.cols, tt.now, tt.bounds}; got != want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tt.text, got, want)

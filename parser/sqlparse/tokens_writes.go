@@ -204,7 +204,7 @@ func (sc *tokenScan) replacingQuery(k int) bool {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return sc.code[k-1].Kind != sqltext.Operator && !sc.Punct(k-1, '(') && !sc.Punct(k-1, ',')
+	return sc.Code[k-1].Kind != sqltext.Operator && !sc.Punct(k-1, '(') && !sc.Punct(k-1, ',')
 }
 
 // mergeWhens returns the WHEN [NOT] MATCHED of a MERGE outside brackets,
@@ -506,11 +506,11 @@ func (sc *tokenScan) execute(i, to int) {
 	if sc.Word(j) == "FORMAT" && sc.Punct(j+1, '(') {
 		j += 2
 	}
-	if j >= to || sc.code[j].Kind != sqltext.String && sc.code[j].Kind != sqltext.QuotedIdent {
+	if j >= to || sc.Code[j].Kind != sqltext.String && sc.Code[j].Kind != sqltext.QuotedIdent {
 		return
 	}
-	t := sc.code[j]
-	text := t.Text(sc.text)
+	t := sc.Code[j]
+	text := t.Text(sc.Src)
 	open := strings.IndexAny(text, `'"$`)
 	if open < 0 {
 		return
@@ -526,13 +526,13 @@ func (sc *tokenScan) execute(i, to int) {
 	if end <= start {
 		return
 	}
-	toks, _ := sqltext.Lex(sc.text[start:end])
+	toks, _ := sqltext.Lex(sc.Src[start:end])
 	inner := sqltext.Code(toks)
 	for k := range inner {
 		inner[k].Start += start
 		inner[k].End += start
 	}
-	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.text, inner), st: sc.st, text: sc.text, code: inner, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
+	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.Src, inner), st: sc.st, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
 	sub.index()
 	from, depth := 0, 0
 	for k := 0; k <= len(inner); k++ {

@@ -15,31 +15,31 @@ func (d *dialect) replace(start, end int, text string) {
 
 // replaceTok replaces code token i.
 func (d *dialect) replaceTok(i int, text string) {
-	d.replace(d.code[i].Start, d.code[i].End, text)
+	d.replace(d.Code[i].Start, d.Code[i].End, text)
 }
 
 // drop removes code tokens i to j, and what lies between them. A space
 // stands in when the tokens around would otherwise run together.
 func (d *dialect) drop(i, j int) {
 	text := ""
-	if i > 0 && j+1 < len(d.code) && d.touch(i-1, i) && d.touch(j, j+1) {
+	if i > 0 && j+1 < len(d.Code) && d.touch(i-1, i) && d.touch(j, j+1) {
 		text = " "
 	}
-	d.replace(d.code[i].Start, d.code[j].End, text)
+	d.replace(d.Code[i].Start, d.Code[j].End, text)
 }
 
 func (d *dialect) mark(i int, f Flags) {
-	d.marks = append(d.marks, Mark{Offset: d.code[i].Start, Flags: f})
+	d.marks = append(d.marks, Mark{Offset: d.Code[i].Start, Flags: f})
 }
 
 // touch reports whether code tokens i and j stand with nothing between.
 func (d *dialect) touch(i, j int) bool {
-	return i >= 0 && j < len(d.code) && d.code[i].End == d.code[j].Start
+	return i >= 0 && j < len(d.Code) && d.Code[i].End == d.Code[j].Start
 }
 
 // closing returns the index of the bracket that closes the one at i, or -1.
 func (d *dialect) closing(i int) int {
-	if i < 0 || i >= len(d.code) || d.match[i] < i {
+	if i < 0 || i >= len(d.Code) || d.match[i] < i {
 		return -1
 	}
 	return d.match[i]
@@ -51,8 +51,8 @@ func (d *dialect) closing(i int) int {
 // within the span of the last one for the same purpose, at the same depth,
 // stops where that one did.
 func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
-	if i >= len(d.code) {
-		return len(d.code)
+	if i >= len(d.Code) {
+		return len(d.Code)
 	}
 	if last, ok := d.scans[purpose]; ok && last[0] < i && i <= last[1] && d.parent[i] == d.parent[last[0]] {
 		return last[1]
@@ -83,7 +83,7 @@ func (d *dialect) stmtStart(i int) bool {
 	if i == 0 || d.starts[i] {
 		return true
 	}
-	p := d.code[i-1]
+	p := d.Code[i-1]
 	return d.Punct(i-1, ';') || p.Kind == sqltext.JinjaTag || p.Kind == sqltext.JinjaExpr
 }
 
@@ -112,7 +112,7 @@ func (d *dialect) replacingQuery(k int) bool {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return d.code[k-1].Kind != sqltext.Operator && !d.Punct(k-1, '(') && !d.Punct(k-1, ',')
+	return d.Code[k-1].Kind != sqltext.Operator && !d.Punct(k-1, '(') && !d.Punct(k-1, ',')
 }
 
 // notNames are the words that follow DELETE, INSERT or MERGE where a
@@ -124,10 +124,10 @@ var notNames = map[string]bool{
 
 // nameStart reports whether a relation name can start at i.
 func (d *dialect) nameStart(i int) bool {
-	if i >= len(d.code) {
+	if i >= len(d.Code) {
 		return false
 	}
-	switch d.code[i].Kind {
+	switch d.Code[i].Kind {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
@@ -141,10 +141,10 @@ func (d *dialect) nameStart(i int) bool {
 // glue onto one.
 func (d *dialect) nameEnd(i int) int {
 	part := func(k int) bool {
-		if k >= len(d.code) {
+		if k >= len(d.Code) {
 			return false
 		}
-		switch d.code[k].Kind {
+		switch d.Code[k].Kind {
 		case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 			return true
 		}
@@ -158,7 +158,7 @@ func (d *dialect) nameEnd(i int) int {
 		switch {
 		case d.Punct(k, '.') && part(k+1):
 			k += 2
-		case part(k) && d.touch(k-1, k) && (d.code[k].Kind == sqltext.JinjaExpr || d.code[k-1].Kind == sqltext.JinjaExpr):
+		case part(k) && d.touch(k-1, k) && (d.Code[k].Kind == sqltext.JinjaExpr || d.Code[k-1].Kind == sqltext.JinjaExpr):
 			k++
 		default:
 			return k

@@ -26,8 +26,6 @@ type Mark struct {
 // construct many times costs time in proportion to its length.
 type dialect struct {
 	sqltext.Cursor
-	src  string
-	code []sqltext.Token
 	// match is the index of the bracket that closes or opens this one.
 	// parent is the innermost bracket open around a token. Both are -1
 	// where there is none.
@@ -54,7 +52,7 @@ type dialect struct {
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
 func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
-	d := &dialect{Cursor: sqltext.NewCursor(src, code), src: src, code: code, merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
@@ -67,12 +65,12 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 	// The brackets around a subscripted call are inserted before the
 	// rewrites of the call's own name, which start at the same offset and
 	// would otherwise win.
-	for i := range d.code {
+	for i := range d.Code {
 		if d.Punct(i, '[') || d.Punct(i, '.') {
 			d.subscriptedCall(i)
 		}
 	}
-	for i := range d.code {
+	for i := range d.Code {
 		d.at(i)
 	}
 	return d.edits, d.marks
@@ -80,10 +78,10 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 
 // index fills match, parent and ends.
 func (d *dialect) index() {
-	n := len(d.code)
+	n := len(d.Code)
 	d.match, d.parent, d.ends = d.Brackets(), make([]int, n), make([]int, n)
 	var open []int
-	for k := range d.code {
+	for k := range d.Code {
 		d.parent[k] = -1
 		if len(open) > 0 {
 			d.parent[k] = open[len(open)-1]
@@ -99,7 +97,7 @@ func (d *dialect) index() {
 	}
 	next := n
 	for k := n - 1; k >= 0; k-- {
-		if d.code[k].Kind == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
+		if d.Code[k].Kind == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
 			next = k
 		}
 		d.ends[k] = next
@@ -108,10 +106,10 @@ func (d *dialect) index() {
 
 // at applies the rewrites that start at code token i.
 func (d *dialect) at(i int) {
-	t := d.code[i]
+	t := d.Code[i]
 	switch t.Kind {
 	case sqltext.Backtick:
-		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.src)))
+		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.Src)))
 	case sqltext.String:
 		d.stringLiteral(i)
 	case sqltext.QuotedIdent:
@@ -121,7 +119,7 @@ func (d *dialect) at(i int) {
 			d.arrayLiteral(i)
 		}
 	case sqltext.Param:
-		switch text := t.Text(d.src); {
+		switch text := t.Text(d.Src); {
 		case text[0] == '@' && d.queryParam(i):
 			// A BigQuery query parameter keeps its name, as an
 			// identifier: read as PostgreSQL's prefix operator @ it would
@@ -136,15 +134,15 @@ func (d *dialect) at(i int) {
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
 		}
 	case sqltext.Operator:
-		switch t.Text(d.src) {
+		switch t.Text(d.Src) {
 		case "*":
 			d.starModifiers(i)
 		case ":":
 			d.path(i)
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
-			if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
-				d.replace(t.Start, d.code[i+1].End, sqltext.QuoteIdent(d.src[t.Start:d.code[i+1].End]))
+			if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
+				d.replace(t.Start, d.Code[i+1].End, sqltext.QuoteIdent(d.Src[t.Start:d.Code[i+1].End]))
 			}
 		}
 	case sqltext.Word:
@@ -167,7 +165,7 @@ func (d *dialect) keyword(i int) {
 		// what it reads is what a query of the condition reads.
 		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
 			d.replaceTok(i, "SELECT")
-			if d.Word(end-2) == "AS" && d.code[end-1].Kind == sqltext.String && end-2 > i+1 {
+			if d.Word(end-2) == "AS" && d.Code[end-1].Kind == sqltext.String && end-2 > i+1 {
 				d.drop(end-2, end-1)
 			}
 		}
@@ -175,9 +173,9 @@ func (d *dialect) keyword(i int) {
 		// BigQuery's membership test in an array.
 		if d.Word(i+1) == "UNNEST" && d.Punct(i+2, '(') {
 			if d.Word(i-1) == "NOT" {
-				d.replace(d.code[i-1].Start, d.code[i+1].End, "<> ALL")
+				d.replace(d.Code[i-1].Start, d.Code[i+1].End, "<> ALL")
 			} else {
-				d.replace(d.code[i].Start, d.code[i+1].End, "= ANY")
+				d.replace(d.Code[i].Start, d.Code[i+1].End, "= ANY")
 			}
 		}
 	case "WITH":
@@ -189,7 +187,7 @@ func (d *dialect) keyword(i int) {
 	case "FORMAT":
 		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
 		// changes the text, not what is read.
-		if o := d.parent[i]; o > 0 && i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String && d.Punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.String && d.Punct(i+2, ')') {
 			if w := d.Word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
 				d.drop(i, i+1)
 			}
@@ -252,8 +250,8 @@ func (d *dialect) keyword(i int) {
 	case "LIMIT":
 		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
 		// subquery's LIMIT is PostgreSQL's own.
-		if o := d.parent[i]; o > 0 && d.code[o-1].Kind == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
-			i+1 < len(d.code) && d.code[i+1].Kind == sqltext.Number && d.Punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && d.Code[o-1].Kind == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
+			i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.Number && d.Punct(i+2, ')') {
 			d.drop(i, i+1)
 		}
 	case "INTERVAL":
@@ -274,8 +272,8 @@ func (d *dialect) keyword(i int) {
 		}
 		// BigQuery writes literals in double quotes too; PostgreSQL would
 		// read DATE "2024-01-01" as a column.
-		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.QuotedIdent {
-			if s := d.code[i+1].Text(d.src); len(s) > 2 && sqltext.IsDigit(s[1]) {
+		if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.QuotedIdent {
+			if s := d.Code[i+1].Text(d.Src); len(s) > 2 && sqltext.IsDigit(s[1]) {
 				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
 			}
 		}
@@ -283,7 +281,7 @@ func (d *dialect) keyword(i int) {
 		// PostgreSQL reads the words as type names whose bracket holds a
 		// precision, and calls the function only by a quoted name.
 		if w := d.Word(i); (w == "TIMESTAMP" || w == "TIME") && d.Punct(i+1, '(') && !d.Punct(i-1, '.') &&
-			!(i+3 < len(d.code) && d.code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
+			!(i+3 < len(d.Code) && d.Code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
 		}
 	case "ARRAY", "STRUCT", "MAP":
@@ -295,9 +293,9 @@ func (d *dialect) keyword(i int) {
 	case "FROM", "JOIN":
 		d.stage(i + 1)
 	case "RLIKE", "REGEXP":
-		if i+1 < len(d.code) && d.code[i+1].Kind == sqltext.String {
+		if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.String {
 			if d.Word(i-1) == "NOT" {
-				d.replace(d.code[i-1].Start, d.code[i].End, "!~")
+				d.replace(d.Code[i-1].Start, d.Code[i].End, "!~")
 			} else {
 				d.replaceTok(i, "~")
 			}

@@ -23,7 +23,7 @@ func (d *dialect) niladic(i int) {
 	}
 	switch d.Word(i) {
 	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
-		if c == i+3 && d.code[i+2].Kind == sqltext.Number {
+		if c == i+3 && d.Code[i+2].Kind == sqltext.Number {
 			return // PostgreSQL's own precision
 		}
 	}
@@ -49,29 +49,29 @@ func (d *dialect) interval(i int) {
 	for {
 		k := j
 		sign := ""
-		if (d.Op(k) == "-") && k+1 < len(d.code) && d.touch(k, k+1) {
+		if (d.Op(k) == "-") && k+1 < len(d.Code) && d.touch(k, k+1) {
 			sign = "-"
 			k++
 		}
-		if k+1 >= len(d.code) || d.code[k].Kind != sqltext.Number || !intervalUnits[d.Word(k+1)] {
+		if k+1 >= len(d.Code) || d.Code[k].Kind != sqltext.Number || !intervalUnits[d.Word(k+1)] {
 			break
 		}
-		parts = append(parts, sign+d.code[k].Text(d.src)+" "+d.code[k+1].Text(d.src))
+		parts = append(parts, sign+d.Code[k].Text(d.Src)+" "+d.Code[k+1].Text(d.Src))
 		j = k + 2
 	}
 	if len(parts) > 0 {
-		d.replace(d.code[i+1].Start, d.code[j-1].End, "'"+strings.Join(parts, " ")+"'")
+		d.replace(d.Code[i+1].Start, d.Code[j-1].End, "'"+strings.Join(parts, " ")+"'")
 		return
 	}
 	// A count that is no literal (INTERVAL @days DAY, INTERVAL n DAY)
 	// multiplies one unit.
 	k := i + 1
 	switch {
-	case k >= len(d.code):
+	case k >= len(d.Code):
 		return
 	case d.Punct(k, '('):
 		k = d.closing(k)
-	case d.code[k].Kind == sqltext.Param, d.code[k].Kind == sqltext.Word && !intervalUnits[d.Word(k)] && !notNames[d.Word(k)]:
+	case d.Code[k].Kind == sqltext.Param, d.Code[k].Kind == sqltext.Word && !intervalUnits[d.Word(k)] && !notNames[d.Word(k)]:
 	default:
 		return
 	}
@@ -79,7 +79,7 @@ func (d *dialect) interval(i int) {
 		return
 	}
 	d.replaceTok(i, "(")
-	d.replaceTok(k+1, "* INTERVAL '1 "+d.code[k+1].Text(d.src)+"')")
+	d.replaceTok(k+1, "* INTERVAL '1 "+d.Code[k+1].Text(d.Src)+"')")
 }
 
 // timeTravel drops Databricks' VERSION AS OF / TIMESTAMP AS OF and
@@ -111,7 +111,7 @@ func (d *dialect) nameEnded(i int) bool {
 	if i == 0 {
 		return false
 	}
-	switch d.code[i-1].Kind {
+	switch d.Code[i-1].Kind {
 	case sqltext.Word:
 		return !notNames[d.Word(i-1)] && d.Word(i-1) != "AS"
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
@@ -127,7 +127,7 @@ func (d *dialect) nameEnded(i int) bool {
 func (d *dialect) expression(k int) int {
 	for {
 		e := d.operand(k)
-		if e == k || e >= len(d.code) || d.code[e].Kind != sqltext.Operator {
+		if e == k || e >= len(d.Code) || d.Code[e].Kind != sqltext.Operator {
 			return e
 		}
 		k = e + 1
@@ -135,10 +135,10 @@ func (d *dialect) expression(k int) int {
 }
 
 func (d *dialect) operand(k int) int {
-	if k >= len(d.code) {
+	if k >= len(d.Code) {
 		return k
 	}
-	switch t := d.code[k]; {
+	switch t := d.Code[k]; {
 	case t.Kind == sqltext.String, t.Kind == sqltext.Number, t.Kind == sqltext.Param:
 		return k + 1
 	case d.Punct(k, '('):
@@ -151,7 +151,7 @@ func (d *dialect) operand(k int) int {
 		return e
 	case t.Kind == sqltext.Word && d.Punct(k+1, '('):
 		return max(d.closing(k+1)+1, k)
-	case t.Kind == sqltext.Word && k+1 < len(d.code) && d.code[k+1].Kind == sqltext.String:
+	case t.Kind == sqltext.Word && k+1 < len(d.Code) && d.Code[k+1].Kind == sqltext.String:
 		return k + 2
 	case t.Kind == sqltext.Word, t.Kind == sqltext.QuotedIdent:
 		return k + 1
@@ -168,12 +168,12 @@ func (d *dialect) angleType(i int) {
 		return
 	}
 	depth, nested := 0, false
-	for k := i + 1; k < len(d.code) && k < i+400; k++ {
-		t := d.code[k]
+	for k := i + 1; k < len(d.Code) && k < i+400; k++ {
+		t := d.Code[k]
 		switch {
 		case t.Kind == sqltext.Operator:
 			for c := t.Start; c < t.End; c++ {
-				switch d.src[c] {
+				switch d.Src[c] {
 				case ':':
 					// Spark's field separator: STRUCT<a: INT>.
 					continue
@@ -192,7 +192,7 @@ func (d *dialect) angleType(i int) {
 			}
 		// A Param is Spark's field separator touching the type: b:STRING.
 		case t.Kind == sqltext.Word, t.Kind == sqltext.Number, t.Kind == sqltext.QuotedIdent, t.Kind == sqltext.Backtick,
-			d.Punct(k, ','), d.Punct(k, '('), d.Punct(k, ')'), t.Kind == sqltext.Param && d.src[t.Start] == ':':
+			d.Punct(k, ','), d.Punct(k, '('), d.Punct(k, ')'), t.Kind == sqltext.Param && d.Src[t.Start] == ':':
 		default:
 			return
 		}
@@ -203,25 +203,25 @@ func (d *dialect) angleType(i int) {
 // offset c in token k.
 func (d *dialect) closeAngle(i, k, c int, nested bool) {
 	kind := strings.ToLower(d.Word(i))
-	if c+1 == d.code[k].End && (d.Punct(k+1, '[') || d.Punct(k+1, '(')) {
+	if c+1 == d.Code[k].End && (d.Punct(k+1, '[') || d.Punct(k+1, '(')) {
 		// A typed constructor: the values' own types say as much.
 		switch {
 		case kind == "array" && d.Punct(k+1, '['):
-			d.replace(d.code[i].End, c+1, "")
+			d.replace(d.Code[i].End, c+1, "")
 			d.typed[k+1] = true
 		case kind == "struct" && d.Punct(k+1, '('):
-			d.replace(d.code[i].Start, c+1, "ROW")
+			d.replace(d.Code[i].Start, c+1, "ROW")
 			d.structFields(k + 1)
 		}
 		return
 	}
 	switch {
 	case kind != "array":
-		d.replace(d.code[i].Start, c+1, kind)
+		d.replace(d.Code[i].Start, c+1, kind)
 	case nested:
-		d.replace(d.code[i].Start, c+1, strings.ToLower(d.Word(i+2))+"[]")
+		d.replace(d.Code[i].Start, c+1, strings.ToLower(d.Word(i+2))+"[]")
 	default:
-		d.replace(d.code[i].Start, d.code[i+1].End, "")
+		d.replace(d.Code[i].Start, d.Code[i+1].End, "")
 		d.replace(c, c+1, "[]")
 	}
 }
@@ -229,14 +229,14 @@ func (d *dialect) closeAngle(i, k, c int, nested bool) {
 // stage rewrites a Snowflake stage read in FROM (@stage/path, @%table, @~)
 // into a relation named after it, without its FILE_FORMAT and PATTERN.
 func (d *dialect) stage(j int) {
-	if j >= len(d.code) || (d.code[j].Kind != sqltext.Param && d.code[j].Kind != sqltext.Operator) || d.code[j].Text(d.src)[0] != '@' {
+	if j >= len(d.Code) || (d.Code[j].Kind != sqltext.Param && d.Code[j].Kind != sqltext.Operator) || d.Code[j].Text(d.Src)[0] != '@' {
 		return
 	}
 	k := j
-	for k+1 < len(d.code) && d.touch(k, k+1) && !(d.code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.src[d.code[k+1].Start]) >= 0) {
+	for k+1 < len(d.Code) && d.touch(k, k+1) && !(d.Code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.Src[d.Code[k+1].Start]) >= 0) {
 		k++
 	}
-	d.replace(d.code[j].Start, d.code[k].End, sqltext.QuoteIdent(d.src[d.code[j].Start:d.code[k].End]))
+	d.replace(d.Code[j].Start, d.Code[k].End, sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
 	if d.Punct(k+1, '(') && (d.Op(k+3) == "=>") {
 		if c := d.closing(k + 1); c > 0 {
 			d.drop(k+1, c)
@@ -252,41 +252,41 @@ func (d *dialect) path(i int) bool {
 	if b < 0 || !d.touch(b, i) {
 		return false
 	}
-	switch base := d.code[b]; {
-	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.src[base.Start] == '$':
+	switch base := d.Code[b]; {
+	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.Src[base.Start] == '$':
 		if d.Punct(b-1, '[') && d.Punct(i+1, ']') {
 			return false // an array slice a[lo:hi]
 		}
-	case d.Punct(b, ')') && d.match[b] > 0 && d.code[d.match[b]-1].Kind == sqltext.Word:
+	case d.Punct(b, ')') && d.match[b] > 0 && d.Code[d.match[b]-1].Kind == sqltext.Word:
 		// The path of a call's result, PARSE_URL(u):query.
 		b = d.match[b] - 1
 	default:
 		return false
 	}
-	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.code[b-2].Kind == sqltext.Word || d.code[b-2].Kind == sqltext.QuotedIdent) {
+	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.Code[b-2].Kind == sqltext.Word || d.Code[b-2].Kind == sqltext.QuotedIdent) {
 		b -= 2
 	}
 	var edits []sqltext.Edit
 	k := i
 	switch {
-	case d.code[k].Kind == sqltext.Param:
-		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->" + quoteString(d.code[k].Text(d.src)[1:])})
+	case d.Code[k].Kind == sqltext.Param:
+		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->" + quoteString(d.Code[k].Text(d.Src)[1:])})
 		k++
-	case k+1 < len(d.code) && d.code[k+1].Kind == sqltext.QuotedIdent && d.touch(k, k+1):
-		edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.code[k+1].Text(d.src)))})
+	case k+1 < len(d.Code) && d.Code[k+1].Kind == sqltext.QuotedIdent && d.touch(k, k+1):
+		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
 		k += 2
 	default:
 		return false
 	}
 segments:
-	for k+1 < len(d.code) && d.touch(k-1, k) {
+	for k+1 < len(d.Code) && d.touch(k-1, k) {
 		switch {
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.Word:
-			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(d.code[k+1].Text(d.src))})
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.code[k+1].Kind == sqltext.QuotedIdent:
-			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.code[k+1].Text(d.src)))})
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.Code[k+1].Kind == sqltext.Word:
+			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(d.Code[k+1].Text(d.Src))})
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.Code[k+1].Kind == sqltext.QuotedIdent:
+			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
 		case d.Punct(k, '[') && d.Punct(k+2, ']'):
-			edits = append(edits, sqltext.Edit{Start: d.code[k].Start, End: d.code[k].End, Text: "->"}, sqltext.Edit{Start: d.code[k+2].Start, End: d.code[k+2].End, Text: ""})
+			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->"}, sqltext.Edit{Start: d.Code[k+2].Start, End: d.Code[k+2].End, Text: ""})
 			k++
 		default:
 			break segments
@@ -296,7 +296,7 @@ segments:
 	// The closing bracket goes into the last segment's replacement: an
 	// insertion at the end of a statement would fall outside it.
 	edits[len(edits)-1].Text += ")"
-	d.replace(d.code[b].Start, d.code[b].Start, "(")
+	d.replace(d.Code[b].Start, d.Code[b].Start, "(")
 	d.edits = append(d.edits, edits...)
 	return true
 }
@@ -347,8 +347,8 @@ func (d *dialect) starModifiers(i int) {
 // double-quoted strings, and strings that escape a quote with a backslash,
 // which become PostgreSQL's E strings.
 func (d *dialect) stringLiteral(i int) {
-	t := d.code[i]
-	s := t.Text(d.src)
+	t := d.Code[i]
+	s := t.Text(d.Src)
 	if s[0] == '$' {
 		return // a dollar-quoted string: PostgreSQL's own, no escapes inside
 	}
@@ -376,8 +376,8 @@ func (d *dialect) stringLiteral(i int) {
 // quote with a backslash, which the lexer read whole, into an E string;
 // PostgreSQL would end it at the escaped quote.
 func (d *dialect) escapedIdent(i int) {
-	t := d.code[i]
-	if s := t.Text(d.src); unescapedEnd(s) < len(s) {
+	t := d.Code[i]
+	if s := t.Text(d.Src); unescapedEnd(s) < len(s) {
 		d.replace(t.Start, t.End, escapedString(s))
 	}
 }

@@ -26,9 +26,9 @@ import (
 // and ROLLBACK stay as written. An IF's or a loop's condition is dropped
 // with its opener: the statements it guards are what write and read.
 func (d *dialect) script() {
-	d.starts = make([]bool, len(d.code)+1)
+	d.starts = make([]bool, len(d.Code)+1)
 	blocks := 0
-	for k := 0; k < len(d.code); k++ {
+	for k := 0; k < len(d.Code); k++ {
 		if !d.scriptStart(k) {
 			continue
 		}
@@ -45,7 +45,7 @@ func (d *dialect) script() {
 				d.drop(k, k+1)
 				k++
 			default:
-				if blocks > 0 && (k+1 == len(d.code) || d.Punct(k+1, ';')) {
+				if blocks > 0 && (k+1 == len(d.Code) || d.Punct(k+1, ';')) {
 					d.drop(k, k)
 					blocks--
 				}
@@ -85,7 +85,7 @@ func (d *dialect) scriptStart(i int) bool {
 // blockBegin reports whether the BEGIN at k opens a script block rather
 // than a transaction: a statement follows it.
 func (d *dialect) blockBegin(k int) bool {
-	if k+1 >= len(d.code) || d.code[k+1].Kind != sqltext.Word {
+	if k+1 >= len(d.Code) || d.Code[k+1].Kind != sqltext.Word {
 		return false
 	}
 	switch d.Word(k + 1) {
@@ -135,10 +135,10 @@ func (d *dialect) declare(i int) {
 	}
 	value := func(k int) bool { return d.Word(k) == "DEFAULT" || (d.Op(k) == "=") }
 	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
-		d.replace(d.code[i].Start, d.code[def].End, "SELECT")
+		d.replace(d.Code[i].Start, d.Code[def].End, "SELECT")
 		return
 	}
-	d.replace(d.code[i].Start, d.code[end-1].End, "SELECT NULL")
+	d.replace(d.Code[i].Start, d.Code[end-1].End, "SELECT NULL")
 }
 
 // set rewrites the assignment of a script variable (BigQuery's SET x =
@@ -165,15 +165,15 @@ func (d *dialect) set(i int) {
 	}
 	simple := !variable
 	for k := eq + 1; k < end && simple; k++ {
-		switch t := d.code[k]; {
+		switch t := d.Code[k]; {
 		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.Punct(k, ','):
-		case ((d.Op(k) == "-") || (d.Op(k) == "+")) && (k == eq+1 || d.Punct(k-1, ',')) && k+1 < end && d.code[k+1].Kind == sqltext.Number:
+		case ((d.Op(k) == "-") || (d.Op(k) == "+")) && (k == eq+1 || d.Punct(k-1, ',')) && k+1 < end && d.Code[k+1].Kind == sqltext.Number:
 		default:
 			simple = false
 		}
 	}
 	if !simple {
-		d.replace(d.code[i].Start, d.code[eq].End, "SELECT")
+		d.replace(d.Code[i].Start, d.Code[eq].End, "SELECT")
 	}
 }
 
@@ -203,7 +203,7 @@ func (d *dialect) structFields(open int) {
 			if d.match[k] > k {
 				k = d.match[k]
 			}
-		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.code[k+1].Kind == sqltext.Word || d.code[k+1].Kind == sqltext.Backtick || d.code[k+1].Kind == sqltext.QuotedIdent):
+		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.Code[k+1].Kind == sqltext.Word || d.Code[k+1].Kind == sqltext.Backtick || d.Code[k+1].Kind == sqltext.QuotedIdent):
 			d.drop(k, k+1)
 		}
 	}
@@ -224,10 +224,10 @@ func (d *dialect) arrayLiteral(i int) {
 	if i == 0 || d.typed[i] || d.match[i] < i {
 		return
 	}
-	switch p := d.code[i-1]; {
+	switch p := d.Code[i-1]; {
 	case p.Kind == sqltext.Word && !exprKeywords[d.Word(i-1)]:
 		return
-	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.src), ":"):
+	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.Src), ":"):
 		return // a Snowflake path
 	case p.Kind == sqltext.Punct && !d.Punct(i-1, '(') && !d.Punct(i-1, ',') && !d.Punct(i-1, '['):
 		return
@@ -241,14 +241,14 @@ func (d *dialect) arrayLiteral(i int) {
 // name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.code[i+1].Kind == sqltext.Word) {
+	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Code[i+1].Kind == sqltext.Word) {
 		return
 	}
 	o := d.match[i-1]
 	if o < 1 {
 		return
 	}
-	switch d.code[o-1].Kind {
+	switch d.Code[o-1].Kind {
 	case sqltext.Word:
 		if exprKeywords[d.Word(o-1)] || notNames[d.Word(o-1)] {
 			return
@@ -258,11 +258,11 @@ func (d *dialect) subscriptedCall(i int) {
 		return
 	}
 	name := o - 1
-	for name >= 2 && d.Punct(name-1, '.') && (d.code[name-2].Kind == sqltext.Word || d.code[name-2].Kind == sqltext.Backtick || d.code[name-2].Kind == sqltext.QuotedIdent) {
+	for name >= 2 && d.Punct(name-1, '.') && (d.Code[name-2].Kind == sqltext.Word || d.Code[name-2].Kind == sqltext.Backtick || d.Code[name-2].Kind == sqltext.QuotedIdent) {
 		name -= 2
 	}
-	d.replace(d.code[name].Start, d.code[name].Start, "(")
-	d.replace(d.code[i].Start, d.code[i].Start, ")")
+	d.replace(d.Code[name].Start, d.Code[name].Start, "(")
+	d.replace(d.Code[i].Start, d.Code[i].Start, ")")
 }
 
 // arrayIndex rewrites BigQuery's arr[OFFSET(n)], [SAFE_OFFSET(n)],
@@ -289,8 +289,8 @@ func (d *dialect) queryParam(i int) bool {
 	if !d.touch(i, i+1) {
 		return true
 	}
-	n := d.code[i+1]
-	return !d.Punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.src[n.Start] == '/' || d.src[n.Start] == '%'))
+	n := d.Code[i+1]
+	return !d.Punct(i+1, '.') && !(n.Kind == sqltext.Operator && (d.Src[n.Start] == '/' || d.Src[n.Start] == '%'))
 }
 
 // withOffset rewrites BigQuery's UNNEST(arr) [AS] x WITH OFFSET [AS] pos
@@ -302,7 +302,7 @@ func (d *dialect) withOffset(i int) {
 		return
 	}
 	alias, aliasStart := -1, i
-	if d.code[i-1].Kind == sqltext.Word && !aliasStops[d.Word(i-1)] || d.code[i-1].Kind == sqltext.Backtick || d.code[i-1].Kind == sqltext.QuotedIdent {
+	if d.Code[i-1].Kind == sqltext.Word && !aliasStops[d.Word(i-1)] || d.Code[i-1].Kind == sqltext.Backtick || d.Code[i-1].Kind == sqltext.QuotedIdent {
 		alias, aliasStart = i-1, i-1
 		if d.Word(i-2) == "AS" {
 			aliasStart = i - 2
@@ -317,7 +317,7 @@ func (d *dialect) withOffset(i int) {
 	if d.Word(j) == "AS" {
 		j++
 	}
-	if j < len(d.code) && (d.code[j].Kind == sqltext.Word && !aliasStops[d.Word(j)] || d.code[j].Kind == sqltext.Backtick || d.code[j].Kind == sqltext.QuotedIdent) {
+	if j < len(d.Code) && (d.Code[j].Kind == sqltext.Word && !aliasStops[d.Word(j)] || d.Code[j].Kind == sqltext.Backtick || d.Code[j].Kind == sqltext.QuotedIdent) {
 		pos, last = d.identText(j), j
 	}
 	switch {
@@ -329,21 +329,21 @@ func (d *dialect) withOffset(i int) {
 		}
 		// From the bracket on, so that the rewrite of a back-quoted alias,
 		// which would start where this one does, cannot take its place.
-		d.replace(d.code[aliasStart-1].Start, d.code[alias].End, ") WITH ORDINALITY AS "+name+"("+cols+")")
+		d.replace(d.Code[aliasStart-1].Start, d.Code[alias].End, ") WITH ORDINALITY AS "+name+"("+cols+")")
 		d.drop(i, last)
 	case pos != "":
-		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
+		d.replace(d.Code[i].Start, d.Code[last].End, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
 	default:
-		d.replace(d.code[i].Start, d.code[last].End, "WITH ORDINALITY")
+		d.replace(d.Code[i].Start, d.Code[last].End, "WITH ORDINALITY")
 	}
 }
 
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
-	if d.code[i].Kind == sqltext.Backtick {
-		return backtickToQuoted(d.code[i].Text(d.src))
+	if d.Code[i].Kind == sqltext.Backtick {
+		return backtickToQuoted(d.Code[i].Text(d.Src))
 	}
-	return d.code[i].Text(d.src)
+	return d.Code[i].Text(d.Src)
 }
 
 // aliasStops begin a clause or a join where an alias could stand.
@@ -364,7 +364,7 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		j++
 	}
-	if d.code[min(j, len(d.code)-1)].Kind != sqltext.Word || !d.Punct(j+1, '(') {
+	if d.Code[min(j, len(d.Code)-1)].Kind != sqltext.Word || !d.Punct(j+1, '(') {
 		return
 	}
 	c := d.closing(j + 1)
@@ -373,7 +373,7 @@ func (d *dialect) lateralView(i int) {
 	}
 	k := c + 1
 	table := -1
-	if d.Word(k) != "AS" && k < len(d.code) && (d.code[k].Kind == sqltext.Word || d.code[k].Kind == sqltext.Backtick) {
+	if d.Word(k) != "AS" && k < len(d.Code) && (d.Code[k].Kind == sqltext.Word || d.Code[k].Kind == sqltext.Backtick) {
 		table = k
 		k++
 	}
@@ -384,7 +384,7 @@ func (d *dialect) lateralView(i int) {
 	last := k
 	for {
 		n := last + 1
-		if n >= len(d.code) || (d.code[n].Kind != sqltext.Word && d.code[n].Kind != sqltext.Backtick && d.code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.Word(n)] {
+		if n >= len(d.Code) || (d.Code[n].Kind != sqltext.Word && d.Code[n].Kind != sqltext.Backtick && d.Code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.Word(n)] {
 			break
 		}
 		cols = append(cols, d.identText(n))
@@ -405,14 +405,14 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		join, on = "LEFT JOIN LATERAL", " ON true"
 	}
-	d.replace(d.code[i].Start, d.code[j-1].End, join)
-	d.replace(d.code[from].Start, d.code[last].End, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
+	d.replace(d.Code[i].Start, d.Code[j-1].End, join)
+	d.replace(d.Code[from].Start, d.Code[last].End, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
 }
 
 // tableFunction drops Snowflake's TABLE(...) around a table function in
 // FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
 func (d *dialect) tableFunction(i int) {
-	if !d.Punct(i+1, '(') || i+3 >= len(d.code) || d.code[i+2].Kind != sqltext.Word || !d.Punct(i+3, '(') {
+	if !d.Punct(i+1, '(') || i+3 >= len(d.Code) || d.Code[i+2].Kind != sqltext.Word || !d.Punct(i+3, '(') {
 		return
 	}
 	if w := d.Word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.Punct(i-1, ',') {
@@ -448,8 +448,8 @@ func (d *dialect) function(i, kind int, orReplace bool) {
 	if orReplace {
 		head = "CREATE OR REPLACE FUNCTION "
 	}
-	d.replace(d.code[i].Start, d.code[n].Start, head)
-	d.replace(d.code[e].Start, d.code[end-1].End, "() RETURNS void LANGUAGE sql AS ''")
+	d.replace(d.Code[i].Start, d.Code[n].Start, head)
+	d.replace(d.Code[e].Start, d.Code[end-1].End, "() RETURNS void LANGUAGE sql AS ''")
 }
 
 // cloneSchema rewrites Snowflake's CREATE [OR REPLACE] SCHEMA or DATABASE
@@ -471,7 +471,7 @@ func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
 	if e > n+1 {
 		// PostgreSQL names a schema with one identifier; Snowflake
 		// qualifies it with its database.
-		d.replace(d.code[n].Start, d.code[e-1].End, sqltext.QuoteIdent(d.src[d.code[n].Start:d.code[e-1].End]))
+		d.replace(d.Code[n].Start, d.Code[e-1].End, sqltext.QuoteIdent(d.Src[d.Code[n].Start:d.Code[e-1].End]))
 	}
 	d.drop(e, end-1)
 }

@@ -82,20 +82,20 @@ func (d *dialect) relationTail(j, end int) {
 		if srcEnd == src {
 			return
 		}
-		d.replace(d.code[j].Start, d.code[k].End, "AS TABLE")
+		d.replace(d.Code[j].Start, d.Code[k].End, "AS TABLE")
 		if srcEnd < end {
 			d.drop(srcEnd, end-1)
 		}
 		return
 	case d.Word(j) == "LIKE":
 		srcEnd := d.nameEnd(j + 1)
-		if srcEnd == j+1 || d.code[srcEnd-1].Kind == sqltext.JinjaExpr {
+		if srcEnd == j+1 || d.Code[srcEnd-1].Kind == sqltext.JinjaExpr {
 			return
 		}
-		last := d.code[srcEnd-1]
+		last := d.Code[srcEnd-1]
 		// The bracket closes in the replacement of the name's last part:
 		// an insertion at the end of a statement would fall outside it.
-		text := last.Text(d.src)
+		text := last.Text(d.Src)
 		if last.Kind == sqltext.Backtick {
 			text = backtickToQuoted(text)
 		}
@@ -165,7 +165,7 @@ func (d *dialect) clauseEnd(j, end int) int {
 			if depth < 0 {
 				return k
 			}
-		case d.code[k].Kind == sqltext.JinjaTag:
+		case d.Code[k].Kind == sqltext.JinjaTag:
 			return k
 		case depth == 0:
 			if n, _ := d.clause(k); n > 0 || d.Word(k) == "AS" {
@@ -187,7 +187,7 @@ func (d *dialect) columns(open, close int) {
 				k = c
 			}
 		case "COMMENT":
-			if k+1 < close && d.code[k+1].Kind == sqltext.String {
+			if k+1 < close && d.Code[k+1].Kind == sqltext.String {
 				d.drop(k, k+1)
 				k++
 			}
@@ -201,7 +201,7 @@ func (d *dialect) columns(open, close int) {
 			// PostgreSQL's STORED ones.
 			if d.Word(k+1) == "ALWAYS" && d.Word(k+2) == "AS" && d.Punct(k+3, '(') {
 				if c := d.closing(k + 3); c > 0 && c < close && d.Word(c+1) != "STORED" {
-					d.replace(d.code[c].End, d.code[c].End, " STORED")
+					d.replace(d.Code[c].End, d.Code[c].End, " STORED")
 				}
 			}
 		}
@@ -264,11 +264,11 @@ func (d *dialect) insert(i int) {
 	switch {
 	case d.Word(j) == "REPLACE" && d.Word(j+1) == "WHERE":
 		end := d.scanTo(j+2, "replace", d.replacingQuery)
-		if end < len(d.code) && d.replacingQuery(end) {
+		if end < len(d.Code) && d.replacingQuery(end) {
 			d.drop(j, end-1)
-			mk := Mark{Offset: d.code[i].Start, Flags: ReplaceWhere}
+			mk := Mark{Offset: d.Code[i].Start, Flags: ReplaceWhere}
 			if end > j+2 {
-				mk.Predicate = [2]int{d.code[j+2].Start, d.code[end-1].End}
+				mk.Predicate = [2]int{d.Code[j+2].Start, d.Code[end-1].End}
 			}
 			d.marks = append(d.marks, mk)
 		}
@@ -314,7 +314,7 @@ func (d *dialect) mergeWhen(k int) {
 	case "SOURCE":
 		// Target rows the source lacks become matched rows: the action
 		// and its condition keep their place and positions.
-		d.replace(d.code[k+1].Start, d.code[k+4].End, "MATCHED")
+		d.replace(d.Code[k+1].Start, d.Code[k+4].End, "MATCHED")
 		d.mark(d.merge, MergeBySource)
 	}
 }
@@ -342,13 +342,13 @@ func (d *dialect) mergeAction(k int) {
 // 'location' FROM source) writes no relation: it becomes COPY source TO
 // STDOUT, with the source table or query kept for rules to read.
 func (d *dialect) copyInto(i int) {
-	if !d.stmtStart(i) || d.Word(i+1) != "INTO" || i+2 >= len(d.code) {
+	if !d.stmtStart(i) || d.Word(i+1) != "INTO" || i+2 >= len(d.Code) {
 		return
 	}
 	end := d.stmtEnd(i)
-	tail := d.code[end-1].End
-	target := d.code[i+2]
-	if text := target.Text(d.src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
+	tail := d.Code[end-1].End
+	target := d.Code[i+2]
+	if text := target.Text(d.Src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
 		from := d.scanTo(i+3, "from", func(k int) bool { return d.Word(k) == "FROM" })
 		if from >= end || d.Word(from) != "FROM" {
 			return
@@ -360,8 +360,8 @@ func (d *dialect) copyInto(i int) {
 		if srcEnd <= from+1 {
 			return
 		}
-		d.replace(d.code[i].Start, d.code[from].End, "COPY")
-		d.replace(d.code[srcEnd-1].End, tail, " TO STDOUT")
+		d.replace(d.Code[i].Start, d.Code[from].End, "COPY")
+		d.replace(d.Code[srcEnd-1].End, tail, " TO STDOUT")
 		return
 	}
 	n := d.nameEnd(i + 2)
@@ -374,8 +374,8 @@ func (d *dialect) copyInto(i int) {
 	if n <= i+2 || d.Word(n) != "FROM" {
 		return
 	}
-	d.replace(d.code[i].Start, d.code[i+1].End, "COPY")
-	d.replace(d.code[n].Start, tail, "FROM STDIN")
+	d.replace(d.Code[i].Start, d.Code[i+1].End, "COPY")
+	d.replace(d.Code[n].Start, tail, "FROM STDIN")
 	d.mark(i, CopyInto)
 }
 
@@ -401,8 +401,8 @@ func (d *dialect) use(i int) {
 	if j >= end {
 		return
 	}
-	name := d.src[d.code[j].Start:d.code[end-1].End]
-	d.replace(d.code[i].Start, d.code[end-1].End, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
+	name := d.Src[d.Code[j].Start:d.Code[end-1].End]
+	d.replace(d.Code[i].Start, d.Code[end-1].End, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
 }
 
 // alter handles Snowflake's ALTER SESSION and ALTER TABLE ... SWAP WITH.
@@ -415,14 +415,14 @@ func (d *dialect) alter(i int) {
 		switch d.Word(i + 2) {
 		case "SET":
 			// One replacement from ALTER on keeps the statement's start there.
-			d.replace(d.code[i].Start, d.code[i+2].End, "SET")
+			d.replace(d.Code[i].Start, d.Code[i+2].End, "SET")
 			// PostgreSQL's SET takes one parameter: the first is kept.
 			end := d.stmtEnd(i)
 			if more := d.scanTo(i+3, "session", func(k int) bool { return d.Punct(k, ',') && (d.Op(k+2) == "=") }); more < end && d.Punct(more, ',') {
 				d.drop(more, end-1)
 			}
 		case "UNSET":
-			d.replace(d.code[i].Start, d.code[i+2].End, "RESET")
+			d.replace(d.Code[i].Start, d.Code[i+2].End, "RESET")
 		}
 	case "TABLE":
 		j := i + 2
@@ -434,7 +434,7 @@ func (d *dialect) alter(i int) {
 			// INHERIT is the ALTER TABLE form that names a second
 			// relation, so both keep their positions; the flag says the
 			// two tables trade contents.
-			d.replace(d.code[n].Start, d.code[n+1].End, "INHERIT")
+			d.replace(d.Code[n].Start, d.Code[n+1].End, "INHERIT")
 			d.mark(i, SwapWith)
 		}
 		if n > j && d.Word(n) == "ADD" && d.Word(n+1) == "COLUMNS" && d.Punct(n+2, '(') {
@@ -444,7 +444,7 @@ func (d *dialect) alter(i int) {
 			if c < 0 {
 				return
 			}
-			d.replace(d.code[n+1].Start, d.code[n+2].End, "COLUMN ")
+			d.replace(d.Code[n+1].Start, d.Code[n+2].End, "COLUMN ")
 			for k := n + 3; k < c; k++ {
 				switch {
 				case d.Punct(k, '(') || d.Punct(k, '['):
@@ -535,7 +535,7 @@ func (d *dialect) qualify(i int) {
 
 // selectClauseEnds reports whether the clause before k ends at k.
 func (d *dialect) selectClauseEnds(k int) bool {
-	if k >= len(d.code) || d.Punct(k, ';') || d.Punct(k, ')') || d.code[k].Kind == sqltext.JinjaTag {
+	if k >= len(d.Code) || d.Punct(k, ';') || d.Punct(k, ')') || d.Code[k].Kind == sqltext.JinjaTag {
 		return true
 	}
 	switch d.Word(k) {

@@ -16,7 +16,6 @@ import (
 type jinjaReading struct {
 	sqltext.Cursor
 	tp    *jinjaTemplate
-	vis   []sqltext.Token
 	match []int // the bracket that closes or opens this one, -1 if none
 	piece []int // the statement each token is in
 	// lead is set on the Jinja expressions a statement starts with.
@@ -25,7 +24,7 @@ type jinjaReading struct {
 }
 
 func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
-	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, vis: vis, piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
+	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
 	r.match = r.Brackets()
 	p := 0
 	for k, t := range vis {
@@ -51,7 +50,7 @@ func (r *jinjaReading) prev(k int) int {
 }
 
 func (r *jinjaReading) next(k int) int {
-	if k+1 < len(r.vis) && r.piece[k+1] == r.piece[k] && !r.Punct(k+1, ';') {
+	if k+1 < len(r.Code) && r.piece[k+1] == r.piece[k] && !r.Punct(k+1, ';') {
 		return k + 1
 	}
 	return -1
@@ -140,7 +139,7 @@ func wordSet(words ...string) map[string]bool {
 
 // operandEnded reports whether the token at k ends an operand.
 func (r *jinjaReading) operandEnded(k int) bool {
-	switch r.vis[k].Kind {
+	switch r.Code[k].Kind {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.Number, sqltext.String, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
@@ -171,7 +170,7 @@ func (r *jinjaReading) queryStart(prev int) bool {
 
 // shape returns the text that replaces the Jinja expression at k.
 func (r *jinjaReading) shape(k int) string {
-	t := r.vis[k]
+	t := r.Code[k]
 	src := r.tp.src
 	inner := jinjaInner(t.Text(src))
 	glued := sqltext.WordBefore(src, t.Start) || (t.End < len(src) && sqltext.IsWordPart(src[t.End]))
@@ -221,7 +220,7 @@ func (r *jinjaReading) shape(k int) string {
 	if prev < 0 {
 		// What follows the macros a statement starts with decides what
 		// they write.
-		for next >= 0 && r.vis[next].Kind == sqltext.JinjaExpr {
+		for next >= 0 && r.Code[next].Kind == sqltext.JinjaExpr {
 			next = r.next(next)
 		}
 		nw = r.Word(next)

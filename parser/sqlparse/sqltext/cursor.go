@@ -7,50 +7,52 @@ import "strings"
 // of a bracket. An index outside the tokens reads as nothing, so scanners
 // look ahead and behind without bounds checks of their own.
 type Cursor struct {
-	src  string
-	code []Token
+	// Src and Code are set once, by NewCursor: the words are cached by
+	// index.
+	Src  string
+	Code []Token
 	// upper holds each word in upper case once asked for: scanners ask
 	// for the same few words many times.
 	upper []string
 }
 
 // NewCursor reads code, tokens of src without space and comments (Code).
-func NewCursor(src string, code []Token) Cursor { return Cursor{src: src, code: code} }
+func NewCursor(src string, code []Token) Cursor { return Cursor{Src: src, Code: code} }
 
 // Word returns code token i in upper case when it is a word, else "".
 func (c *Cursor) Word(i int) string {
-	if i < 0 || i >= len(c.code) || c.code[i].Kind != Word {
+	if i < 0 || i >= len(c.Code) || c.Code[i].Kind != Word {
 		return ""
 	}
 	if c.upper == nil {
-		c.upper = make([]string, len(c.code))
+		c.upper = make([]string, len(c.Code))
 	}
 	if c.upper[i] == "" {
-		c.upper[i] = strings.ToUpper(c.code[i].Text(c.src))
+		c.upper[i] = strings.ToUpper(c.Code[i].Text(c.Src))
 	}
 	return c.upper[i]
 }
 
 // Punct reports whether code token i is the punctuation mark p.
 func (c *Cursor) Punct(i int, p byte) bool {
-	return i >= 0 && i < len(c.code) && c.code[i].Kind == Punct && c.src[c.code[i].Start] == p
+	return i >= 0 && i < len(c.Code) && c.Code[i].Kind == Punct && c.Src[c.Code[i].Start] == p
 }
 
 // Op returns code token i when it is an operator, else "".
 func (c *Cursor) Op(i int) string {
-	if i < 0 || i >= len(c.code) || c.code[i].Kind != Operator {
+	if i < 0 || i >= len(c.Code) || c.Code[i].Kind != Operator {
 		return ""
 	}
-	return c.code[i].Text(c.src)
+	return c.Code[i].Text(c.Src)
 }
 
 // Brackets returns, for each code token, the index of the bracket that
 // closes or opens it, ( with ) and [ with ]; -1 for any other token and
 // for a bracket without a partner.
 func (c *Cursor) Brackets() []int {
-	match := make([]int, len(c.code))
+	match := make([]int, len(c.Code))
 	var open []int
-	for k := range c.code {
+	for k := range c.Code {
 		match[k] = -1
 		switch {
 		case c.Punct(k, '(') || c.Punct(k, '['):
