@@ -85,7 +85,8 @@ type Settings struct {
 	// and the parse tree give the same findings; a run never sets it.
 	TokensOnly bool
 
-	plans []*plan.Plan // every readable plan of the run, for plan-set rules
+	plans        []*plan.Plan // every readable plan of the run, for plan-set rules
+	tokenReaders []string     // the enabled rules that read tokens
 }
 
 func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[r.Code] }
@@ -96,6 +97,12 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	for _, u := range units {
 		if u.Plan != nil && u.Plan.Readable {
 			s.plans = append(s.plans, u.Plan)
+		}
+	}
+	s.tokenReaders = nil
+	for _, code := range s.Registry.TokenReaders() {
+		if s.enabled(s.Registry.Lookup(code)) {
+			s.tokenReaders = append(s.tokenReaders, code)
 		}
 	}
 	units = Linted(units)
@@ -195,7 +202,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
 		}
 	}()
-	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, tokensOnly: s.TokensOnly}
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, TokenReaders: s.tokenReaders, tokensOnly: s.TokensOnly}
 	pass.report = func(d Diagnostic) {
 		sev := d.Severity
 		if sev == SeverityDefault {

@@ -39,6 +39,9 @@ type Pass struct {
 	// Plans are every plan of the run, this one included: a correction
 	// that spans several datasets is several plans, checked as a set.
 	Plans []*plan.Plan
+	// TokenReaders are the codes of the run's rules that also check
+	// statements read from their tokens (Rule.ReadsTokens).
+	TokenReaders []string
 
 	report     func(Diagnostic)
 	tokensOnly bool
@@ -85,6 +88,15 @@ func (p *Pass) Tokens(st *sqlparse.Statement) *sqlparse.TokenFacts {
 		return nil
 	}
 	return p.Unit.Fact(tokensKey{st}, func() any { return st.TokenFacts() }).(*sqlparse.TokenFacts)
+}
+
+// Joined returns what st joins, from its parse tree or, when it did not
+// parse, from its tokens (Joined.FromTokens is then set).
+func (p *Pass) Joined(st *sqlparse.Statement) sqlparse.Joined {
+	if tf := p.Tokens(st); tf != nil {
+		return tf.Joined()
+	}
+	return st.Joined()
 }
 
 // Writes returns what st writes, from its parse tree or, when it did not

@@ -40,6 +40,45 @@ func NewRegistry(rs ...*Rule) *Registry {
 // All returns the rules ordered by code.
 func (reg *Registry) All() []*Rule { return reg.rules }
 
+// TokenReaders are the codes of the rules that also check statements read
+// from their tokens, in order.
+func (reg *Registry) TokenReaders() []string {
+	var out []string
+	for _, r := range reg.rules {
+		if r.ReadsTokens {
+			out = append(out, r.Code)
+		}
+	}
+	return out
+}
+
+// CodeGroups writes a sorted list of rule codes for a message, three or
+// more consecutive codes as a range: BF102, BF201, BF701-BF704.
+func CodeGroups(codes []string) []string {
+	var out []string
+	for i := 0; i < len(codes); {
+		j := i
+		for j+1 < len(codes) && consecutive(codes[j], codes[j+1]) {
+			j++
+		}
+		switch {
+		case j-i >= 2:
+			out = append(out, codes[i]+"-"+codes[j])
+		default:
+			out = append(out, codes[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return out
+}
+
+func consecutive(a, b string) bool {
+	var x, y int
+	_, errA := fmt.Sscanf(a, "BF%d", &x)
+	_, errB := fmt.Sscanf(b, "BF%d", &y)
+	return errA == nil && errB == nil && y == x+1
+}
+
 // Lookup finds a rule by code or name, case-insensitively for codes.
 func (reg *Registry) Lookup(codeOrName string) *Rule {
 	if r, ok := reg.byCode[strings.ToUpper(codeOrName)]; ok {

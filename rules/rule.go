@@ -78,6 +78,10 @@ type Rule struct {
 	Severity Severity
 	Scope    Scope
 	Doc      Doc
+	// ReadsTokens is set for a rule that also checks statements read from
+	// their tokens because they did not parse (Pass.Tokens, Pass.Writes,
+	// Pass.Joined); BF002 names these rules.
+	ReadsTokens bool
 	// Run inspects one unit and reports findings through the pass. An error
 	// means the rule itself is broken, never that the input is bad.
 	Run func(*Pass) error

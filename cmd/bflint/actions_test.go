@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"github.com/bflint/bflint/parser/manifest"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/manifest"
 )
 
 // TestMain clears GITHUB_ACTIONS so that, on a GitHub runner, the text

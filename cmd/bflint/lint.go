@@ -11,12 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/yamlx"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
-	"github.com/bflint/bflint/rules/load"
 )
 
 // lintOptions are the parsed lint flags.

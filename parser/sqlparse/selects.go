@@ -49,6 +49,10 @@ type Merge struct {
 	// NotMatchedInsert are the clauses that insert source rows the target
 	// lacks.
 	NotMatchedInsert []MergeInsert
+	// UpdatedColumns are the target columns its WHEN MATCHED ... UPDATE
+	// clauses set, in lower case; warehouses accept SET t.col = ..., which
+	// names col.
+	UpdatedColumns []string
 	// Offset is the MERGE keyword, where BF203 and BF207 report.
 	Offset int
 }
@@ -85,7 +89,13 @@ func (s *Statement) Merge() (Merge, bool) {
 	}
 	whens := s.mergeWhens(len(x.GetMergeWhenClauses()), m.Offset)
 	for i, c := range x.GetMergeWhenClauses() {
-		if wc := c.GetMergeWhenClause(); isNotMatchedInsert(wc) {
+		wc := c.GetMergeWhenClause()
+		if wc.GetCommandType() == pg_query.CmdType_CMD_UPDATE {
+			for _, t := range wc.GetTargetList() {
+				m.UpdatedColumns = append(m.UpdatedColumns, setColumn(t.GetResTarget()))
+			}
+		}
+		if isNotMatchedInsert(wc) {
 			m.NotMatchedInsert = append(m.NotMatchedInsert, MergeInsert{
 				Cond:    wc.GetCondition(),
 				Columns: targetNames(wc.GetTargetList()),
@@ -96,6 +106,77 @@ func (s *Statement) Merge() (Merge, bool) {
 		}
 	}
 	return m, true
+}
+
+// setColumn is the column an UPDATE SET item assigns.
+func setColumn(rt *pg_query.ResTarget) string {
+	name := rt.GetName()
+	if ind := rt.GetIndirection(); len(ind) > 0 {
+		if s := ind[len(ind)-1].GetString_(); s != nil {
+			name = s.GetSval()
+		}
+	}
+	return strings.ToLower(name)
+}
+
+// maxQueryDepth stops the walk through subqueries and WITH queries that
+// refer to each other.
+const maxQueryDepth = 16
+
+// SourceLimited reports whether every row the MERGE's USING query returns
+// passes a WHERE whose bounds limited accepts: the query's own WHERE, or,
+// when it reads a single subquery or WITH query, that one's; every branch
+// of a UNION must. A stored relation in USING is read whole, whatever it
+// was built with, and is not limited.
+func (s *Statement) SourceLimited(m Merge, limited func([]Bound) bool) bool {
+	if m.SourceSelect == nil {
+		return false
+	}
+	ctes := withQueries(s.Node.GetMergeStmt().GetWithClause(), nil)
+	return s.queryLimited(m.SourceSelect.GetSelectStmt(), ctes, limited, 0)
+}
+
+func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, limited func([]Bound) bool, depth int) bool {
+	if sel == nil || depth > maxQueryDepth {
+		return false
+	}
+	ctes = withQueries(sel.GetWithClause(), ctes)
+	if sel.GetOp() != pg_query.SetOperation_SETOP_NONE {
+		return s.queryLimited(sel.GetLarg(), ctes, limited, depth+1) && s.queryLimited(sel.GetRarg(), ctes, limited, depth+1)
+	}
+	if limited(Bounds(s, sel.GetWhereClause())) {
+		return true
+	}
+	from := sel.GetFromClause()
+	if len(from) != 1 {
+		return false
+	}
+	switch x := from[0].GetNode().(type) {
+	case *pg_query.Node_RangeSubselect:
+		return s.queryLimited(x.RangeSubselect.GetSubquery().GetSelectStmt(), ctes, limited, depth+1)
+	case *pg_query.Node_RangeVar:
+		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
+			return s.queryLimited(body.GetSelectStmt(), ctes, limited, depth+1)
+		}
+	}
+	return false
+}
+
+// withQueries adds the WITH queries of a clause to those visible outside it.
+func withQueries(w *pg_query.WithClause, outer map[string]*pg_query.Node) map[string]*pg_query.Node {
+	if len(w.GetCtes()) == 0 {
+		return outer
+	}
+	out := map[string]*pg_query.Node{}
+	for k, v := range outer {
+		out[k] = v
+	}
+	for _, c := range w.GetCtes() {
+		if cte := c.GetCommonTableExpr(); cte != nil {
+			out[cte.GetCtename()] = cte.GetCtequery()
+		}
+	}
+	return out
 }
 
 func isNotMatchedInsert(wc *pg_query.MergeWhenClause) bool {
@@ -148,6 +229,28 @@ func (s *Statement) Select() *pg_query.SelectStmt {
 		return x.InsertStmt.GetSelectStmt().GetSelectStmt()
 	}
 	return nil
+}
+
+// OutputColumns names the output columns of the statement's query, as
+// SelectColumns does, except that a cast takes the name of the column it
+// converts, as the warehouses name order_date::date; nil when the
+// statement has no query.
+func (s *Statement) OutputColumns() []string {
+	sel := s.Select()
+	if sel == nil {
+		return nil
+	}
+	cols := SelectColumns(sel)
+	for sel.GetOp() != pg_query.SetOperation_SETOP_NONE && sel.GetLarg() != nil {
+		sel = sel.GetLarg()
+	}
+	targets := sel.GetTargetList()
+	for i, c := range cols {
+		if c == "" && i < len(targets) {
+			_, cols[i] = plainColumn(targets[i].GetResTarget().GetVal())
+		}
+	}
+	return cols
 }
 
 // Selects returns every SELECT in the statement, outer ones first: checks
@@ -478,10 +581,11 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 // for the same joins and writes, and a file shared by several plans is
 // checked from several goroutines at once.
 type facts struct {
-	writesOnce, readsOnce, joinsOnce sync.Once
-	writes                           []Write
-	reads                            []sqlname.Relation
-	joins                            []Join
+	writesOnce, readsOnce, joinsOnce, joinedOnce sync.Once
+	writes                                       []Write
+	reads                                        []sqlname.Relation
+	joins                                        []Join
+	joined                                       Joined
 }
 
 // Walk calls visit for m and every message below it, parents first; visit

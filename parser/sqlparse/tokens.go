@@ -62,24 +62,11 @@ type TokenJoin struct {
 	Partial bool
 }
 
-// TokenFrom is a FROM clause (or UPDATE ... FROM, DELETE ... USING) read
-// from tokens.
+// TokenFrom is a FROM clause read from tokens, with its ONs.
 type TokenFrom struct {
+	FromClause
 	// Ons are the conjuncts of every ON in the clause.
 	Ons []Conjunct
-	// Items counts the clause's items, relations or not, nested join
-	// groups included.
-	Items int
-	// First is the offset of the first item when it is a relation, -1
-	// otherwise.
-	First int
-	// Target is set when the items are joined to a written relation
-	// besides: UPDATE ... FROM, DELETE ... USING, a MERGE's source.
-	Target bool
-	// Scalar is set for the FROM of a subquery that computes one value,
-	// which yields NULL rather than dropping the row around it when it
-	// finds nothing.
-	Scalar bool
 }
 
 // Cond is a condition of a statement read from its tokens.

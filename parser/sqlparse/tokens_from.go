@@ -13,7 +13,7 @@ import (
 // returns where the clause ends.
 func (sc *tokenScan) from(i, to int, b *scanBlock, c scanCtx) int {
 	end := sc.clauseEnd(i, to, true)
-	f := &TokenFrom{First: -1, Target: b.target, Scalar: c.scalar}
+	f := &TokenFrom{FromClause: FromClause{First: -1, Target: b.target, Scalar: c.scalar}}
 	b.from = f
 	before := len(b.joins)
 	sc.items(i, end, b, f, c, false)

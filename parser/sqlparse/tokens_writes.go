@@ -78,7 +78,7 @@ func (sc *tokenScan) insert(i, to int) {
 	if sc.Word(j) == "REPLACE" && sc.Word(j+1) == "WHERE" {
 		replaceWhere = true
 		end := j + 2
-		for end < to && !sc.replacingQuery(end) {
+		for end < to && !dialect.ReplacingQuery(&sc.Cursor, end) {
 			if sc.open(end) {
 				end = sc.close(end, to)
 			}
@@ -154,7 +154,7 @@ func (sc *tokenScan) merge(i, to int) {
 		rel := sqlname.Relation{Parts: parts, Offset: sc.orig(j)}
 		src = &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
 		src.CTE = len(parts) == 1 && sc.ctes[strings.ToLower(folded)]
-		src.From = &TokenFrom{Items: 1, First: rel.Offset, Target: true}
+		src.From = &TokenFrom{FromClause: FromClause{Items: 1, First: rel.Offset, Target: true}}
 		j = e
 		if alias, k, ok := sc.aliasName(j, to); ok {
 			src.Alias, j = alias, k
@@ -187,24 +187,6 @@ func (sc *tokenScan) merge(i, to int) {
 		}
 		sc.exprs(then, next, scanCtx{sub: true})
 	}
-}
-
-// replacingQuery reports whether the query of INSERT ... REPLACE WHERE
-// begins at code[k], rather than a subquery of its condition, the way
-// normalisation decides it.
-func (sc *tokenScan) replacingQuery(k int) bool {
-	switch sc.Word(k) {
-	case "SELECT", "WITH", "VALUES", "TABLE":
-		return true
-	}
-	if !sc.Punct(k, '(') || sc.Word(k+1) != "SELECT" && sc.Word(k+1) != "WITH" {
-		return false
-	}
-	switch sc.Word(k - 1) {
-	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
-		return false
-	}
-	return sc.Code[k-1].Kind != sqltext.Operator && !sc.Punct(k-1, '(') && !sc.Punct(k-1, ',')
 }
 
 // mergeWhens returns the WHEN [NOT] MATCHED of a MERGE outside brackets,
@@ -311,6 +293,13 @@ func (sc *tokenScan) create(i, to int) {
 	switch sc.Word(j) {
 	case "CLONE", "SHALLOW", "DEEP", "COPY":
 		filled = sc.Word(j+1) != "GRANTS"
+		src := j + 1
+		if sc.Word(j) == "SHALLOW" || sc.Word(j) == "DEEP" {
+			src++
+		}
+		if filled {
+			sc.cloned(src)
+		}
 	}
 	for k := j; k < to; k++ {
 		if sc.open(k) {
@@ -319,6 +308,7 @@ func (sc *tokenScan) create(i, to int) {
 		}
 		if sc.Word(k) == "AS" && sc.Word(k+1) == "TABLE" {
 			filled = true
+			sc.cloned(k + 2)
 			break
 		}
 		if sc.Word(k) == "AS" && sc.startsQuery(k+1) {
@@ -402,12 +392,34 @@ func (sc *tokenScan) drop(i, to int) {
 	}
 }
 
+// cloned reads the relation a CLONE copies, at code[i]: normalisation
+// rewrites the clone as a query of it alone, and the tree joins it so.
+func (sc *tokenScan) cloned(i int) {
+	parts, e, folded := sc.name(i)
+	if e == i {
+		return
+	}
+	sc.names[i] = true
+	rel := sqlname.Relation{Parts: parts, Offset: sc.orig(i)}
+	j := &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
+	j.From = &TokenFrom{FromClause: FromClause{Items: 1, First: rel.Offset}}
+	sc.joins = append(sc.joins, j)
+}
+
 // copy reads COPY [INTO] t [(columns)] FROM ..., a load into a table; an
 // unload (COPY INTO a stage or location, COPY ... TO) writes no relation.
 func (sc *tokenScan) copy(i, to int) {
 	j := i + 1
 	if sc.Word(j) == "INTO" {
 		j++
+	}
+	// An unload reads its query: COPY (SELECT ...) TO, as normalisation
+	// writes Snowflake's COPY INTO @stage FROM (SELECT ...).
+	for k := i; k+1 < to; k++ {
+		if (k == i || sc.Word(k) == "FROM") && sc.open(k+1) && sc.startsQuery(k+2) {
+			sc.query(k+2, sc.close(k+1, to), scanCtx{})
+			break
+		}
 	}
 	parts, e, _ := sc.name(j)
 	if e == j || len(parts) == 0 {

@@ -11,9 +11,9 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/internal/benchgen"
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
-	"github.com/bflint/bflint/rules/load"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 

@@ -8,14 +8,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
-	"github.com/bflint/bflint/rules/load"
+	"github.com/bflint/bflint/rules/files"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 
 // tokenRules are the rules that also read statements from their tokens.
-var tokenRules = []string{"BF102", "BF201", "BF204", "BF302", "BF504", "BF701", "BF702", "BF703", "BF704"}
+var tokenRules = Registry().TokenReaders()
+
+// TestBF002NamesTheTokenReaders checks that BF002's documentation lists the
+// rules that read tokens, as its findings do from the registry.
+func TestBF002NamesTheTokenReaders(t *testing.T) {
+	want := "(" + strings.Join(rules.CodeGroups(tokenRules), ", ") + ")"
+	if want != "(BF102, BF201, BF204, BF302, BF504, BF701-BF704)" {
+		t.Errorf("token readers are %s", want)
+	}
+	if doc := files.SQLUnparsed.Doc.Why; !strings.Contains(doc, want) {
+		t.Errorf("BF002's documentation does not list the token readers %s: %s", want, doc)
+	}
+}
 
 // tokenPathExceptions are the findings where the token path knowingly
 // answers otherwise than the parse tree on the fixtures, keyed

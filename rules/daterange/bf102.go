@@ -14,10 +14,11 @@ import (
 // IncludesCurrent reports a range, or a write's partition predicate, that
 // reaches into the partitions the scheduled pipeline is still writing.
 var IncludesCurrent = &rules.Rule{
-	Code:     "BF102",
-	Name:     "range-includes-current-partition",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF102",
+	Name:        "range-includes-current-partition",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "The range, the dates run.command runs, or a write's partition predicate reach into the partitions the scheduled pipeline still writes",
 		Why: "The newest partitions belong to the scheduled pipeline: it is still loading today, and often re-processes the last few days as late data arrives. " +

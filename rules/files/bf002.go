@@ -46,7 +46,7 @@ SELECT * FROM raw.orders WHERE order_date BETWEEN '2026-01-14' AND '2026-06-30';
 				default:
 					at := construct(f.Source.Content, st.Problem.Offset, st.End)
 					if tf := pass.Tokens(st); tf != nil && tf.Analysed() {
-						pass.ReportSeverityf(rules.SeverityWarning, f.Pos(st.Problem.Offset), "cannot parse this statement at %s: %s; it was analysed from its tokens instead, so BF102, BF201, BF204, BF302, BF504 and BF701-BF704 checked what it writes and joins (their findings say so) and the other SQL rules did not", at, st.Problem.Msg)
+						pass.ReportSeverityf(rules.SeverityWarning, f.Pos(st.Problem.Offset), "cannot parse this statement at %s: %s; %s", at, st.Problem.Msg, readFromTokens(pass.TokenReaders))
 						continue
 					}
 					pass.Reportf(f.Pos(st.Problem.Offset), "cannot parse this statement at %s: %s; nothing it writes or joins could be read from its tokens either, so no SQL rule checks it", at, st.Problem.Msg)
@@ -55,6 +55,20 @@ SELECT * FROM raw.orders WHERE order_date BETWEEN '2026-01-14' AND '2026-06-30';
 		}
 		return nil
 	},
+}
+
+// readFromTokens says which rules checked a statement read from its
+// tokens.
+func readFromTokens(codes []string) string {
+	groups := rules.CodeGroups(codes)
+	switch len(groups) {
+	case 0:
+		return "it was analysed from its tokens instead, but no enabled rule reads tokens, so no SQL rule checked it"
+	case 1:
+		return "it was analysed from its tokens instead, so " + groups[0] + " checked what it writes and joins (its findings say so) and the other SQL rules did not"
+	}
+	list := strings.Join(groups[:len(groups)-1], ", ") + " and " + groups[len(groups)-1]
+	return "it was analysed from its tokens instead, so " + list + " checked what it writes and joins (their findings say so) and the other SQL rules did not"
 }
 
 // construct names what stands at off, where the parser stopped: a word, a

@@ -8,10 +8,11 @@ import (
 
 // FullRefresh reports a range backfill that rebuilds the whole table.
 var FullRefresh = &rules.Rule{
-	Code:     "BF302",
-	Name:     "full-refresh",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF302",
+	Name:        "full-refresh",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "The backfill rebuilds the whole table: dbt --full-refresh, or TRUNCATE, DROP, CREATE OR REPLACE or INSERT OVERWRITE without PARTITION of the target",
 		Why: "A range backfill is meant to change the partitions of its range and nothing else. A full refresh rewrites every partition: " +

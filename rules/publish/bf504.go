@@ -4,10 +4,11 @@ import "github.com/bflint/bflint/rules"
 
 // BuildWritesTarget reports a build that writes outside staging.
 var BuildWritesTarget = &rules.Rule{
-	Code:     "BF504",
-	Name:     "build-writes-target",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopePlan,
+	Code:        "BF504",
+	Name:        "build-writes-target",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopePlan,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "The build SQL writes the target, or a relation that is not staging",
 		Why: "The build is the recompute, and it is meant to land where no consumer reads it, so it can be validated and published in one operation. " +

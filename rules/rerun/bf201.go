@@ -15,10 +15,11 @@ import (
 
 // AppendWrite reports a write that adds rows on every run.
 var AppendWrite = &rules.Rule{
-	Code:     "BF201",
-	Name:     "append-write",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF201",
+	Name:        "append-write",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "The backfill appends: re-running a partition duplicates its rows",
 		Why: "Re-run safety is a property of the write, not of the transformation. A pure transformation followed by an append " +

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
 // MergeUnboundedInsert reports a MERGE that inserts whatever the source
@@ -63,8 +62,8 @@ func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement
 	if len(m.NotMatchedInsert) == 0 {
 		return
 	}
-	rb := rangeBounds{pass: pass, st: st, ctes: withQueries(st.Node.GetMergeStmt().GetWithClause(), nil)}
-	if rb.source(m) {
+	rb := rangeBounds{pass: pass}
+	if st.SourceLimited(m, rb.twoSided) {
 		return
 	}
 	for _, ins := range m.NotMatchedInsert {
@@ -92,8 +91,6 @@ func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement
 // partition column.
 type rangeBounds struct {
 	pass *rules.Pass
-	st   *sqlparse.Statement
-	ctes map[string]*pg_query.Node
 }
 
 // counts reports whether a bounded column stands for the partition. On
@@ -144,63 +141,4 @@ func (rb rangeBounds) any(bs []sqlparse.Bound) bool {
 		}
 	}
 	return false
-}
-
-// source reports whether the USING source holds only rows of a range. A
-// stored relation is read whole, whatever it was built with.
-func (rb rangeBounds) source(m sqlparse.Merge) bool {
-	if m.SourceSelect == nil {
-		return false
-	}
-	return rb.query(m.SourceSelect.GetSelectStmt(), rb.ctes, 0)
-}
-
-// maxQueryDepth stops the walk through subqueries and WITH queries that
-// refer to each other.
-const maxQueryDepth = 16
-
-// query reports whether a query returns only rows of a range: its WHERE
-// bounds them, or, when it reads a single subquery or WITH query, that one
-// does. Every branch of a UNION must be bounded.
-func (rb rangeBounds) query(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, depth int) bool {
-	if sel == nil || depth > maxQueryDepth {
-		return false
-	}
-	ctes = withQueries(sel.GetWithClause(), ctes)
-	if sel.GetOp() != pg_query.SetOperation_SETOP_NONE {
-		return rb.query(sel.GetLarg(), ctes, depth+1) && rb.query(sel.GetRarg(), ctes, depth+1)
-	}
-	if rb.twoSided(sqlparse.Bounds(rb.st, sel.GetWhereClause())) {
-		return true
-	}
-	from := sel.GetFromClause()
-	if len(from) != 1 {
-		return false
-	}
-	switch x := from[0].GetNode().(type) {
-	case *pg_query.Node_RangeSubselect:
-		return rb.query(x.RangeSubselect.GetSubquery().GetSelectStmt(), ctes, depth+1)
-	case *pg_query.Node_RangeVar:
-		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
-			return rb.query(body.GetSelectStmt(), ctes, depth+1)
-		}
-	}
-	return false
-}
-
-// withQueries adds the WITH queries of a clause to those visible outside it.
-func withQueries(w *pg_query.WithClause, outer map[string]*pg_query.Node) map[string]*pg_query.Node {
-	if len(w.GetCtes()) == 0 {
-		return outer
-	}
-	out := map[string]*pg_query.Node{}
-	for k, v := range outer {
-		out[k] = v
-	}
-	for _, c := range w.GetCtes() {
-		if cte := c.GetCommonTableExpr(); cte != nil {
-			out[cte.GetCtename()] = cte.GetCtequery()
-		}
-	}
-	return out
 }

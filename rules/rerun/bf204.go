@@ -12,10 +12,11 @@ import (
 // NonAtomicReplace reports a DELETE and the INSERT that refills the same
 // relation, run as two separate commits.
 var NonAtomicReplace = &rules.Rule{
-	Code:     "BF204",
-	Name:     "non-atomic-replace",
-	Severity: rules.SeverityWarning,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF204",
+	Name:        "non-atomic-replace",
+	Severity:    rules.SeverityWarning,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "A DELETE of a range is followed by its INSERT outside one transaction",
 		Why: "Deleting a range and inserting it again converges on re-run, but only the pair is a replace: each statement on its own " +

@@ -5,7 +5,6 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
 // PartitionColumnDropped reports rows written without the column that
@@ -99,11 +98,7 @@ func reportBuildWithout(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Stateme
 		}
 		cols := w.Columns
 		if cols == nil {
-			sel := st.Select()
-			if sel == nil {
-				continue
-			}
-			cols = outputColumns(sel)
+			cols = st.OutputColumns()
 		}
 		if len(cols) == 0 || hasColumn(cols, "*") || hasColumn(cols, column) {
 			continue
@@ -157,28 +152,7 @@ func targetColumns(st *sqlparse.Statement, m sqlparse.Merge) []string {
 			cols = append(cols, b.Column)
 		}
 	}
-	for _, c := range st.Node.GetMergeStmt().GetMergeWhenClauses() {
-		wc := c.GetMergeWhenClause()
-		if wc.GetCommandType() != pg_query.CmdType_CMD_UPDATE {
-			continue
-		}
-		for _, t := range wc.GetTargetList() {
-			cols = append(cols, setColumn(t.GetResTarget()))
-		}
-	}
-	return cols
-}
-
-// setColumn is the column an UPDATE SET item assigns; warehouses accept
-// SET t.col = ..., which parses as col with the alias in front.
-func setColumn(rt *pg_query.ResTarget) string {
-	name := rt.GetName()
-	if ind := rt.GetIndirection(); len(ind) > 0 {
-		if s := ind[len(ind)-1].GetString_(); s != nil {
-			name = s.GetSval()
-		}
-	}
-	return strings.ToLower(name)
+	return append(cols, m.UpdatedColumns...)
 }
 
 func lastPart(dotted string) string { return dotted[strings.LastIndexByte(dotted, '.')+1:] }

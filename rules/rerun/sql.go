@@ -6,7 +6,6 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
 // inOrder returns the indexes of a file's statements in the order they are
@@ -63,40 +62,6 @@ func hasColumn(cols []string, col string) bool {
 		}
 	}
 	return false
-}
-
-// outputColumns names a query's output columns. SelectColumns leaves a
-// cast unnamed, but the warehouse names order_date::date after the column,
-// so a cast still carries the partition column into staging.
-func outputColumns(sel *pg_query.SelectStmt) []string {
-	cols := sqlparse.SelectColumns(sel)
-	for sel.GetOp() != pg_query.SetOperation_SETOP_NONE && sel.GetLarg() != nil {
-		sel = sel.GetLarg()
-	}
-	targets := sel.GetTargetList()
-	for i, c := range cols {
-		if c == "" && i < len(targets) {
-			cols[i] = castColumn(targets[i].GetResTarget().GetVal())
-		}
-	}
-	return cols
-}
-
-func castColumn(n *pg_query.Node) string {
-	for {
-		switch x := n.GetNode().(type) {
-		case *pg_query.Node_TypeCast:
-			n = x.TypeCast.GetArg()
-		case *pg_query.Node_ColumnRef:
-			fields := x.ColumnRef.GetFields()
-			if len(fields) == 0 {
-				return ""
-			}
-			return strings.ToLower(fields[len(fields)-1].GetString_().GetSval())
-		default:
-			return ""
-		}
-	}
 }
 
 // planPartitionColumn is the plan's range.partition_column, "" when the

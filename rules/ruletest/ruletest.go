@@ -8,9 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
-	"github.com/bflint/bflint/rules/load"
 )
 
 // Now is the clock of every test run, so date rules are reproducible.

@@ -9,10 +9,11 @@ import (
 // PlainJoin reports a join to a type-2 dimension that does not pick the
 // version valid when the row happened.
 var PlainJoin = &rules.Rule{
-	Code:     "BF701",
-	Name:     "plain-dimension-join",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF701",
+	Name:        "plain-dimension-join",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "A type-2 dimension is joined on its key alone, without its validity interval",
 		Why: "A type-2 dimension keeps one row per version of a key, each valid from valid_from until valid_to. " +

@@ -4,10 +4,11 @@ import "github.com/bflint/bflint/rules"
 
 // AsOfNow reports a join that reads a type-2 dimension as it is today.
 var AsOfNow = &rules.Rule{
-	Code:     "BF702",
-	Name:     "dimension-as-of-now",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF702",
+	Name:        "dimension-as-of-now",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "A type-2 dimension is joined through its current row only",
 		Why: "Filtering a type-2 dimension to its current version (is_current, valid_to IS NULL, valid_to = '9999-12-31', " +

@@ -8,10 +8,11 @@ import (
 
 // ClosedInterval reports a validity interval that includes its end.
 var ClosedInterval = &rules.Rule{
-	Code:     "BF703",
-	Name:     "closed-validity-interval",
-	Severity: rules.SeverityWarning,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF703",
+	Name:        "closed-validity-interval",
+	Severity:    rules.SeverityWarning,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "A type-2 join includes the end of the validity interval (BETWEEN or <= valid_to)",
 		Why: "Type-2 versions are contiguous: one version's valid_to is the next version's valid_from. " +

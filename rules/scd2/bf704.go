@@ -4,10 +4,11 @@ import "github.com/bflint/bflint/rules"
 
 // OpenDropped reports an inner join that loses a snapshot's current rows.
 var OpenDropped = &rules.Rule{
-	Code:     "BF704",
-	Name:     "open-validity-dropped",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF704",
+	Name:        "open-validity-dropped",
+	Severity:    rules.SeverityError,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "An inner join compares a dbt snapshot's NULL valid_to without COALESCE or IS NULL",
 		Why: "dbt snapshots leave dbt_valid_to NULL on the current version unless dbt_valid_to_current is configured. " +

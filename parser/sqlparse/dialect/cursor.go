@@ -98,22 +98,25 @@ func (d *dialect) dmlStart(i int) bool {
 	return d.Punct(i-1, ')') && o > 0 && (d.Word(o-1) == "AS" || d.Word(o-1) == "MATERIALIZED")
 }
 
-// replacingQuery reports whether the query of INSERT ... REPLACE WHERE
-// starts at k, rather than a subquery of its condition.
-func (d *dialect) replacingQuery(k int) bool {
-	switch d.Word(k) {
+// ReplacingQuery reports whether the query of INSERT ... REPLACE WHERE
+// starts at token k of c, rather than a subquery of its condition. The
+// token reader decides it the same way.
+func ReplacingQuery(c *sqltext.Cursor, k int) bool {
+	switch c.Word(k) {
 	case "SELECT", "WITH", "VALUES", "TABLE":
 		return true
 	}
-	if !d.Punct(k, '(') || (d.Word(k+1) != "SELECT" && d.Word(k+1) != "WITH") {
+	if !c.Punct(k, '(') || (c.Word(k+1) != "SELECT" && c.Word(k+1) != "WITH") {
 		return false
 	}
-	switch d.Word(k - 1) {
+	switch c.Word(k - 1) {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return d.Code[k-1].Kind != sqltext.Operator && !d.Punct(k-1, '(') && !d.Punct(k-1, ',')
+	return c.Code[k-1].Kind != sqltext.Operator && !c.Punct(k-1, '(') && !c.Punct(k-1, ',')
 }
+
+func (d *dialect) replacingQuery(k int) bool { return ReplacingQuery(&d.Cursor, k) }
 
 // notNames are the words that follow DELETE, INSERT or MERGE where a
 // relation name would stand but begin something else.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
-	"github.com/bflint/bflint/rules/load"
 	"github.com/bflint/bflint/rules/ruletest"
 )
 
@@ -71,7 +71,7 @@ func contains(list []string, s string) bool {
 // A streamed load parses each standalone SQL file just before its rules
 // and drops the parse after them; what the rules report must not change.
 func TestStreamedLoadReportsTheSame(t *testing.T) {
-	for _, dir := range []string{"../../examples/broken", "../../testdata/sql/realworld", "../../testdata/sql/dialects"} {
+	for _, dir := range []string{"../examples/broken", "../testdata/sql/realworld", "../testdata/sql/dialects"} {
 		root, err := filepath.Abs(dir)
 		if err != nil {
 			t.Fatal(err)

@@ -15,7 +15,7 @@ import (
 // lineage agrees.
 func TestManifestThroughCache(t *testing.T) {
 	cache := t.TempDir()
-	root, err := filepath.Abs("../../testdata/lineage/shop")
+	root, err := filepath.Abs("../testdata/lineage/shop")
 	if err != nil {
 		t.Fatal(err)
 	}
