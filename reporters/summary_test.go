@@ -1,6 +1,10 @@
 package reporters
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/bflint/bflint/rules"
+)
 
 func TestSummary(t *testing.T) {
 	tests := []struct {
@@ -18,5 +22,20 @@ func TestSummary(t *testing.T) {
 		if got := (Counts{tt.errs, tt.warns, tt.infos, tt.suppressed, tt.internal}).String(); got != tt.want {
 			t.Errorf("Counts{%d, %d, %d, %d, %d} = %q, want %q", tt.errs, tt.warns, tt.infos, tt.suppressed, tt.internal, got, tt.want)
 		}
+	}
+}
+
+func TestCoverageLine(t *testing.T) {
+	var none rules.Coverage
+	if got := CoverageLine(none); got != "" {
+		t.Errorf("no statements: %q, want empty", got)
+	}
+	c := rules.Coverage{Tally: rules.Tally{Files: 2136, Statements: [3]int{9429, 363, 20}}}
+	if got, want := CoverageLine(c), "2,136 SQL files, 9,812 statements: 96.1% parsed, 3.7% read from tokens, 0.2% not read"; got != want {
+		t.Errorf("CoverageLine = %q, want %q", got, want)
+	}
+	one := rules.Coverage{Tally: rules.Tally{Files: 1, Statements: [3]int{1, 0, 0}}}
+	if got, want := CoverageLine(one), "1 SQL file, 1 statement: 100.0% parsed, 0.0% read from tokens, 0.0% not read"; got != want {
+		t.Errorf("CoverageLine = %q, want %q", got, want)
 	}
 }

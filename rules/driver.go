@@ -67,6 +67,8 @@ type Result struct {
 	Findings []Finding
 	Errors   []InternalError
 	Units    int
+	// Coverage counts how the run's SQL statements were read.
+	Coverage Coverage
 }
 
 // Settings are the run-wide inputs of the driver.
@@ -85,8 +87,7 @@ type Settings struct {
 	// and the parse tree give the same findings; a run never sets it.
 	TokensOnly bool
 
-	plans        []*plan.Plan // every readable plan of the run, for plan-set rules
-	tokenReaders []string     // the enabled rules that read tokens
+	plans []*plan.Plan // every readable plan of the run, for plan-set rules
 }
 
 func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[r.Code] }
@@ -97,12 +98,6 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	for _, u := range units {
 		if u.Plan != nil && u.Plan.Readable {
 			s.plans = append(s.plans, u.Plan)
-		}
-	}
-	s.tokenReaders = nil
-	for _, code := range s.Registry.TokenReaders() {
-		if s.enabled(s.Registry.Lookup(code)) {
-			s.tokenReaders = append(s.tokenReaders, code)
 		}
 	}
 	units = Linted(units)
@@ -121,6 +116,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 					u.Parse()
 				}
 				perUnit[i] = lintUnit(u, s)
+				perUnit[i].coverage = coverageOf(u)
 				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil
@@ -135,9 +131,13 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	}
 	close(next)
 	wg.Wait()
+	seen := map[string]bool{}
 	for _, ur := range perUnit {
 		res.Findings = append(res.Findings, ur.findings...)
 		res.Errors = append(res.Errors, ur.errors...)
+		for _, fc := range ur.coverage {
+			res.Coverage.add(fc, seen)
+		}
 	}
 	// Suppression already ran per unit, on raw findings, so that a
 	// directive matches what the rule said; the run-wide steps follow.
@@ -155,6 +155,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 type unitResult struct {
 	findings []Finding
 	errors   []InternalError
+	coverage []fileCoverage
 }
 
 func lintUnit(u *Unit, s *Settings) unitResult {
@@ -202,7 +203,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
 		}
 	}()
-	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, TokenReaders: s.tokenReaders, tokensOnly: s.TokensOnly}
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, tokensOnly: s.TokensOnly}
 	pass.report = func(d Diagnostic) {
 		sev := d.Severity
 		if sev == SeverityDefault {

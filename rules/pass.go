@@ -39,9 +39,6 @@ type Pass struct {
 	// Plans are every plan of the run, this one included: a correction
 	// that spans several datasets is several plans, checked as a set.
 	Plans []*plan.Plan
-	// TokenReaders are the codes of the run's rules that also check
-	// statements read from their tokens (Rule.ReadsTokens).
-	TokenReaders []string
 
 	report     func(Diagnostic)
 	tokensOnly bool

@@ -118,7 +118,7 @@ func hostileCases() []hostileCase {
 		{
 			name:  "NUL-filled sql",
 			files: map[string]string{"zeros.sql": strings.Repeat("\x00", 4096)},
-			want:  []string{"zeros.sql:1:1: error: cannot read the SQL from here to the end of the file: NUL byte in the file"},
+			want:  []string{"zeros.sql:1:1: warning: cannot read the SQL from here to the end of the file: NUL byte in the file"},
 			exit:  exitFindings,
 		},
 		{
@@ -148,12 +148,12 @@ func hostileCases() []hostileCase {
 		{
 			name:  "BOM and CRLF sql",
 			files: map[string]string{"crlf.sql": "\xef\xbb\xbfSELECT 1;\r\nSELEC 2;\r\n"},
-			want:  []string{`crlf.sql:2:1: error: cannot parse this statement at "SELEC"`},
+			want:  []string{`crlf.sql:2:1: warning: cannot parse this statement at "SELEC"`},
 			exit:  exitFindings,
 		},
 		{
 			name:  "10 MB line of sql",
-			files: map[string]string{"long.sql": "SELECT " + strings.Repeat("c,", 5<<20) + "c FROM t;"},
+			files: map[string]string{"long.sql": "SELECT " + strings.Repeat("c,", 5<<20) + "c;"},
 			want:  []string{"long.sql:1:"},
 			exit:  exitFindings,
 			heavy: true,
@@ -171,14 +171,14 @@ func hostileCases() []hostileCase {
 			// whether it was set, which made this case twice as slow.
 			name:  "wide select list without spaces",
 			files: map[string]string{"wide.sql": "SELECT " + strings.Repeat("c,", 1<<18) + "c FROM t;\nSELEC 2;\n"},
-			want:  []string{`wide.sql:2:1: error: cannot parse this statement at "SELEC"`},
+			want:  []string{`wide.sql:2:1: warning: cannot parse this statement at "SELEC"`},
 			exit:  exitFindings,
 			heavy: true,
 		},
 		{
 			name:  "50000 statements",
 			files: map[string]string{"many.sql": fiftyK.String()},
-			want:  []string{`many.sql:50000:1: error: cannot parse this statement at "SELEC"`},
+			want:  []string{`many.sql:50000:1: warning: cannot parse this statement at "SELEC"`},
 			exit:  exitFindings,
 			heavy: true,
 		},
@@ -299,7 +299,7 @@ func hostileCases() []hostileCase {
 			// like a plan and lints what it holds, so nothing in it is hidden.
 			name:  "folder named like a plan",
 			files: map[string]string{"x.backfill.yaml/inner.sql": "SELEC 1;\n", "x.backfill.yaml/inner.backfill.yaml": minimalPlan("bf_inner", "")},
-			want: []string{`x.backfill.yaml/inner.sql:1:1: error: cannot parse this statement at "SELEC"`,
+			want: []string{`x.backfill.yaml/inner.sql:1:1: warning: cannot parse this statement at "SELEC"`,
 				`x.backfill.yaml/inner.backfill.yaml:1:1: error: plan "bf_inner" has no rollback section`},
 			exit: exitFindings,
 		},
@@ -311,7 +311,7 @@ func hostileCases() []hostileCase {
 				symlink(t, "..", filepath.Join(dir, "a", "up"))
 				symlink(t, "../a", filepath.Join(dir, "a", "again"))
 			},
-			want: []string{`a/in.sql:1:1: error: cannot parse this statement at "SELEC"`},
+			want: []string{`a/in.sql:1:1: warning: cannot parse this statement at "SELEC"`},
 			exit: exitFindings,
 		},
 		{
@@ -424,7 +424,7 @@ func hostileCases() []hostileCase {
 		},
 		{
 			name:      "escape sequences and workflow commands in SQL identifiers",
-			files:     map[string]string{"ident.sql": "SELECT 1;\nSELECT * FROM t WHERE x = 1 \"" + workflowText + "\";\n"},
+			files:     map[string]string{"ident.sql": "SELECT 1;\nSELECT 1 WHERE x = 1 \"" + workflowText + "\";\n"},
 			want:      []string{"ident.sql:2:"},
 			exit:      exitFindings,
 			roundTrip: workflowText,
@@ -432,7 +432,7 @@ func hostileCases() []hostileCase {
 		{
 			name:  "escape sequences and workflow commands in a file name",
 			files: map[string]string{"evil\x1b[31m\n::error::x%0A.sql": "SELEC 1;\n"},
-			want:  []string{"evil\ufffd[31m\ufffd::error::x%0A.sql:1:1: error:"},
+			want:  []string{"evil\ufffd[31m\ufffd::error::x%0A.sql:1:1: warning:"},
 			exit:  exitFindings,
 		},
 	}

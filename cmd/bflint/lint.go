@@ -188,7 +188,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	loadOpts := load.Options{Root: root, Config: cfg, Streamed: !o.stats, CacheDir: manifest.CacheDir()}
+	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir()}
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
 			return usageErrorf("--manifest %s: no such file", o.manifest)
@@ -230,7 +230,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	reportStale(stderr, o.baseline, stale)
 	// On stderr, whatever the format, so machine-read reports stay clean.
 	if o.stats {
-		if err := writeStats(stderr, units); err != nil {
+		if err := writeStats(stderr, res.Coverage, settings.Registry.TokenReaders()); err != nil {
 			return internalErrorf("writing --stats: %v", err)
 		}
 	}

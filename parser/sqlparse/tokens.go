@@ -142,6 +142,11 @@ func (s *Statement) Coverage() Coverage {
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *TokenFacts {
+	s.facts.tokensOnce.Do(func() { s.facts.tokens = s.tokenFacts() })
+	return s.facts.tokens
+}
+
+func (s *Statement) tokenFacts() *TokenFacts {
 	code := s.codeTokens()
 	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}

@@ -41,6 +41,13 @@
 //	    "warnings": 2,
 //	    "infos": 1,
 //	    "suppressed": 1            // findings silenced by a bflint:ignore comment, not listed above
+//	  },
+//	  "coverage": {                // how the SQL statements were read; counts, never findings
+//	    "sql_files": 12,
+//	    "statements": 40,
+//	    "parsed": 37,              // from their parse tree
+//	    "from_tokens": 2,          // rejected by the parser, read from their tokens
+//	    "not_read": 1              // nothing could be read: each is a BF002 finding
 //	  }
 //	}
 //

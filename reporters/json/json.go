@@ -24,6 +24,7 @@ type document struct {
 	Findings []finding `json:"findings"`
 	Errors   []ierror  `json:"errors"`
 	Summary  summary   `json:"summary"`
+	Coverage coverage  `json:"coverage"`
 }
 
 type tool struct {
@@ -67,6 +68,15 @@ type summary struct {
 	Suppressed int `json:"suppressed"`
 }
 
+// coverage counts how the run's SQL statements were read.
+type coverage struct {
+	SQLFiles   int `json:"sql_files"`
+	Statements int `json:"statements"`
+	Parsed     int `json:"parsed"`
+	FromTokens int `json:"from_tokens"`
+	NotRead    int `json:"not_read"`
+}
+
 // Write writes res as one JSON document followed by a newline.
 func Write(w io.Writer, res *rules.Result, opts Options) error {
 	doc := document{
@@ -78,6 +88,8 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	prints := rules.Fingerprints(res.Findings)
 	c := reporters.Count(res)
 	doc.Summary = summary{Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed}
+	cov := res.Coverage
+	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead()}
 	for i, f := range res.Findings {
 		if f.Suppressed != nil {
 			continue

@@ -42,6 +42,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### bflint: %s\n\n", reporters.Count(res))
+	if line := reporters.CoverageLine(res.Coverage); line != "" {
+		fmt.Fprintf(bw, "%s.\n\n", escape(line))
+	}
 	if len(active) > 0 {
 		writeRuleTable(bw, active)
 		writeFindingTable(bw, res, active, limit)

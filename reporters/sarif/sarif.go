@@ -52,6 +52,22 @@ type run struct {
 	OriginalURIBaseIDs map[string]artifactLocation `json:"originalUriBaseIds"`
 	Results            []result                    `json:"results"`
 	ColumnKind         string                      `json:"columnKind"`
+	Properties         runProperties               `json:"properties"`
+}
+
+// runProperties carry what SARIF has no place for: how the run's SQL
+// statements were read, counted rather than reported (see the JSON
+// report's "coverage").
+type runProperties struct {
+	Coverage runCoverage `json:"bflint/coverage"`
+}
+
+type runCoverage struct {
+	SQLFiles   int `json:"sqlFiles"`
+	Statements int `json:"statements"`
+	Parsed     int `json:"parsed"`
+	FromTokens int `json:"fromTokens"`
+	NotRead    int `json:"notRead"`
 }
 
 type tool struct {
@@ -212,6 +228,8 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			// Declared although it is SARIF's default, because consumers
 			// differ in what they assume when it is absent.
 			ColumnKind: "utf16CodeUnits",
+			Properties: runProperties{Coverage: runCoverage{SQLFiles: res.Coverage.Files, Statements: res.Coverage.Total(),
+				Parsed: res.Coverage.Parsed(), FromTokens: res.Coverage.FromTokens(), NotRead: res.Coverage.NotRead()}},
 		}},
 	}
 	return reporters.WriteJSON(w, log)

@@ -51,6 +51,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		fmt.Fprintf(bw, "%s: %s: %s\n", printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
 	}
 	fmt.Fprintln(bw, reporters.Count(res))
+	if line := reporters.CoverageLine(res.Coverage); line != "" {
+		fmt.Fprintln(bw, line)
+	}
 	// bufio keeps the first write error and turns later writes into no-ops,
 	// so checking Flush alone is enough.
 	return bw.Flush()

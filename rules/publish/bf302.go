@@ -20,9 +20,9 @@ var FullRefresh = &rules.Rule{
 			"deduplicated or re-keyed since, and readers see the table empty or half-built until the rebuild ends. It also costs a full run " +
 			"of the table where a range was planned. In run.command, a dbt run or build with --full-refresh or its short form -f is reported, " +
 			"whatever launches dbt (cd ... &&, uv run, env). Replace only the range: INSERT OVERWRITE ... PARTITION, a DELETE and INSERT of the range " +
-			"in one transaction, or a MERGE on the key. In a plan the build and publish SQL are checked against the target (the rollback SQL, " +
-			"which may restore the whole table by design, is not); a standalone SQL file has no target, so a whole-table rewrite of any " +
-			"relation that is not staging or temporary is reported.",
+			"in one transaction, or a MERGE on the key. The plan's build and publish SQL are checked against the target (the rollback SQL, " +
+			"which may restore the whole table by design, is not). A standalone SQL file has no range, so it is not read: " +
+			"a whole-table rewrite may be just what it is for.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish of a range 2026-01-14 .. 2026-06-30
 INSERT OVERWRITE analytics.fct_orders
 SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
@@ -32,6 +32,11 @@ SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 `},
 	},
 	Run: func(pass *rules.Pass) error {
+		// Without a plan there is no range a rebuild could exceed
+		// (rules.md, Standalone SQL).
+		if pass.Plan == nil {
+			return nil
+		}
 		checkRunCommand(pass)
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
 			for _, st := range f.Parsed.Statements {
@@ -42,11 +47,8 @@ SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 					if what == "" || w.Temporary || len(w.Target.Parts) == 0 {
 						continue
 					}
-					switch {
-					case pass.Plan != nil && pass.IsTarget(w.Target):
+					if pass.IsTarget(w.Target) {
 						report(f.Pos(w.Target.Offset), "%s the target %q: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
-					case pass.Plan == nil && !pass.IsStaging(w.Target):
-						report(f.Pos(w.Target.Offset), "%s %q, which is not staging: %s; %s", what, w.Target.Name(), consequence, rangeOnly)
 					}
 				}
 			}

@@ -22,7 +22,7 @@ var MergeUnboundedInsert = &rules.Rule{
 			"and the extra rows stay. Filter the USING source on the partition column with both a lower and an upper bound, " +
 			"or guard the insert with a range condition in WHEN NOT MATCHED AND ... THEN INSERT. A range predicate in ON is not enough: " +
 			"it limits which rows match, so a source row outside it matches nothing and is inserted. " +
-			"With a plan, only range.partition_column counts; on SQL no plan names, a two-sided bound on any date or time column does.",
+			"Only range.partition_column counts, so only a plan's SQL is read: a standalone SQL file has no range to widen.",
 		Bad: rules.Example{Lang: "sql", Text: `MERGE INTO analytics.fct_orders AS t
 USING backfill_staging.fct_orders__bf20260826_a AS s   -- every staged row
   ON t.order_id = s.order_id
@@ -42,10 +42,12 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 `},
 	},
 	Run: func(pass *rules.Pass) error {
-		if pass.Plan != nil {
-			if _, _, ok := pass.Plan.Bounds(); !ok {
-				return nil
-			}
+		// Without a plan there is no range to widen (rules.md, Standalone SQL).
+		if pass.Plan == nil {
+			return nil
+		}
+		if _, _, ok := pass.Plan.Bounds(); !ok {
+			return nil
 		}
 		for _, f := range pass.Unit.SQL {
 			for _, st := range f.Parsed.Statements {
@@ -93,23 +95,8 @@ type rangeBounds struct {
 	pass *rules.Pass
 }
 
-// counts reports whether a bounded column stands for the partition. On
-// standalone SQL, where no plan names it, a column compared with a date or
-// timestamp literal is one too.
-func (rb rangeBounds) counts(col string, bs []sqlparse.Bound) bool {
-	if rb.pass.IsPartitionColumn(col) {
-		return true
-	}
-	if rb.pass.Plan != nil {
-		return false
-	}
-	for _, b := range bs {
-		if b.Column == col && (b.Value.Kind == sqlparse.LiteralDate || b.Value.Kind == sqlparse.LiteralTimestamp) {
-			return true
-		}
-	}
-	return false
-}
+// counts reports whether a bounded column is the plan's partition column.
+func (rb rangeBounds) counts(col string) bool { return rb.pass.IsPartitionColumn(col) }
 
 // twoSided reports whether bs hold a lower and an upper bound on one
 // partition column; an equality is both.
@@ -126,7 +113,7 @@ func (rb rangeBounds) twoSided(bs []sqlparse.Bound) bool {
 		}
 	}
 	for col := range lower {
-		if upper[col] && rb.counts(col, bs) {
+		if upper[col] && rb.counts(col) {
 			return true
 		}
 	}
@@ -136,7 +123,7 @@ func (rb rangeBounds) twoSided(bs []sqlparse.Bound) bool {
 // any reports whether bs bound a partition column at all.
 func (rb rangeBounds) any(bs []sqlparse.Bound) bool {
 	for _, b := range bs {
-		if rb.counts(b.Column, bs) {
+		if rb.counts(b.Column) {
 			return true
 		}
 	}

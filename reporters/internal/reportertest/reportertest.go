@@ -116,6 +116,9 @@ func Result() *rules.Result {
 		Fset:  fset,
 		Rules: []*rules.Rule{BF002, BF103, BF201, BF204, BF207, BF601, BF603, BF902},
 		Units: 2,
+		// One statement of build.sql is the BF002 below; another was
+		// read from its tokens.
+		Coverage: rules.Coverage{Tally: rules.Tally{Files: 2, Statements: [3]int{5, 1, 1}}},
 		Findings: []rules.Finding{
 			{Rule: BF204, Severity: rules.SeverityWarning, File: build,
 				Pos: At(build, 2, "DELETE"), End: After(build, 4, ";"),
