@@ -11,6 +11,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -283,6 +284,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	// SQL files parse in the background while the walk goes on; what
 	// reads a parse (directives, the plan's copies) waits for them all.
 	var afterParse []func()
+	var defining []definingFile
 	root := opts.Root
 	var units []*rules.Unit
 	referenced := map[string]bool{}
@@ -343,6 +345,9 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 				units = append(units, &rules.Unit{File: f, ReadError: err})
 				continue
 			}
+			if mayDefineVersions(sf.Source.Content) {
+				defining = append(defining, definingFile{sf, parse})
+			}
 			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
 			u.Parse = func() {
 				sf.Parsed = parse()
@@ -365,7 +370,61 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	for _, f := range afterParse {
 		f()
 	}
+	defs := definitions(units, defining)
+	for _, u := range units {
+		u.Definitions = defs
+	}
 	return units
+}
+
+// definingFile is a streamed SQL file that may define versions, with the
+// parse that reads it.
+type definingFile struct {
+	sf    *rules.SQLFile
+	parse func() *sqlparse.File
+}
+
+// mayDefineVersions reports whether SQL text can hold a LEAD() window, the
+// only way DayBeforeNext defines a version's end: most files have none and
+// are not read for definitions at all.
+func mayDefineVersions(content []byte) bool {
+	return bytes.Contains(bytes.ToLower(content), []byte("lead"))
+}
+
+// definitions reads what the run's SQL files say about the relations they
+// build. Parsed files are read as they are; a streamed file that may
+// define versions is parsed once more here, and its parse dropped.
+func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definitions {
+	defs := &rules.Definitions{}
+	seen := map[string]bool{}
+	add := func(sf *rules.SQLFile, f *sqlparse.File) {
+		if seen[sf.Source.Name] {
+			return
+		}
+		seen[sf.Source.Name] = true
+		model := strings.TrimSuffix(path.Base(sf.Source.Name), path.Ext(sf.Source.Name))
+		for _, st := range f.Statements {
+			cols := st.DayBeforeNext()
+			if len(cols) == 0 {
+				continue
+			}
+			defs.AddInclusiveEnds(model, cols)
+			if rel, ok := st.Defines(); ok {
+				defs.AddInclusiveEnds(rel.Parts[len(rel.Parts)-1], cols)
+			}
+		}
+	}
+	for _, u := range units {
+		for _, sf := range u.SQL {
+			if sf.Parsed != nil && mayDefineVersions(sf.Source.Content) {
+				add(sf, sf.Parsed)
+			}
+		}
+	}
+	for _, d := range streamed {
+		add(d.sf, d.parse())
+	}
+	return defs
 }
 
 type loadedPlan struct {

@@ -27,6 +27,9 @@ type Unit struct {
 	// Context marks a plan read only for the run's plan set (see
 	// load.Discovered.Context): no rule runs on it and nothing is reported.
 	Context bool
+	// Definitions are what the run's SQL files say about the relations
+	// they build; the same for every unit of a run, nil when none was read.
+	Definitions *Definitions
 
 	// DBT is the dbt project the unit belongs to, nil outside one.
 	DBT *DBT

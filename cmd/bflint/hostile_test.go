@@ -89,7 +89,8 @@ type hostileCase struct {
 	exit int
 	// roundTrip is text that must come back unchanged from the JSON report.
 	roundTrip string
-	// heavy cases build inputs of many megabytes and skip under -short.
+	// heavy cases build inputs of many megabytes, or run long under the
+	// race detector, and skip under -short.
 	heavy bool
 }
 
@@ -230,6 +231,8 @@ func hostileCases() []hostileCase {
 			}()},
 			want: []string{"deepblock.backfill.yaml:"},
 			exit: exitFindings,
+			// 1.2 s plain, over 20 s under -race: the race run skips it.
+			heavy: true,
 		},
 		{
 			name:  "duplicate keys",

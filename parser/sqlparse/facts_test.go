@@ -616,3 +616,37 @@ func TestUnparsedStatementHasNoFacts(t *testing.T) {
 		t.Error("transactions without statements")
 	}
 }
+
+func TestDayBeforeNext(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"CREATE OR REPLACE VIEW `p.d.rates_history` AS SELECT k, d AS valid_from, COALESCE((LEAD(d) OVER (PARTITION BY k ORDER BY d) - 1), '9999-12-31') AS valid_to FROM p.d.rates", "valid_to"},
+		{"CREATE TABLE h AS SELECT DATE_SUB(LEAD(d) OVER (ORDER BY d), INTERVAL 1 DAY) AS valid_until FROM x", "valid_until"},
+		{"SELECT DATEADD(day, -1, LEAD(d) OVER (ORDER BY d)) AS end_date, IFNULL(LEAD(d) OVER (ORDER BY d) - 1, '9999-12-31') AS valid_to FROM x", "end_date,valid_to"},
+		// The next version's start itself is an exclusive end.
+		{"SELECT LEAD(d) OVER (ORDER BY d) AS valid_to FROM x", ""},
+		// One second before is not a day before.
+		{"SELECT LEAD(ts) OVER (ORDER BY ts) - INTERVAL '1 second' AS valid_to FROM x", ""},
+		{"SELECT d - 1 AS valid_to FROM x", ""},
+		{"DELETE FROM x WHERE d < '2026-01-01'", ""},
+	}
+	for _, tt := range tests {
+		if got := strings.Join(last(t, tt.src).DayBeforeNext(), ","); got != tt.want {
+			t.Errorf("%s\nDayBeforeNext = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestDefines(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"CREATE OR REPLACE VIEW `p.d.v` AS SELECT 1 AS x", "p.d.v"},
+		{"CREATE TABLE a.t AS SELECT 1 AS x", "a.t"},
+		{"INSERT INTO a.t SELECT 1", "a.t"},
+		{"SELECT 1", ""},
+	}
+	for _, tt := range tests {
+		rel, _ := last(t, tt.src).Defines()
+		if got := rel.Name(); got != tt.want {
+			t.Errorf("%s: Defines = %q, want %q", tt.src, got, tt.want)
+		}
+	}
+}

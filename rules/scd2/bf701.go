@@ -24,7 +24,11 @@ var PlainJoin = &rules.Rule{
 			"A relation counts as type-2 when the statement uses both of its validity columns, when config scd2.relations " +
 			"names it (doublestar globs over lower-cased names; scd2.valid_from and scd2.valid_to rename the columns), " +
 			"or when the join keeps only its current row (BF702 reports that case instead). " +
-			"Equating a validity column with a column of the fact (a stored version key) picks one version too.",
+			"Equating a validity column with a column of the fact (a stored version key) picks one version too, and so does a join on the " +
+			"history's own row id (dbt_scd_id, version_id, or the other side's orders_history_id = h.id). " +
+			"Not reported either: a history the query starts from (the first of several FROM items), whose versions are the rows it produces; " +
+			"and two histories overlapped on both ends of one's interval (s.valid_from < c.valid_from AND s.valid_to > c.valid_from), " +
+			"which pairs the versions in force together by design.",
 		Bad: rules.Example{Lang: "sql", Text: `-- .bflint.yaml: scd2: {relations: ["dim.*_history"]}
 CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
 SELECT r.order_id, r.order_ts, d.country
@@ -47,6 +51,12 @@ JOIN dim.customer_history AS d
 			// validity column already picks one version. A bound may hide in
 			// a predicate that could not be read.
 			if dj.current != "" || dj.pinned || dj.partial {
+				return
+			}
+			// A dimension the query starts from produces its versions as
+			// rows: nothing is joined into another relation's rows. An
+			// overlap of two histories pairs versions on purpose.
+			if dj.leading || dj.overlap {
 				return
 			}
 			from, to := dj.validityNames()

@@ -18,7 +18,11 @@ var ClosedInterval = &rules.Rule{
 		Why: "Type-2 versions are contiguous: one version's valid_to is the next version's valid_from. " +
 			"With BETWEEN valid_from AND valid_to, or <= valid_to, a row that happened exactly at that instant matches both " +
 			"versions and is written twice. With date-grained validity and daily facts that is every change day, not a rare " +
-			"edge. The interval is half-open: event >= valid_from AND event < valid_to.",
+			"edge. The interval is half-open: event >= valid_from AND event < valid_to. " +
+			"Not reported: a dimension whose valid_to a SQL file of the run defines as the day before the next version starts " +
+			"(LEAD(valid_from) OVER (...) - 1, DATE_SUB(..., INTERVAL 1 DAY), DATEADD(day, -1, ...)), whose interval includes its last day, " +
+			"so BETWEEN is right; and a statement that keeps one row per group with QUALIFY ROW_NUMBER() OVER (...) = 1, " +
+			"where a row matching two versions may be reduced to one. A definition in a file outside the run is not seen.",
 		Bad: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
 FROM raw.orders_events AS r
 JOIN dim.customer_snapshot AS d
@@ -35,8 +39,11 @@ JOIN dim.customer_snapshot AS d
 	},
 	Run: func(pass *rules.Pass) error {
 		forEachJoin(pass, func(dj *dimJoin) {
+			if dj.reduced {
+				return
+			}
 			for _, c := range dj.upper {
-				if !c.closed() {
+				if !c.closed() || pass.Unit.Definitions.InclusiveEnd(dj.join.Relation, c.column) {
 					continue
 				}
 				from, _ := dj.validityNames()

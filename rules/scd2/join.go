@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -20,6 +21,18 @@ type dimJoin struct {
 	// lone is set for the only item of a FROM clause (a correlated
 	// subquery), whose unqualified columns are its own.
 	lone bool
+	// leading is set for the first of several FROM items: the relation a
+	// query starts from, whose rows (here its versions) are the rows it
+	// produces.
+	leading bool
+	// overlap is set when the dimension's validity columns are compared
+	// with both ends of another relation's validity interval: an
+	// interval-overlap join of two histories, which yields one row per
+	// overlapping pair by design.
+	overlap bool
+	// otherFrom and otherTo record which ends of another relation's
+	// validity interval the comparisons use.
+	otherFrom, otherTo bool
 	// keepsRows is set when a row of the other side that matches no
 	// version is kept: an outer join, a scalar subquery.
 	keepsRows bool
@@ -39,6 +52,10 @@ type dimJoin struct {
 	// side: a fact that stores the version it was built with, or the next
 	// version starting where the previous ended. Either picks one version.
 	pinned bool
+	// reduced is set when the statement keeps one row per group with a
+	// QUALIFY filter (QUALIFY ROW_NUMBER() OVER (...) = 1): a row matching
+	// two versions may be reduced to one, which the rules cannot tell.
+	reduced bool
 	// fromTokens is set when the statement did not parse and was read
 	// from its tokens; partial when a predicate that may concern the
 	// dimension did not parse even on its own, so an absence (of a bound,
@@ -93,8 +110,9 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				c := jr.Clause
 				lone := !c.Target && c.Items == 1
 				leading := !c.Target && c.Items > 1 && c.First == jr.Offset
-				dj := &dimJoin{file: f, join: jr, dim: dims.lookup(jr.Relation), lone: lone,
-					keepsRows: !jr.Inner || lone && c.Scalar, fromTokens: joined.FromTokens, partial: jr.Partial}
+				dj := &dimJoin{file: f, join: jr, dim: dims.lookup(jr.Relation), lone: lone, leading: leading,
+					keepsRows: !jr.Inner || lone && c.Scalar, reduced: st.Flags&dialect.Qualify != 0,
+					fromTokens: joined.FromTokens, partial: jr.Partial}
 				out = dj.keep(out, joined.Columns, leading)
 			}
 		}
@@ -165,6 +183,7 @@ func (dj *dimJoin) read(refs map[string]map[string]bool) {
 	for _, terms := range [][]sqlparse.Term{dj.join.On, dj.join.Where} {
 		for _, t := range terms {
 			dj.predicate(t)
+			dj.pinned = dj.pinned || dj.versionKey(t)
 			for _, tested := range t.NullTested {
 				if col, isTo, coalesced := dj.validity(tested); col != "" && isTo && !coalesced {
 					dj.nullSafe = true
@@ -172,6 +191,7 @@ func (dj *dimJoin) read(refs map[string]map[string]bool) {
 			}
 		}
 	}
+	dj.overlap = dj.otherFrom && dj.otherTo
 }
 
 // predicate reads one conjunct.
@@ -253,6 +273,7 @@ func (dj *dimJoin) bounds(t sqlparse.Term) (lower, upper []comparison, pinned bo
 			pinned = true
 		default:
 			add(col, isTo, comparison{op: op, coalesced: coalesced})
+			dj.noteOtherValidity(r.Columns)
 		}
 	case sqlparse.TermBetween:
 		if other, own := dj.columns(t.Operands[0].Columns); !other || own {
@@ -329,6 +350,72 @@ func (dj *dimJoin) validity(op sqlparse.Operand) (col string, isTo, coalesced bo
 		}
 	}
 	return "", false, false
+}
+
+// noteOtherValidity records the validity columns of another relation
+// among cols, the other side of a comparison.
+func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
+	for _, c := range cols {
+		if dj.isOwn(c.Qualifier) {
+			continue
+		}
+		dj.otherFrom = dj.otherFrom || slices.Contains(dj.dim.validFrom, c.Name)
+		dj.otherTo = dj.otherTo || slices.Contains(dj.dim.validTo, c.Name)
+	}
+}
+
+// versionKey reports whether t equates a column of the dimension with a
+// column of the other side that identifies one version: the history's own
+// row id (dbt_scd_id, version_id) or the other side's reference to it
+// (stripe_subscriptions_history_id = history.id). Such a join picks one
+// version per row, whatever the validity columns say.
+func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
+	if t.Kind != sqlparse.TermCompare || t.Op != "=" {
+		return false
+	}
+	l, r := t.Operands[0].Column, t.Operands[1].Column
+	if l == nil || r == nil {
+		return false
+	}
+	own, other := *l, *r
+	if !dj.isOwn(own.Qualifier) {
+		own, other = other, own
+	}
+	if !dj.isOwn(own.Qualifier) || dj.isOwn(other.Qualifier) {
+		return false
+	}
+	if versionIDs[own.Name] || versionIDs[other.Name] {
+		return true
+	}
+	for _, suffix := range versionIDSuffixes {
+		if strings.HasSuffix(own.Name, suffix) || strings.HasSuffix(other.Name, suffix) {
+			return true
+		}
+	}
+	rel := dj.join.Relation
+	return len(rel.Parts) > 0 && other.Name == unversioned(strings.ToLower(rel.Parts[len(rel.Parts)-1]))+"_id"
+}
+
+var (
+	// versionIDs name the row id of a history: one value per version.
+	versionIDs = map[string]bool{"dbt_scd_id": true, "scd_id": true, "version_id": true, "history_id": true, "snapshot_id": true}
+	// versionIDSuffixes end the names of references to a history's rows.
+	versionIDSuffixes = []string{"_history_id", "_snapshot_id", "_version_id", "_scd_id"}
+)
+
+// unversioned drops a table version suffix: orders_history_v2 is
+// orders_history.
+func unversioned(name string) string {
+	i := strings.LastIndex(name, "_v")
+	if i < 0 || i+2 == len(name) {
+		return name
+	}
+	for _, c := range name[i+2:] {
+		if c < '0' || c > '9' {
+			return name
+		}
+	}
+	return name[:i]
 }
 
 // columns reports whether cols hold a column of another relation, and one

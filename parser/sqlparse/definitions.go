@@ -1,0 +1,126 @@
+package sqlparse
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlname"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+)
+
+// What a statement says about the relation it builds, for rules that
+// judge a relation by how it is defined.
+
+// DayBeforeNext returns the output columns, in lower case, of the query
+// the statement builds a relation from (CREATE VIEW, CREATE TABLE ... AS,
+// INSERT ... SELECT, a dbt model's SELECT) that end each version the day
+// before the next one starts: LEAD(d) OVER (...) - 1, DATE_SUB(LEAD(d) OVER
+// (...), INTERVAL 1 DAY), DATEADD(day, -1, LEAD(d) OVER (...)), also
+// inside COALESCE or IFNULL (which give the last version a far end) and
+// casts. A validity interval ending in such a column includes its last
+// day, so BETWEEN valid_from AND valid_to is the right join.
+func (s *Statement) DayBeforeNext() []string {
+	sel := s.definingQuery()
+	for sel.GetOp() != pg_query.SetOperation_SETOP_NONE && sel.GetLarg() != nil {
+		sel = sel.GetLarg()
+	}
+	var out []string
+	for _, t := range sel.GetTargetList() {
+		rt := t.GetResTarget()
+		if name := strings.ToLower(rt.GetName()); name != "" && endsDayBeforeNext(rt.GetVal()) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+// Defines returns the relation the statement builds from its query: the
+// view of CREATE VIEW, else what it writes (CREATE TABLE ... AS, INSERT).
+// ok is false when it builds none.
+func (s *Statement) Defines() (rel sqlname.Relation, ok bool) {
+	if v := s.Node.GetViewStmt(); v != nil {
+		return relationOf(s, v.GetView()), true
+	}
+	for _, w := range s.Writes() {
+		if len(w.Target.Parts) > 0 {
+			return w.Target, true
+		}
+	}
+	return sqlname.Relation{}, false
+}
+
+// definingQuery is the query a statement builds its relation from.
+func (s *Statement) definingQuery() *pg_query.SelectStmt {
+	if v := s.Node.GetViewStmt(); v != nil {
+		return v.GetQuery().GetSelectStmt()
+	}
+	return s.Select()
+}
+
+func endsDayBeforeNext(n *pg_query.Node) bool {
+	switch x := n.GetNode().(type) {
+	case *pg_query.Node_TypeCast:
+		return endsDayBeforeNext(x.TypeCast.GetArg())
+	case *pg_query.Node_CoalesceExpr:
+		args := x.CoalesceExpr.GetArgs()
+		return len(args) > 0 && endsDayBeforeNext(args[0])
+	case *pg_query.Node_AExpr:
+		e := x.AExpr
+		return e.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && opName(e) == "-" && isLead(e.GetLexpr()) && isOneDay(e.GetRexpr())
+	case *pg_query.Node_FuncCall:
+		args := x.FuncCall.GetArgs()
+		switch name := funcName(x.FuncCall); {
+		case coalesceFunctions[name]:
+			return len(args) > 0 && endsDayBeforeNext(args[0])
+		case name == "date_sub" || name == "datetime_sub":
+			return len(args) == 2 && isLead(args[0]) && isOneDay(args[1])
+		case name == "dateadd":
+			// Snowflake's DATEADD(day, -1, d), the unit a word or a string.
+			if len(args) != 3 || !isDayUnit(args[0]) {
+				return false
+			}
+			v, ok := intConst(args[1])
+			return ok && v == -1 && isLead(args[2])
+		}
+	}
+	return false
+}
+
+// isDayUnit reports whether a DATEADD unit is the day: day, 'day', days.
+func isDayUnit(n *pg_query.Node) bool {
+	unit, ok := constText(n)
+	if !ok {
+		var qual string
+		if qual, unit = plainColumn(n); qual != "" {
+			return false
+		}
+	}
+	unit = strings.ToLower(unit)
+	return unit == "day" || unit == "days" || unit == "d"
+}
+
+// isLead reports whether n is LEAD(...) OVER (...), through casts.
+func isLead(n *pg_query.Node) bool {
+	for n.GetTypeCast() != nil {
+		n = n.GetTypeCast().GetArg()
+	}
+	f := n.GetFuncCall()
+	return f != nil && f.GetOver() != nil && funcName(f) == "lead"
+}
+
+// isOneDay reports whether n is the integer 1 (a date minus 1 is the day
+// before) or an interval of one day.
+func isOneDay(n *pg_query.Node) bool {
+	if v, ok := intConst(n); ok {
+		return v == 1
+	}
+	text, ok := constText(n)
+	if !ok {
+		return false
+	}
+	switch strings.ToLower(strings.Join(strings.Fields(text), " ")) {
+	case "1 day", "1 days", "1":
+		return true
+	}
+	return false
+}
