@@ -26,6 +26,19 @@ func TestDialectConstructs(t *testing.T) {
 		text   string // a part of the rewritten text, spaces collapsed
 	}{
 		{name: "dollar-quoted string stays as written", src: "SELECT $$it's$$, $tag$a$tag$", native: true},
+		// Trailing commas (BigQuery, Snowflake)
+		{name: "trailing comma before FROM", src: "SELECT a, b, FROM t", text: "SELECT a, b FROM t"},
+		{name: "trailing comma in a subquery", src: "SELECT * FROM (SELECT a, b, ) s", text: "SELECT a, b ) s"},
+		{name: "trailing comma at the end", src: "SELECT 1 AS a, 2 AS b,", text: "2 AS b"},
+		{name: "trailing comma before WHERE", src: "SELECT a, WHERE a > 1", text: "SELECT a WHERE"},
+		{name: "left join unnest without on", src: "SELECT s.x FROM t LEFT JOIN UNNEST(t.arr) AS s WHERE s.x > 1", text: "AS s ON TRUE WHERE"},
+		{name: "join unnest with offset without on", src: "SELECT r FROM t LEFT JOIN UNNEST(t.a) AS r WITH OFFSET AS o WHERE o > 0", text: "ON TRUE WHERE"},
+		{name: "join lateral flatten without on", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f;", text: "f ON TRUE"},
+		{name: "join unnest with on stays", src: "SELECT 1 FROM t JOIN UNNEST(t.a) AS x ON x = 1", native: true},
+		{name: "empty double-quoted string", src: `SELECT IF(x = "", NULL, x) AS y FROM t`, text: "x = ''"},
+		{name: "call expanded with .*", src: "SELECT get_fields(release).*, x FROM t", text: "(get_fields(release)).*"},
+		{name: "quoted call expanded with .* and EXCEPT", src: "SELECT `p-1.udf.f`(e).* EXCEPT (a) FROM t", text: `("p-1"."udf"."f"(e)).*`},
+		{name: "IF expanded with .*", src: "SELECT IF(c.id IS NOT NULL, c, p).* REPLACE (1 AS n) FROM c, p", text: "(IF(c.id IS NOT NULL, c, p)).*"},
 		// CREATE
 		{name: "create or replace table", src: "CREATE OR REPLACE TABLE stg.t AS SELECT 1 AS a", flags: dialect.CreateOrReplace},
 		{name: "create or replace transient", src: "CREATE OR REPLACE TRANSIENT TABLE stg.t AS SELECT 1 AS a", flags: dialect.CreateOrReplace},

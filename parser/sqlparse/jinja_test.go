@@ -48,6 +48,12 @@ func TestJinjaConstructs(t *testing.T) {
 		model *jinja.Model // the config() read, without its offset
 	}{
 		// Macros that expand to whole fragments.
+		{name: "a project macro writes the final query after a WITH list",
+			src:   "with source as (select * from {{ ref('raw_orders') }}), final as (select id from source), extra as (select 1 as x)\n{{ dbt_audit(cte_ref=\"final\", created_by=\"@a\", updated_date=\"2021-01-01\") }}\n",
+			reads: []string{"[analytics.raw_orders]"}, text: ") SELECT * FROM final"},
+		{name: "a macro after a WITH list reads the last query when it names none",
+			src:   "with a as (select 1 as x), b as (select x from a)\n{{ audit_columns() }}",
+			reads: []string{"[]"}, text: ") SELECT * FROM b"},
 		{name: "star in a select list",
 			src:   "select {{ dbt_utils.star(ref('stg_orders')) }}, amount from {{ ref('stg_orders') }}",
 			reads: []string{"[analytics.stg_orders]"}, text: "select * , amount from analytics.stg_orders"},

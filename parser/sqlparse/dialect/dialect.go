@@ -115,8 +115,13 @@ func (d *dialect) at(i int) {
 	case sqltext.QuotedIdent:
 		d.escapedIdent(i)
 	case sqltext.Punct:
-		if d.Punct(i, '[') {
+		switch {
+		case d.Punct(i, '['):
 			d.arrayLiteral(i)
+		case d.Punct(i, ',') && d.trailingComma(i):
+			// BigQuery and Snowflake accept a comma after the last item of
+			// a select list; PostgreSQL does not.
+			d.drop(i, i)
 		}
 	case sqltext.Param:
 		switch text := t.Text(d.Src); {
@@ -136,6 +141,7 @@ func (d *dialect) at(i int) {
 	case sqltext.Operator:
 		switch t.Text(d.Src) {
 		case "*":
+			d.compositeStar(i)
 			d.starModifiers(i)
 		case ":":
 			d.path(i)
@@ -148,6 +154,22 @@ func (d *dialect) at(i int) {
 	case sqltext.Word:
 		d.keyword(i)
 	}
+}
+
+// trailingComma reports whether the comma at i ends a list with nothing
+// after it: before FROM, a closing bracket, the end of the statement, or a
+// clause that follows a select list.
+func (d *dialect) trailingComma(i int) bool {
+	if i+1 >= len(d.Code) || d.Punct(i+1, ';') || d.Punct(i+1, ')') {
+		return true
+	}
+	return selectListEnds[d.Word(i+1)]
+}
+
+// selectListEnds are the words that can follow a select list.
+var selectListEnds = map[string]bool{
+	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true,
+	"ORDER": true, "LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "INTO": true,
 }
 
 func (d *dialect) keyword(i int) {
@@ -292,6 +314,9 @@ func (d *dialect) keyword(i int) {
 		}
 	case "FROM", "JOIN":
 		d.stage(i + 1)
+		if d.Word(i) == "JOIN" {
+			d.joinWithoutOn(i)
+		}
 	case "RLIKE", "REGEXP":
 		if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.String {
 			if d.Word(i-1) == "NOT" {

@@ -301,6 +301,37 @@ segments:
 	return true
 }
 
+// compositeStar brackets a call whose result is expanded with .*, as
+// PostgreSQL reads the fields of a composite value: BigQuery's
+// get_fields(x).* and IF(a, b, c).* become (get_fields(x)).*.
+func (d *dialect) compositeStar(i int) {
+	if i < 3 || !d.Punct(i-1, '.') || !d.Punct(i-2, ')') || !d.touch(i-2, i-1) || !d.touch(i-1, i) {
+		return
+	}
+	open := d.match[i-2]
+	if open < 0 || open >= i-2 {
+		return
+	}
+	start := open
+	for start > 0 && d.touch(start-1, start) && d.calleePart(start-1) {
+		start--
+	}
+	if start == open {
+		return // (x).* already reads so
+	}
+	d.replace(d.Code[start].Start, d.Code[start].Start, "(")
+	d.replace(d.Code[i-2].End, d.Code[i-2].End, ")")
+}
+
+// calleePart reports whether token k can be part of a function's name.
+func (d *dialect) calleePart(k int) bool {
+	switch d.Code[k].Kind {
+	case sqltext.Word, sqltext.Backtick, sqltext.QuotedIdent:
+		return true
+	}
+	return d.Punct(k, '.')
+}
+
 // starModifiers drops what Snowflake (EXCLUDE, RENAME, REPLACE), BigQuery
 // (EXCEPT, REPLACE) and Databricks (EXCEPT) write after SELECT *: the
 // star still stands for the relation's columns.
@@ -377,7 +408,14 @@ func (d *dialect) stringLiteral(i int) {
 // PostgreSQL would end it at the escaped quote.
 func (d *dialect) escapedIdent(i int) {
 	t := d.Code[i]
-	if s := t.Text(d.Src); unescapedEnd(s) < len(s) {
+	s := t.Text(d.Src)
+	if s == `""` {
+		// No dialect has an empty identifier: in BigQuery "" is the
+		// empty string.
+		d.replace(t.Start, t.End, "''")
+		return
+	}
+	if unescapedEnd(s) < len(s) {
 		d.replace(t.Start, t.End, escapedString(s))
 	}
 }

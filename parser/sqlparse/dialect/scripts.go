@@ -338,6 +338,58 @@ func (d *dialect) withOffset(i int) {
 	}
 }
 
+// joinWithoutOn gives ON TRUE to a join of an array or a table function
+// that has no condition, as BigQuery writes LEFT JOIN UNNEST(a) AS x and
+// Snowflake JOIN LATERAL FLATTEN(...): PostgreSQL wants one. The item
+// depends on the rows before it, so every pair is joined anyway.
+func (d *dialect) joinWithoutOn(i int) {
+	if w := d.Word(i - 1); w == "CROSS" || w == "NATURAL" {
+		return
+	}
+	j := i + 1
+	lateral := d.Word(j) == "LATERAL"
+	if lateral {
+		j++
+	}
+	if d.Word(j) != "UNNEST" && !(lateral && d.Code[j].Kind == sqltext.Word) || !d.Punct(j+1, '(') {
+		return
+	}
+	k := d.closing(j+1) + 1
+	if k == 0 {
+		return
+	}
+	if d.Word(k) == "AS" {
+		k++
+	}
+	if k < len(d.Code) && d.aliasToken(k) {
+		k++
+	}
+	if d.Word(k) == "WITH" && d.Word(k+1) == "OFFSET" {
+		k += 2
+		if d.Word(k) == "AS" {
+			k++
+		}
+		if k < len(d.Code) && d.aliasToken(k) {
+			k++
+		}
+	}
+	if w := d.Word(k); w == "ON" || w == "USING" {
+		return
+	}
+	d.replace(d.Code[k-1].End, d.Code[k-1].End, " ON TRUE")
+}
+
+// aliasToken reports whether token k can be an alias.
+func (d *dialect) aliasToken(k int) bool {
+	switch d.Code[k].Kind {
+	case sqltext.Backtick, sqltext.QuotedIdent:
+		return true
+	case sqltext.Word:
+		return !aliasStops[d.Word(k)]
+	}
+	return false
+}
+
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
 	if d.Code[i].Kind == sqltext.Backtick {

@@ -225,6 +225,21 @@ func (r *jinjaReading) shape(k int) string {
 		}
 		nw = r.Word(next)
 	}
+	if cte := r.cteBefore(prev); cte != "" && (next < 0 || r.Punct(next, ';')) {
+		// After a WITH list only the final query can stand: a macro there
+		// writes it (GitLab's dbt_audit(cte_ref="final", ...)). It reads
+		// the WITH query it names, else the last one.
+		for _, arg := range jinjaArgs(inner) {
+			if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil {
+				arg = kv[2]
+			}
+			if s, ok := jinjaString(arg); ok && plainIdent.MatchString(s) && r.definesCTE(s) {
+				cte = s
+				break
+			}
+		}
+		return pad("SELECT * FROM " + cte)
+	}
 	switch {
 	case r.queryStart(prev):
 		switch {
@@ -273,6 +288,43 @@ func (r *jinjaReading) shape(k int) string {
 		return " "
 	}
 	return pad(placeholder)
+}
+
+// cteBefore returns the name of the WITH query whose body closes at
+// token k, "" when k closes none.
+func (r *jinjaReading) cteBefore(k int) string {
+	if k < 0 || !r.Punct(k, ')') {
+		return ""
+	}
+	open := r.match[k]
+	if open < 1 {
+		return ""
+	}
+	as := open - 1
+	if r.Word(as) == "MATERIALIZED" || r.Word(as) == "NOT" {
+		as--
+	}
+	if r.Word(as) == "NOT" {
+		as--
+	}
+	if r.Word(as) != "AS" || as < 1 || r.Code[as-1].Kind != sqltext.Word {
+		return ""
+	}
+	name := r.Code[as-1].Text(r.tp.src)
+	if !plainIdent.MatchString(name) {
+		return ""
+	}
+	return name
+}
+
+// definesCTE reports whether the template names a WITH query name.
+func (r *jinjaReading) definesCTE(name string) bool {
+	for k := 1; k+1 < len(r.Code); k++ {
+		if r.Word(k) == "AS" && r.Punct(k+1, '(') && strings.EqualFold(r.Code[k-1].Text(r.tp.src), name) {
+			return true
+		}
+	}
+	return false
 }
 
 func cteShape(query string) string { return cteName + " AS (" + query + ")" }

@@ -91,7 +91,12 @@ func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 // one: two rewrites claiming the same text is a bug in a rewrite, and the
 // first one wins rather than corrupting the output.
 func SortEdits(edits []Edit) []Edit {
-	sort.SliceStable(edits, func(i, j int) bool { return edits[i].Start < edits[j].Start })
+	// At one offset, an insertion goes before a replacement that starts
+	// there, so both are kept.
+	sort.SliceStable(edits, func(i, j int) bool {
+		a, b := edits[i], edits[j]
+		return a.Start < b.Start || a.Start == b.Start && a.Start == a.End && b.Start != b.End
+	})
 	out := edits[:0]
 	last := -1
 	for _, e := range edits {
