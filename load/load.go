@@ -24,6 +24,7 @@ import (
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -278,6 +279,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
+		macros: map[string]map[string]jinja.MacroShape{}, projects: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -486,6 +488,10 @@ type loader struct {
 	manifestDirs map[string]string
 	// contents are the discovered SQL files, read ahead in parallel.
 	contents map[string]readResult
+	// macros are the shapes of each dbt project's own macros, by project
+	// folder, and projects the project folder of each SQL file's folder.
+	macros   map[string]map[string]jinja.MacroShape
+	projects map[string]string
 }
 
 // manifestIn is manifestFor, asked once per folder: a project's SQL
@@ -571,6 +577,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      resolver(m),
+		Macros:       l.macrosFor(filepath.Dir(path)),
 	}
 	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(string(content), opts) }, nil
 }

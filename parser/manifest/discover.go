@@ -13,14 +13,24 @@ import (
 // that dbt_project.yml sets. found is false when no dbt_project.yml is
 // there; the manifest itself may still be missing.
 func Discover(dir, stop string) (path string, found bool) {
+	project, found := ProjectDir(dir, stop)
+	if !found {
+		return "", false
+	}
+	target := targetPath(filepath.Join(project, "dbt_project.yml"))
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(project, target)
+	}
+	return filepath.Join(target, "manifest.json"), true
+}
+
+// ProjectDir returns the folder of the dbt project that holds dir: the
+// nearest folder at or above dir (up to stop) with dbt_project.yml.
+func ProjectDir(dir, stop string) (string, bool) {
 	for {
 		project := filepath.Join(dir, "dbt_project.yml")
 		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
-			target := targetPath(project)
-			if !filepath.IsAbs(target) {
-				target = filepath.Join(dir, target)
-			}
-			return filepath.Join(target, "manifest.json"), true
+			return dir, true
 		}
 		if dir == stop || filepath.Dir(dir) == dir {
 			return "", false

@@ -650,3 +650,46 @@ func TestDefines(t *testing.T) {
 		}
 	}
 }
+
+func TestExcludesExisting(t *testing.T) {
+	target := sqlname.Relation{Parts: []string{"analytics", "events"}}
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"INSERT INTO analytics.events SELECT * FROM raw.events WHERE created_at > (SELECT MAX(created_at) FROM analytics.events)", true},
+		{"SELECT * FROM raw.events e WHERE e.ts::date > (SELECT COALESCE(MAX(ts), '1970-01-01') FROM analytics.events)", true},
+		{"SELECT * FROM raw.events WHERE (SELECT MAX(created_at) FROM analytics.events) < created_at", true},
+		{"SELECT * FROM raw.events e WHERE e.id NOT IN (SELECT id FROM analytics.events)", true},
+		{"SELECT * FROM raw.events e WHERE NOT EXISTS (SELECT 1 FROM analytics.events t WHERE t.id = e.id)", true},
+		{"SELECT e.* FROM raw.events e LEFT JOIN analytics.events t ON t.id = e.id WHERE t.id IS NULL", true},
+		// >= re-reads the rows at the watermark.
+		{"SELECT * FROM raw.events WHERE created_at >= (SELECT MAX(created_at) FROM analytics.events)", false},
+		// A watermark over another relation guards nothing here.
+		{"SELECT * FROM raw.events WHERE created_at > (SELECT MAX(created_at) FROM raw.loads)", false},
+		{"SELECT e.* FROM raw.events e LEFT JOIN analytics.events t ON t.id = e.id", false},
+		{"SELECT * FROM raw.events e WHERE e.id IN (SELECT id FROM analytics.events)", false},
+	}
+	for _, tt := range tests {
+		if got := last(t, tt.src).ExcludesExisting(target); got != tt.want {
+			t.Errorf("%s\nExcludesExisting = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestInsertsParameters(t *testing.T) {
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"INSERT INTO log_table (lvl, msg) VALUES (:p_level, :p_text)", true},
+		{"INSERT INTO ops.log (msg) VALUES (@message)", true},
+		{"INSERT INTO analytics.fct VALUES (1, '2026-01-14', 100)", false},
+		{"INSERT INTO analytics.fct SELECT * FROM raw.x", false},
+	}
+	for _, tt := range tests {
+		if got := last(t, tt.src).InsertsParameters(); got != tt.want {
+			t.Errorf("%s: InsertsParameters = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+}

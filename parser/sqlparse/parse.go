@@ -44,6 +44,9 @@ type Options struct {
 	Resolve func(kind string, args []string) string
 	// PostgresOnly skips warehouse rewrites (configuration dialect: postgres).
 	PostgresOnly bool
+	// Macros are the shapes of the dbt project's own macros
+	// (jinja.ReadMacros); nil when they were not read.
+	Macros map[string]jinja.MacroShape
 }
 
 // Statement is one statement of a file.
@@ -125,7 +128,7 @@ func Parse(src string, opts Options) *File {
 	// so the text is the surer sign.
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		var problems []sqltext.Problem
-		variants, f.Model, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve})
+		variants, f.Model, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve, Macros: opts.Macros})
 		f.Problems = append(f.Problems, problems...)
 	}
 	var rewrites []sqltext.Edit

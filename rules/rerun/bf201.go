@@ -31,7 +31,12 @@ var AppendWrite = &rules.Rule{
 			"delete+insert or the adapter default but no unique_key, whether the model's own config() says so or the manifest records it " +
 			"from dbt_project.yml or a properties file; the plan's target is such a model when the manifest says so. " +
 			"Write with a merge on a unique key or by replacing whole partitions (INSERT OVERWRITE, insert_overwrite, microbatch), " +
-			"so a second run converges on the first.",
+			"so a second run converges on the first. " +
+			"Not reported: an append that leaves out the rows already present, in plain SQL or in the model's is_incremental() branch, " +
+			"with NOT IN or NOT EXISTS over the written relation ({{ this }}), an anti-join against it, or a strict high-watermark " +
+			"(> (SELECT MAX(col) FROM {{ this }})); a watermark with >= reads the boundary rows again and is reported. " +
+			"Nor an INSERT ... VALUES of bind parameters or procedure variables (:name, @name), a log row written as called. " +
+			"These guards are read from parse trees only: a statement read from its tokens is reported as an append.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again
 INSERT INTO analytics.fct_orders
 SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
@@ -90,7 +95,7 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 					cleared = append(cleared, emptied{w.Target, st})
 				}
 			case sqlparse.WriteInsert, sqlparse.WriteCopy:
-				if pass.IsStaging(w.Target) || replaced(w.Target, st) {
+				if pass.IsStaging(w.Target) || replaced(w.Target, st) || st.ExcludesExisting(w.Target) || st.InsertsParameters() {
 					continue
 				}
 				verb := "INSERT into"
@@ -132,8 +137,11 @@ func incrementalAppend(subject, materialized, strategy string, uniqueKey []strin
 // model file linted on its own without one, the configuration the
 // manifest records for it (set in dbt_project.yml or a properties file).
 func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
+	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
+	if guardedIncrement(f, name) {
+		return
+	}
 	if m := f.Parsed.Model; m != nil {
-		name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
 		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), m.Materialized, m.IncrementalStrategy, m.UniqueKey); msg != "" {
 			pass.Reportf(f.Pos(m.Offset), "%s", msg)
 		}
@@ -150,6 +158,20 @@ func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 	if msg := incrementalAppend(subject, n.Config.Materialized, n.Config.IncrementalStrategy, n.Config.UniqueKey); msg != "" {
 		pass.Reportf(f.Pos(firstStatement(f.Parsed)), "%s", msg)
 	}
+}
+
+// guardedIncrement reports whether the model's is_incremental() branch
+// leaves out the rows {{ this }} already holds (a strict high-watermark,
+// NOT IN, NOT EXISTS, an anti-join): every run inserts only new rows, so a
+// re-run inserts nothing twice.
+func guardedIncrement(f *rules.SQLFile, model string) bool {
+	this := sqlname.Relation{Parts: []string{model}}
+	for _, st := range f.Parsed.Statements {
+		if st.Variant == "incremental" && st.ExcludesExisting(this) {
+			return true
+		}
+	}
+	return false
 }
 
 // reportTargetAppend reports a plan whose target the manifest records as

@@ -306,7 +306,21 @@ func (d *dialect) keyword(i int) {
 			!(i+3 < len(d.Code) && d.Code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
 		}
+	case "WITHIN":
+		// PostgreSQL's grammar refuses DISTINCT in an ordered-set call:
+		// Snowflake's LISTAGG(DISTINCT x, ',') WITHIN GROUP (ORDER BY x).
+		if d.Word(i+1) == "GROUP" && d.Punct(i-1, ')') {
+			if open := d.match[i-1]; open >= 0 && open < i-1 && d.Word(open+1) == "DISTINCT" {
+				d.drop(open+1, open+1)
+			}
+		}
 	case "ARRAY", "STRUCT", "MAP":
+		// Snowflake's semi-structured casts: x::ARRAY, x::OBJECT keep the
+		// value for every rule.
+		if i > 0 && d.Code[i-1].Kind == sqltext.Operator && d.Code[i-1].Text(d.Src) == "::" && !d.Punct(i+1, '<') && !d.Punct(i+1, '(') && d.Word(i) != "STRUCT" {
+			d.drop(i-1, i)
+			return
+		}
 		d.angleType(i)
 		if d.Word(i) == "STRUCT" && d.Punct(i+1, '(') && !d.Punct(i-1, '.') {
 			d.replaceTok(i, "ROW")

@@ -29,6 +29,9 @@ type Options struct {
 	// source, table) to a relation name; nil keeps a readable name built
 	// from the arguments.
 	Resolve func(kind string, args []string) string
+	// Macros are the shapes of the project's own macros (ReadMacros), by
+	// name; nil when the project's macros were not read.
+	Macros map[string]MacroShape
 }
 
 // Variant is one reading of a Jinja template: which branches of

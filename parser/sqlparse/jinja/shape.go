@@ -212,6 +212,12 @@ func (r *jinjaReading) shape(k int) string {
 	if r.lead[k] && prev >= 0 {
 		return " " // the first of the macros a statement starts with stands for them all
 	}
+	project := r.tp.opts.Macros[name]
+	if project == MacroWithHead && r.queryStart(prev) && next >= 0 && r.Code[next].Kind == sqltext.Word && r.Word(r.next(next)) == "AS" {
+		// The model's next WITH query follows the macro's list, after the
+		// comma the macro writes last.
+		return pad("WITH " + cteShape(query) + ",")
+	}
 	pw, nw := r.Word(prev), r.Word(next)
 	comma := ""
 	if r.Punct(prev, ',') {
@@ -267,6 +273,13 @@ func (r *jinjaReading) shape(k int) string {
 			return pad("(" + query + ")")
 		}
 		return pad(placeholder)
+	}
+	if project == MacroSelectItems && (comma == "SELECT" || pw == "SELECT") && nw != "AS" {
+		// Its items end in a comma, which a last item does not keep.
+		if next < 0 || r.Punct(next, ')') || r.Punct(next, ',') || selectListEnds[nw] {
+			return " * "
+		}
+		return " *, "
 	}
 	switch kind {
 	case nowMacro:
@@ -326,6 +339,10 @@ func (r *jinjaReading) definesCTE(name string) bool {
 	}
 	return false
 }
+
+// selectListEnds are the words that can follow a select list.
+var selectListEnds = map[string]bool{"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true,
+	"ORDER": true, "LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "MINUS": true, "INTO": true, "WINDOW": true}
 
 func cteShape(query string) string { return cteName + " AS (" + query + ")" }
 

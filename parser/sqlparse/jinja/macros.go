@@ -1,0 +1,66 @@
+package jinja
+
+import (
+	"regexp"
+	"strings"
+)
+
+// A project's own macros, read from their definitions: what a macro emits
+// decides how a model that calls it is read, and its position in the
+// model alone cannot always tell (a macro before "parsed AS (" writes the
+// head of a WITH list; one before "stagename AS stage_name," writes
+// select-list items).
+
+// MacroShape is what a project macro's body writes.
+type MacroShape int
+
+const (
+	// MacroUnknown: the body's shape could not be told.
+	MacroUnknown MacroShape = iota
+	// MacroQuery: a query, SELECT ... (GitLab's dbt_audit writes the final
+	// SELECT of a model).
+	MacroQuery
+	// MacroWithHead: the head of a WITH list, WITH a AS (...), b AS (...),
+	// which the model continues.
+	MacroWithHead
+	// MacroSelectItems: select-list items followed by a comma, which the
+	// model's list continues.
+	MacroSelectItems
+)
+
+var (
+	macroDef    = regexp.MustCompile(`(?s)\{%-?\s*macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(.*?\)\s*-?%\}(.*?)\{%-?\s*endmacro\s*-?%\}`)
+	jinjaTags   = regexp.MustCompile(`(?s)\{%.*?%\}|\{#.*?#\}`)
+	jinjaExprs  = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
+	lineComment = regexp.MustCompile(`--[^\n]*`)
+)
+
+// ReadMacros reads the macro definitions of a file of a project's macros
+// folder, by name, with the shape of what each writes; a macro whose shape
+// cannot be told is left out.
+func ReadMacros(src string, into map[string]MacroShape) {
+	for _, m := range macroDef.FindAllStringSubmatch(src, -1) {
+		if shape := bodyShape(m[2]); shape != MacroUnknown {
+			into[m[1]] = shape
+		}
+	}
+}
+
+// bodyShape classifies a macro body by its SQL with the Jinja tags taken
+// out and expressions kept as words.
+func bodyShape(body string) MacroShape {
+	text := jinjaTags.ReplaceAllString(body, " ")
+	text = jinjaExprs.ReplaceAllString(text, " x ")
+	text = strings.TrimSpace(lineComment.ReplaceAllString(text, ""))
+	upper := strings.ToUpper(text)
+	first, _, _ := strings.Cut(strings.Join(strings.Fields(upper), " "), " ")
+	switch {
+	case first == "WITH" && strings.HasSuffix(text, ","):
+		return MacroWithHead
+	case first == "SELECT":
+		return MacroQuery
+	case strings.HasSuffix(text, ",") && !strings.Contains(upper, "SELECT") && !strings.Contains(upper, " FROM "):
+		return MacroSelectItems
+	}
+	return MacroUnknown
+}
