@@ -35,6 +35,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "join unnest with offset without on", src: "SELECT r FROM t LEFT JOIN UNNEST(t.a) AS r WITH OFFSET AS o WHERE o > 0", text: "ON TRUE WHERE"},
 		{name: "join lateral flatten without on", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f;", text: "f ON TRUE"},
 		{name: "join unnest with on stays", src: "SELECT 1 FROM t JOIN UNNEST(t.a) AS x ON x = 1", native: true},
+		{name: "declare with an array default", src: "DECLARE filters ARRAY<STRING> DEFAULT[];", text: "SELECT ARRAY[]"},
 		{name: "listagg distinct within group", src: "SELECT LISTAGG(DISTINCT x, ',') WITHIN GROUP (ORDER BY x) AS xs FROM t", text: "LISTAGG( x, ',') WITHIN GROUP"},
 		{name: "cast to array", src: "SELECT PARSE_JSON(v)::ARRAY AS a, y::OBJECT AS o FROM t", text: "PARSE_JSON(v) AS a"},
 		{name: "empty double-quoted string", src: `SELECT IF(x = "", NULL, x) AS y FROM t`, text: "x = ''"},

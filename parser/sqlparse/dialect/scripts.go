@@ -135,7 +135,7 @@ func (d *dialect) declare(i int) {
 	}
 	value := func(k int) bool { return d.Word(k) == "DEFAULT" || (d.Op(k) == "=") }
 	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
-		d.replace(d.Code[i].Start, d.Code[def].End, "SELECT")
+		d.replace(d.Code[i].Start, d.Code[def].End, "SELECT ")
 		return
 	}
 	d.replace(d.Code[i].Start, d.Code[end-1].End, "SELECT NULL")

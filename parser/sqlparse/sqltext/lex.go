@@ -286,7 +286,37 @@ func jinjaBlock(src string, i int, close, what string) (int, *LexError) {
 	if end < 0 {
 		return len(src), &LexError{i, "unterminated " + what}
 	}
+	if close != "#}" {
+		// A Jinja string may hold the closing marks, as a post_hook of
+		// config() holds "{{ macro() }}": they close nothing there. When
+		// a quote stays open, the first marks close the block as before.
+		if e, ok := closeOutsideStrings(src, i+2, close); ok {
+			return e, nil
+		}
+	}
 	return i + 2 + end + len(close), nil
+}
+
+// closeOutsideStrings finds close from i on, outside Jinja's '...' and
+// "..." strings, and returns the offset after it.
+func closeOutsideStrings(src string, i int, close string) (int, bool) {
+	var quote byte
+	for ; i < len(src); i++ {
+		c := src[i]
+		switch {
+		case quote != 0 && c == '\\':
+			i++
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '\'' || c == '"':
+			quote = c
+		case strings.HasPrefix(src[i:], close):
+			return i + len(close), true
+		}
+	}
+	return 0, false
 }
 
 // quoted reads a quoted token whose opening quote is at q; a doubled quote

@@ -27,6 +27,11 @@ func TestLex(t *testing.T) {
 		{"SELECT 'it''s', $tag$a;b$tag$, r'\\d', '''x'''", "W:SELECT S:'it''s' .:, S:$tag$a;b$tag$ .:, S:r'\\d' .:, S:'''x'''"},
 		{"a >= b -- note\n/* x /* nested */ y */ c", "W:a O:>= W:b LC:-- note BC:/* x /* nested */ y */ W:c"},
 		{"{{ ref('m') }} {% if x %} {# c #}", "JE:{{ ref('m') }} JT:{% if x %} JN:{# c #}"},
+		// The closing marks inside a Jinja string close nothing; an open
+		// quote leaves the first marks closing the block.
+		{`{{ config(post_hook=["{{ cleanup('d', 30) }}"]) }} x`, `JE:{{ config(post_hook=["{{ cleanup('d', 30) }}"]) }} W:x`},
+		{`{% set s = "%}" %} y`, `JT:{% set s = "%}" %} W:y`},
+		{`{{ it's }} z`, `JE:{{ it's }} W:z`},
 		{"# hash comment\nSELECT 1", "LC:# hash comment W:SELECT N:1"},
 	}
 	for _, c := range cases {
