@@ -32,12 +32,18 @@ func sameName(a, b []string) bool {
 		return false
 	}
 	for i := range a {
-		if !strings.EqualFold(a[i], b[i]) {
+		// The parser cuts identifiers to NAMEDATALEN-1 bytes; the name as
+		// written is the one the warehouse knows.
+		cut := len(b[i]) == maxIdentifier && len(a[i]) > maxIdentifier && strings.EqualFold(a[i][:maxIdentifier], b[i])
+		if !strings.EqualFold(a[i], b[i]) && !cut {
 			return false
 		}
 	}
 	return true
 }
+
+// maxIdentifier is the length PostgreSQL cuts identifiers to.
+const maxIdentifier = 63
 
 // readName reads the dotted identifier at the start of s, unquoting quoted
 // parts; it stops at the first thing that is not part of a name.

@@ -17,3 +17,16 @@ func TestRelationKeepsWrittenCase(t *testing.T) {
 		t.Errorf("got %q, want %q", strings.Join(got, " "), want)
 	}
 }
+
+func TestRelationKeepsLongNames(t *testing.T) {
+	long := "events_" + strings.Repeat("daily_rollup_", 6) + "v2"
+	src := "INSERT INTO analytics." + long + " SELECT * FROM raw." + long
+	st := Parse(src, Options{}).Statements[0]
+	w, ok := st.Write()
+	if !ok || w.Target.Name() != "analytics."+long {
+		t.Errorf("written %q, want the name as written, %q", w.Target.Name(), "analytics."+long)
+	}
+	if reads := st.Reads(); len(reads) != 1 || reads[0].Name() != "raw."+long {
+		t.Errorf("reads %v, want raw.%s", reads, long)
+	}
+}
