@@ -156,6 +156,40 @@ func (d *dialect) at(i int) {
 	}
 }
 
+// reservedName reports whether the reserved word at i stands for a name:
+// a qualifier (table.col), or the alias of a FROM item (FROM t table
+// WHERE ..., FROM t AS user JOIN ...).
+func (d *dialect) reservedName(i int) bool {
+	if d.Punct(i+1, '.') && d.touch(i, i+1) {
+		return i == 0 || !d.Punct(i-1, '.')
+	}
+	if i == 0 || !aliasFollowers[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
+		return false
+	}
+	switch d.Code[i-1].Kind {
+	case sqltext.Backtick, sqltext.QuotedIdent:
+		return true
+	case sqltext.Word:
+		return d.Word(i-1) == "AS" || !beforeTableKeyword[d.Word(i-1)]
+	}
+	return false
+}
+
+// beforeTableKeyword are the words after which TABLE or USER is the
+// keyword, not a name.
+var beforeTableKeyword = map[string]bool{
+	"CREATE": true, "REPLACE": true, "TEMP": true, "TEMPORARY": true, "TRANSIENT": true, "EXTERNAL": true,
+	"TRUNCATE": true, "DROP": true, "ALTER": true, "LOCK": true, "INTO": true, "GLOBAL": true, "LOCAL": true,
+	"UNLOGGED": true, "SELECT": true, "FROM": true, "JOIN": true, "ON": true, "BY": true, "WHERE": true, "AND": true, "OR": true,
+}
+
+// aliasFollowers are the words that can follow a FROM item's alias.
+var aliasFollowers = map[string]bool{
+	"WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true, "FULL": true, "CROSS": true,
+	"ON": true, "USING": true, "GROUP": true, "ORDER": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true,
+	"UNION": true, "EXCEPT": true, "INTERSECT": true, "HAVING": true,
+}
+
 // trailingComma reports whether the comma at i ends a list with nothing
 // after it: before FROM, a closing bracket, the end of the statement, or a
 // clause that follows a select list.
@@ -218,8 +252,6 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i+1) == "VIEW" {
 			d.lateralView(i)
 		}
-	case "TABLE":
-		d.tableFunction(i)
 	case "INSERT":
 		d.insert(i)
 	case "MERGE":
@@ -305,6 +337,14 @@ func (d *dialect) keyword(i int) {
 		if w := d.Word(i); (w == "TIMESTAMP" || w == "TIME") && d.Punct(i+1, '(') && !d.Punct(i-1, '.') &&
 			!(i+3 < len(d.Code) && d.Code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
+		}
+	case "TABLE", "USER":
+		// Reserved in PostgreSQL, plain names in the warehouses: a FROM
+		// item aliased table, and table.col after it.
+		if d.reservedName(i) {
+			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
+		} else if d.Word(i) == "TABLE" {
+			d.tableFunction(i)
 		}
 	case "WITHIN":
 		// PostgreSQL's grammar refuses DISTINCT in an ordered-set call:
