@@ -386,11 +386,23 @@ type definingFile struct {
 	parse func() *sqlparse.File
 }
 
-// mayDefineVersions reports whether SQL text can hold a LEAD() window, the
+// mayDefineVersions reports whether SQL text can hold a LEAD() call, the
 // only way DayBeforeNext defines a version's end: most files have none and
-// are not read for definitions at all.
+// are not read for definitions at all (lead_source and leads are no call).
 func mayDefineVersions(content []byte) bool {
-	return bytes.Contains(bytes.ToLower(content), []byte("lead"))
+	for i := 0; i+4 < len(content); i++ {
+		if content[i]|0x20 != 'l' || content[i+1]|0x20 != 'e' || content[i+2]|0x20 != 'a' || content[i+3]|0x20 != 'd' {
+			continue
+		}
+		j := i + 4
+		for j < len(content) && (content[j] == ' ' || content[j] == '\t' || content[j] == '\n' || content[j] == '\r') {
+			j++
+		}
+		if j < len(content) && content[j] == '(' {
+			return true
+		}
+	}
+	return false
 }
 
 // definitions reads what the run's SQL files say about the relations they

@@ -16,7 +16,8 @@ import (
 type Coverage struct {
 	Tally
 	// ByDialect splits the tally by each file's guessed dialect
-	// (dialect.Guess).
+	// (dialect.Guess), when Settings.CoverageByDialect asks for it: the
+	// guess reads every file once more.
 	ByDialect map[string]*Tally
 	// Stoppers counts the constructs that stopped the parser
 	// (sqlparse.Construct), over the statements that did not parse.
@@ -66,14 +67,18 @@ type fileCoverage struct {
 	stoppers []string
 }
 
-// coverageOf tallies a unit's SQL files while they are parsed.
-func coverageOf(u *Unit) []fileCoverage {
+// coverageOf tallies a unit's SQL files while they are parsed, guessing
+// each file's dialect when byDialect is set.
+func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 	var out []fileCoverage
 	for _, f := range u.SQL {
 		if f.Parsed == nil {
 			continue
 		}
-		fc := fileCoverage{name: f.Source.Name, dialect: dialect.Guess(string(f.Source.Content))}
+		fc := fileCoverage{name: f.Source.Name}
+		if byDialect {
+			fc.dialect = dialect.Guess(string(f.Source.Content))
+		}
 		for _, st := range f.Parsed.Statements {
 			fc.counts[st.Coverage()]++
 			if st.Problem != nil {
@@ -91,15 +96,19 @@ func (c *Coverage) add(fc fileCoverage, seen map[string]bool) {
 		return
 	}
 	seen[fc.name] = true
-	if c.ByDialect == nil {
+	if c.Stoppers == nil {
 		c.ByDialect, c.Stoppers = map[string]*Tally{}, map[string]int{}
 	}
-	d := c.ByDialect[fc.dialect]
-	if d == nil {
-		d = &Tally{}
-		c.ByDialect[fc.dialect] = d
+	tallies := []*Tally{&c.Tally}
+	if fc.dialect != "" {
+		d := c.ByDialect[fc.dialect]
+		if d == nil {
+			d = &Tally{}
+			c.ByDialect[fc.dialect] = d
+		}
+		tallies = append(tallies, d)
 	}
-	for _, t := range []*Tally{&c.Tally, d} {
+	for _, t := range tallies {
 		t.Files++
 		for k, n := range fc.counts {
 			t.Statements[k] += n

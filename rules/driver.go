@@ -86,6 +86,9 @@ type Settings struct {
 	// if none had parsed. It exists for the test that the token fallback
 	// and the parse tree give the same findings; a run never sets it.
 	TokensOnly bool
+	// CoverageByDialect splits Result.Coverage by each file's guessed
+	// dialect, for --stats.
+	CoverageByDialect bool
 
 	plans []*plan.Plan // every readable plan of the run, for plan-set rules
 }
@@ -116,7 +119,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 					u.Parse()
 				}
 				perUnit[i] = lintUnit(u, s)
-				perUnit[i].coverage = coverageOf(u)
+				perUnit[i].coverage = coverageOf(u, s.CoverageByDialect)
 				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil

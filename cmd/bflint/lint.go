@@ -305,7 +305,7 @@ func buildSettings(reg *rules.Registry, cfg *config.Config, fset *token.FileSet,
 	configWhere := func(items []yamlx.String) func(int) string {
 		return func(i int) string { return configPos(items[i].Value) }
 	}
-	s := &rules.Settings{Registry: reg, Config: cfg, Now: o.now, Jobs: o.jobs, Enabled: map[string]bool{}, Severity: map[string]rules.Severity{}}
+	s := &rules.Settings{Registry: reg, Config: cfg, Now: o.now, Jobs: o.jobs, Enabled: map[string]bool{}, Severity: map[string]rules.Severity{}, CoverageByDialect: o.stats}
 	if s.Jobs == 0 {
 		s.Jobs = defaultJobs()
 	}
