@@ -68,26 +68,36 @@ func (doc *document) encode() []byte {
 		e.WriteString("\n    }")
 	}
 	e.end(len(doc.Errors))
-	e.WriteString(",\n  \"summary\": {\n    \"errors\": ")
-	e.int(doc.Summary.Errors)
-	e.WriteString(",\n    \"warnings\": ")
-	e.int(doc.Summary.Warnings)
-	e.WriteString(",\n    \"infos\": ")
-	e.int(doc.Summary.Infos)
-	e.WriteString(",\n    \"suppressed\": ")
-	e.int(doc.Summary.Suppressed)
-	e.WriteString("\n  },\n  \"coverage\": {\n    \"sql_files\": ")
-	e.int(doc.Coverage.SQLFiles)
-	e.WriteString(",\n    \"statements\": ")
-	e.int(doc.Coverage.Statements)
-	e.WriteString(",\n    \"parsed\": ")
-	e.int(doc.Coverage.Parsed)
-	e.WriteString(",\n    \"from_tokens\": ")
-	e.int(doc.Coverage.FromTokens)
-	e.WriteString(",\n    \"not_read\": ")
-	e.int(doc.Coverage.NotRead)
+	e.counts("summary", []namedCount{
+		{"errors", doc.Summary.Errors}, {"warnings", doc.Summary.Warnings},
+		{"infos", doc.Summary.Infos}, {"suppressed", doc.Summary.Suppressed},
+	})
+	e.WriteString("\n  }")
+	e.counts("coverage", []namedCount{
+		{"sql_files", doc.Coverage.SQLFiles}, {"statements", doc.Coverage.Statements}, {"parsed", doc.Coverage.Parsed},
+		{"from_tokens", doc.Coverage.FromTokens}, {"not_read", doc.Coverage.NotRead},
+	})
 	e.WriteString("\n  }\n}\n")
 	return e.Bytes()
+}
+
+// namedCount is one member of an object of counts.
+type namedCount struct {
+	name string
+	n    int
+}
+
+// counts writes ",\n  \"name\": {" and the counts, one per line, leaving
+// the object open.
+func (e *encoder) counts(name string, members []namedCount) {
+	e.WriteString(",\n  \"" + name + "\": {")
+	for i, m := range members {
+		if i > 0 {
+			e.WriteByte(',')
+		}
+		e.WriteString("\n    \"" + m.name + "\": ")
+		e.int(m.n)
+	}
 }
 
 type encoder struct {
