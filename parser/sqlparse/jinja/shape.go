@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -281,6 +282,14 @@ func (r *jinjaReading) shape(k int) string {
 		}
 		return " *, "
 	}
+	if kind == unknownMacro && prev >= 0 {
+		if col := columnArgument(inner); col != "" {
+			// A macro handed one column by name, as in
+			// {{ coalesce_to_infinity('d.valid_to') }}, writes a value of
+			// it: a bound on the column stays a bound on it.
+			return pad("COALESCE(" + col + ")")
+		}
+	}
 	switch kind {
 	case nowMacro:
 		return " current_timestamp "
@@ -338,6 +347,22 @@ func (r *jinjaReading) definesCTE(name string) bool {
 		}
 	}
 	return false
+}
+
+// qualifiedColumn is a column named with its relation: d.valid_to.
+var qualifiedColumn = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_]*$`)
+
+// columnArgument returns the column a macro call names as its only
+// argument, a string such as 'd.valid_to'; "" otherwise.
+func columnArgument(inner string) string {
+	args := jinjaArgs(inner)
+	if len(args) != 1 {
+		return ""
+	}
+	if s, ok := jinjaString(args[0]); ok && qualifiedColumn.MatchString(s) {
+		return s
+	}
+	return ""
 }
 
 // selectListEnds are the words that can follow a select list.
