@@ -44,7 +44,7 @@ type JoinedRelation struct {
 }
 
 func joinedRelation(j Join, c FromClause, on []*pg_query.Node) JoinedRelation {
-	return JoinedRelation{Relation: j.Relation, Alias: j.Alias, Inner: j.Inner, Offset: j.Offset, Clause: c, On: Terms(on), Where: Terms(j.Where)}
+	return JoinedRelation{Relation: j.Relation, Alias: j.Alias, Inner: j.Inner, Offset: j.Offset, Clause: c, On: terms(on), Where: terms(j.Where)}
 }
 
 // FromClause is a FROM clause, UPDATE ... FROM or DELETE ... USING.

@@ -86,8 +86,8 @@ type OrderedColumn struct {
 	Coalesced bool
 }
 
-// Terms reads the conjuncts of a condition.
-func Terms(conjuncts []*pg_query.Node) []Term {
+// terms reads the conjuncts of a condition.
+func terms(conjuncts []*pg_query.Node) []Term {
 	out := make([]Term, 0, len(conjuncts))
 	for _, c := range conjuncts {
 		p := termOf(c)
@@ -203,17 +203,11 @@ func outerColumns(n *pg_query.Node) []ColumnRef {
 	return out
 }
 
-// refOf reads a column reference; Name is "" for t.*.
+// refOf reads a column reference by the last part of its qualifier;
+// Name is "" for t.*.
 func refOf(c *pg_query.ColumnRef) ColumnRef {
-	fields := c.GetFields()
-	if len(fields) == 0 {
-		return ColumnRef{}
-	}
-	ref := ColumnRef{Name: strings.ToLower(fields[len(fields)-1].GetString_().GetSval())}
-	if len(fields) > 1 {
-		ref.Qualifier = strings.ToLower(fields[len(fields)-2].GetString_().GetSval())
-	}
-	return ref
+	qual, col := columnName(c)
+	return ColumnRef{Qualifier: lastPart(qual), Name: col}
 }
 
 var (

@@ -2,6 +2,7 @@ package scd2
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -168,7 +169,10 @@ func (dj *dimJoin) correlated() bool {
 // read classifies the predicates and the statement's use of the validity
 // columns.
 func (dj *dimJoin) read(refs map[string]map[string]bool) {
-	own := union(refs[strings.ToLower(dj.join.Alias)])
+	own := maps.Clone(refs[strings.ToLower(dj.join.Alias)])
+	if own == nil {
+		own = map[string]bool{}
+	}
 	if dj.lone {
 		for _, t := range dj.join.Where {
 			for _, c := range t.AllColumns {
@@ -499,16 +503,6 @@ func (dj *dimJoin) fix() string {
 		end = fmt.Sprintf("COALESCE(%s, '9999-12-31')", end)
 	}
 	return fmt.Sprintf("<event time> >= %s AND <event time> < %s", dj.name(from), end)
-}
-
-func union(sets ...map[string]bool) map[string]bool {
-	out := map[string]bool{}
-	for _, s := range sets {
-		for k := range s {
-			out[k] = true
-		}
-	}
-	return out
 }
 
 func firstUsed(names []string, used map[string]bool) string {

@@ -163,7 +163,7 @@ func (d *dialect) reservedName(i int) bool {
 	if d.Punct(i+1, '.') && d.touch(i, i+1) {
 		return i == 0 || !d.Punct(i-1, '.')
 	}
-	if i == 0 || !aliasFollowers[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
+	if i == 0 || !aliasStops[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
 		return false
 	}
 	switch d.Code[i-1].Kind {
@@ -183,13 +183,6 @@ var beforeTableKeyword = map[string]bool{
 	"UNLOGGED": true, "SELECT": true, "FROM": true, "JOIN": true, "ON": true, "BY": true, "WHERE": true, "AND": true, "OR": true,
 }
 
-// aliasFollowers are the words that can follow a FROM item's alias.
-var aliasFollowers = map[string]bool{
-	"WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true, "FULL": true, "CROSS": true,
-	"ON": true, "USING": true, "GROUP": true, "ORDER": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true,
-	"UNION": true, "EXCEPT": true, "INTERSECT": true, "HAVING": true,
-}
-
 // trailingComma reports whether the comma at i ends a list with nothing
 // after it: before FROM, a closing bracket, the end of the statement, or a
 // clause that follows a select list.
@@ -197,13 +190,7 @@ func (d *dialect) trailingComma(i int) bool {
 	if i+1 >= len(d.Code) || d.Punct(i+1, ';') || d.Punct(i+1, ')') {
 		return true
 	}
-	return selectListEnds[d.Word(i+1)]
-}
-
-// selectListEnds are the words that can follow a select list.
-var selectListEnds = map[string]bool{
-	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true,
-	"ORDER": true, "LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "INTO": true,
+	return sqltext.EndsSelectList(d.Word(i + 1))
 }
 
 func (d *dialect) keyword(i int) {

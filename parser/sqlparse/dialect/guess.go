@@ -106,27 +106,15 @@ func Guess(src string) string {
 			case "RESTORE":
 				mark("databricks", "RESTORE TABLE")
 			}
-		case "WHERE":
-			if word(i-1) == "REPLACE" {
-				mark("databricks", "REPLACE WHERE")
-			}
-		case "VIEW":
-			if word(i-1) == "LATERAL" {
-				mark("databricks", "LATERAL VIEW")
-			}
-		case "DELTA":
-			if word(i-1) == "USING" {
-				mark("databricks", "USING DELTA")
-			}
-		case "EVOLUTION":
-			if word(i-1) == "SCHEMA" {
-				mark("databricks", "SCHEMA EVOLUTION")
-			}
 		case "TBLPROPERTIES", "ZORDER", "FILEFORMAT", "COPY_OPTIONS":
 			mark("databricks", w)
 		case "STRUCT":
 			if is(i+1, "<") && is(i+3, ":") {
 				mark("databricks", "STRUCT<name: type>")
+			}
+		default:
+			if a, ok := afterWord[w]; ok && word(i-1) == a.prev {
+				mark(a.dialect, a.prev+" "+w)
 			}
 		}
 	}
@@ -137,4 +125,11 @@ func Guess(src string) string {
 		}
 	}
 	return best
+}
+
+// afterWord are the words that show a dialect when the word before them
+// is prev: REPLACE WHERE, LATERAL VIEW, USING DELTA, SCHEMA EVOLUTION.
+var afterWord = map[string]struct{ prev, dialect string }{
+	"WHERE": {"REPLACE", "databricks"}, "VIEW": {"LATERAL", "databricks"},
+	"DELTA": {"USING", "databricks"}, "EVOLUTION": {"SCHEMA", "databricks"},
 }

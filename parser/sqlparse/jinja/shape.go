@@ -277,7 +277,7 @@ func (r *jinjaReading) shape(k int) string {
 	}
 	if project == MacroSelectItems && (comma == "SELECT" || pw == "SELECT") && nw != "AS" {
 		// Its items end in a comma, which a last item does not keep.
-		if next < 0 || r.Punct(next, ')') || r.Punct(next, ',') || selectListEnds[nw] {
+		if next < 0 || r.Punct(next, ')') || r.Punct(next, ',') || sqltext.EndsSelectList(nw) {
 			return " * "
 		}
 		return " *, "
@@ -299,8 +299,7 @@ func (r *jinjaReading) shape(k int) string {
 		return pad(groupByShape(inner))
 	}
 	selectItem := comma == "SELECT" || pw == "SELECT" || ((pw == "DISTINCT" || pw == "ALL") && r.Word(r.prev(prev)) == "SELECT")
-	listEnd := next < 0 || r.Punct(next, ',') || r.Punct(next, ')') || nw == "FROM" || nw == "INTO" ||
-		nw == "UNION" || nw == "INTERSECT" || nw == "EXCEPT" || nw == "MINUS"
+	listEnd := next < 0 || r.Punct(next, ',') || r.Punct(next, ')') || sqltext.EndsSelectList(nw)
 	switch {
 	case selectItem && listEnd && kind != expressionMacro:
 		// A macro in a select list may write any number of columns: a
@@ -323,8 +322,8 @@ func (r *jinjaReading) cteBefore(k int) string {
 		return ""
 	}
 	as := open - 1
-	if r.Word(as) == "MATERIALIZED" || r.Word(as) == "NOT" {
-		as--
+	if r.Word(as) == "MATERIALIZED" {
+		as-- // AS [NOT] MATERIALIZED (
 	}
 	if r.Word(as) == "NOT" {
 		as--
@@ -364,10 +363,6 @@ func columnArgument(inner string) string {
 	}
 	return ""
 }
-
-// selectListEnds are the words that can follow a select list.
-var selectListEnds = map[string]bool{"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true,
-	"ORDER": true, "LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "MINUS": true, "INTO": true, "WINDOW": true}
 
 func cteShape(query string) string { return cteName + " AS (" + query + ")" }
 

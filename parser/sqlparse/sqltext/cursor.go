@@ -65,3 +65,12 @@ func (c *Cursor) Brackets() []int {
 	}
 	return match
 }
+
+// EndsSelectList reports whether an upper-cased word can follow a select
+// list: the clauses after it, a set operation, SELECT ... INTO.
+func EndsSelectList(word string) bool { return selectListEnds[word] }
+
+var selectListEnds = map[string]bool{
+	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true, "ORDER": true,
+	"LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "MINUS": true, "INTO": true,
+}

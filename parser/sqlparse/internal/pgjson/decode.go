@@ -509,17 +509,13 @@ func (d *jsonDecoder) list(f *pbField, p unsafe.Pointer) error {
 			return err
 		}
 		d.stack = append(d.stack, v)
-		c := d.ws()
-		if c == ',' {
-			d.pos++
-			d.ws()
-			continue
+		more, err := d.nextElement()
+		if err != nil {
+			return err
 		}
-		if c != ']' {
-			return d.unexpected("',' or ']'")
+		if !more {
+			break
 		}
-		d.pos++
-		break
 	}
 	// Every []*T has the layout of []unsafe.Pointer, and a slice made so
 	// holds pointers for the collector.
@@ -529,6 +525,21 @@ func (d *jsonDecoder) list(f *pbField, p unsafe.Pointer) error {
 	d.stack = d.stack[:start]
 	*(*[]unsafe.Pointer)(p) = s
 	return nil
+}
+
+// nextElement reads what follows an element of an array: true after a
+// ',' (another element follows), false after the closing ']'.
+func (d *jsonDecoder) nextElement() (bool, error) {
+	switch d.ws() {
+	case ',':
+		d.pos++
+		d.ws()
+		return true, nil
+	case ']':
+		d.pos++
+		return false, nil
+	}
+	return false, d.unexpected("',' or ']'")
 }
 
 // scalarList reads the elements of an array of scalars, after its '['.
@@ -542,17 +553,9 @@ func (d *jsonDecoder) scalarList(f *pbField, p unsafe.Pointer) error {
 			return err
 		}
 		s.Set(reflect.Append(s, e.Elem()))
-		c := d.ws()
-		if c == ',' {
-			d.pos++
-			d.ws()
-			continue
+		if more, err := d.nextElement(); err != nil || !more {
+			return err
 		}
-		if c != ']' {
-			return d.unexpected("',' or ']'")
-		}
-		d.pos++
-		return nil
 	}
 }
 
