@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -126,7 +127,7 @@ func boundColumn(n *pg_query.Node) (qual, col string) {
 	case *pg_query.Node_CollateClause:
 		return boundColumn(x.CollateClause.GetArg())
 	case *pg_query.Node_ColumnRef:
-		if isNowColumn(x.ColumnRef) {
+		if isNowColumn(x.ColumnRef) || isParameter(x.ColumnRef) {
 			return "", ""
 		}
 		return columnName(x.ColumnRef)
@@ -152,7 +153,8 @@ func boundColumn(n *pg_query.Node) (qual, col string) {
 
 // isValue reports whether n is a value rather than an expression over the
 // row: it uses no column outside subqueries. SYSDATE and SYSTIMESTAMP parse
-// as columns and are values.
+// as columns and are values, and so do query parameters (@ds), which
+// normalisation keeps as quoted names.
 func isValue(n *pg_query.Node) bool {
 	if n == nil {
 		return false
@@ -163,7 +165,7 @@ func isValue(n *pg_query.Node) bool {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.ColumnRef:
-			row = row || !isNowColumn(x)
+			row = row || !isNowColumn(x) && !isParameter(x)
 		}
 		return !row
 	})
@@ -304,6 +306,11 @@ var nowColumns = map[string]bool{"sysdate": true, "systimestamp": true}
 func isNowColumn(c *pg_query.ColumnRef) bool {
 	fields := c.GetFields()
 	return len(fields) == 1 && nowColumns[strings.ToLower(fields[0].GetString_().GetSval())]
+}
+
+func isParameter(c *pg_query.ColumnRef) bool {
+	fields := c.GetFields()
+	return len(fields) == 1 && sqltext.IsParameter(fields[0].GetString_().GetSval())
 }
 
 // nowCalls finds uses of the current time in n, in subqueries too when

@@ -125,24 +125,33 @@ const maxQueryDepth = 16
 
 // SourceLimited reports whether every row the MERGE's USING query returns
 // passes a WHERE whose bounds limited accepts: the query's own WHERE, or,
-// when it reads a single subquery or WITH query, that one's; every branch
-// of a UNION must. A stored relation in USING is read whole, whatever it
-// was built with, and is not limited.
-func (s *Statement) SourceLimited(m Merge, limited func([]Bound) bool) bool {
+// when it reads a single subquery, WITH query or relation that filled
+// accepts, that one's; every branch of a UNION must. filled stands for
+// what the statements before this one built (a temporary table filled
+// from a bounded query); any other stored relation in USING is read whole,
+// whatever it was built with, and is not limited.
+func (s *Statement) SourceLimited(m Merge, limited func([]Bound) bool, filled func(sqlname.Relation) bool) bool {
 	if m.SourceSelect == nil {
-		return false
+		return m.SourceRelation != nil && filled(*m.SourceRelation)
 	}
 	ctes := withQueries(s.Node.GetMergeStmt().GetWithClause(), nil)
-	return s.queryLimited(m.SourceSelect.GetSelectStmt(), ctes, limited, 0)
+	return s.queryLimited(m.SourceSelect.GetSelectStmt(), ctes, limited, filled, 0)
 }
 
-func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, limited func([]Bound) bool, depth int) bool {
+// QueryLimited reports whether every row the statement's query (a SELECT,
+// CREATE TABLE ... AS, INSERT ... SELECT) returns is limited, as
+// SourceLimited reads a MERGE's source.
+func (s *Statement) QueryLimited(limited func([]Bound) bool, filled func(sqlname.Relation) bool) bool {
+	return s.queryLimited(s.Select(), nil, limited, filled, 0)
+}
+
+func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, limited func([]Bound) bool, filled func(sqlname.Relation) bool, depth int) bool {
 	if sel == nil || depth > maxQueryDepth {
 		return false
 	}
 	ctes = withQueries(sel.GetWithClause(), ctes)
 	if sel.GetOp() != pg_query.SetOperation_SETOP_NONE {
-		return s.queryLimited(sel.GetLarg(), ctes, limited, depth+1) && s.queryLimited(sel.GetRarg(), ctes, limited, depth+1)
+		return s.queryLimited(sel.GetLarg(), ctes, limited, filled, depth+1) && s.queryLimited(sel.GetRarg(), ctes, limited, filled, depth+1)
 	}
 	if limited(Bounds(s, sel.GetWhereClause())) {
 		return true
@@ -153,11 +162,12 @@ func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_q
 	}
 	switch x := from[0].GetNode().(type) {
 	case *pg_query.Node_RangeSubselect:
-		return s.queryLimited(x.RangeSubselect.GetSubquery().GetSelectStmt(), ctes, limited, depth+1)
+		return s.queryLimited(x.RangeSubselect.GetSubquery().GetSelectStmt(), ctes, limited, filled, depth+1)
 	case *pg_query.Node_RangeVar:
 		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
-			return s.queryLimited(body.GetSelectStmt(), ctes, limited, depth+1)
+			return s.queryLimited(body.GetSelectStmt(), ctes, limited, filled, depth+1)
 		}
+		return filled(relationOf(s, x.RangeVar))
 	}
 	return false
 }

@@ -200,7 +200,7 @@ func (sc *tokenScan) column(k, end int) (qual, col string, next int) {
 	if e == k || e > end || sc.Punct(e, '(') || sc.Punct(e, '.') {
 		return "", "", k + 1
 	}
-	if len(parts) == 1 && sc.Code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] {
+	if len(parts) == 1 && (sc.Code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] || sqltext.IsParameter(parts[0])) {
 		return "", "", k + 1
 	}
 	col = strings.ToLower(parts[len(parts)-1])

@@ -2,7 +2,9 @@ package rerun
 
 import (
 	"fmt"
+	"strings"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -22,6 +24,9 @@ var MergeUnboundedInsert = &rules.Rule{
 			"and the extra rows stay. Filter the USING source on the partition column with both a lower and an upper bound, " +
 			"or guard the insert with a range condition in WHEN NOT MATCHED AND ... THEN INSERT. A range predicate in ON is not enough: " +
 			"it limits which rows match, so a source row outside it matches nothing and is inserted. " +
+			"An equality to one value, a literal or the run's parameter (= @submission_date), bounds the source to one partition, " +
+			"and a temporary table filled earlier in the file from a bounded query is as bounded as that query; " +
+			"a temporary table filled by a statement bflint read only from its tokens is not judged. " +
 			"Only range.partition_column counts, so only a plan's SQL is read: a standalone SQL file has no range to widen.",
 		Bad: rules.Example{Lang: "sql", Text: `MERGE INTO analytics.fct_orders AS t
 USING backfill_staging.fct_orders__bf20260826_a AS s   -- every staged row
@@ -49,23 +54,25 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 		if _, _, ok := pass.Plan.Bounds(); !ok {
 			return nil
 		}
+		rb := rangeBounds{pass: pass}
 		for _, f := range pass.Unit.SQL {
+			filled := boundedTemporaries{}
 			for _, st := range f.Parsed.Statements {
 				if m, ok := st.Merge(); ok {
-					checkMergeInsert(pass, f, st, m)
+					checkMergeInsert(pass, f, st, m, rb, filled)
 				}
+				filled.record(pass, st, rb)
 			}
 		}
 		return nil
 	},
 }
 
-func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement, m sqlparse.Merge) {
+func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement, m sqlparse.Merge, rb rangeBounds, filled boundedTemporaries) {
 	if len(m.NotMatchedInsert) == 0 {
 		return
 	}
-	rb := rangeBounds{pass: pass}
-	if st.SourceLimited(m, rb.twoSided) {
+	if st.SourceLimited(m, rb.twoSided, filled.holds) {
 		return
 	}
 	for _, ins := range m.NotMatchedInsert {
@@ -87,6 +94,46 @@ func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement
 			return
 		}
 	}
+}
+
+// boundedTemporaries are the temporary tables the statements read so far
+// created, by name in lower case, with what filled them. A MERGE reading
+// one is as bounded as the query that filled it; where bflint could not
+// read that query (the statement was read from its tokens) it cannot
+// tell, and the rule stays silent.
+type boundedTemporaries map[string]temporaryFill
+
+type temporaryFill int
+
+const (
+	fillUnbounded temporaryFill = iota
+	fillBounded
+	fillUnread
+)
+
+func (bt boundedTemporaries) record(pass *rules.Pass, st *sqlparse.Statement, rb rangeBounds) {
+	ws, fromTokens := pass.Writes(st)
+	for _, w := range ws {
+		if !w.Temporary {
+			continue
+		}
+		name := strings.ToLower(w.Target.Name())
+		switch {
+		case fromTokens:
+			bt[name] = fillUnread
+		case st.QueryLimited(rb.twoSided, bt.holds):
+			bt[name] = fillBounded
+		default:
+			bt[name] = fillUnbounded
+		}
+	}
+}
+
+// holds reports whether rel is a temporary table filled from a bounded
+// query, or from one bflint could not read.
+func (bt boundedTemporaries) holds(rel sqlname.Relation) bool {
+	fill, ok := bt[strings.ToLower(rel.Name())]
+	return ok && fill != fillUnbounded
 }
 
 // rangeBounds decides whether predicates confine rows to a range of the

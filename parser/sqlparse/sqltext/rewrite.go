@@ -117,3 +117,10 @@ type Problem struct {
 
 // QuoteIdent quotes s as a "double-quoted" identifier.
 func QuoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+
+// IsParameter reports whether an identifier is a query parameter or bind
+// variable that normalisation quoted to keep its name (@submission_date,
+// :start_date): a value supplied when the statement runs, never a column.
+func IsParameter(name string) bool {
+	return len(name) > 1 && (name[0] == '@' || name[0] == ':')
+}
