@@ -39,6 +39,10 @@ type TokenFacts struct {
 	// Columns are the qualified column references of the statement, by the
 	// last part of the qualifier and then the column, in lower case.
 	Columns map[string]map[string]bool
+	// Dynamic is set for EXECUTE IMMEDIATE of SQL built when the script
+	// runs (CONCAT(...), a variable): what it writes and reads is in no
+	// text bflint can see.
+	Dynamic bool
 }
 
 // Analysed reports whether the tokens said what the statement is about: a

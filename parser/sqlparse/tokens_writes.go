@@ -515,10 +515,16 @@ func (sc *tokenScan) execute(i, to int) {
 		return
 	}
 	j++
-	if sc.Word(j) == "FORMAT" && sc.Punct(j+1, '(') {
+	format := sc.Word(j) == "FORMAT" && sc.Punct(j+1, '(')
+	if format {
 		j += 2
 	}
-	if j >= to || sc.Code[j].Kind != sqltext.String && sc.Code[j].Kind != sqltext.QuotedIdent {
+	literal := j < to && (sc.Code[j].Kind == sqltext.String || sc.Code[j].Kind == sqltext.QuotedIdent)
+	switch after := j + 1; {
+	case !literal, format && !sc.Punct(after, ',') && !sc.Punct(after, ')'),
+		!format && after < to && !sc.Punct(after, ';') && sc.Word(after) != "USING" && sc.Word(after) != "INTO":
+		// "DROP TABLE " || name is built at run time too.
+		sc.tf.Dynamic = j < to
 		return
 	}
 	t := sc.Code[j]

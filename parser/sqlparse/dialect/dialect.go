@@ -261,8 +261,18 @@ func (d *dialect) keyword(i int) {
 	case "TRUNCATE":
 		d.truncate(i)
 	case "DROP":
-		// Spark's PURGE skips the trash; the drop is the same to rules.
-		if end := d.stmtEnd(i); d.stmtStart(i) && d.Word(i+1) == "TABLE" && d.Word(end-1) == "PURGE" && end-1 > i+1 {
+		// Spark's PURGE skips the trash, and BigQuery's snapshot and
+		// external tables are tables; the drop is the same to rules.
+		end := d.stmtEnd(i)
+		if !d.stmtStart(i) {
+			break
+		}
+		table := i + 1
+		if w := d.Word(table); (w == "SNAPSHOT" || w == "EXTERNAL") && d.Word(table+1) == "TABLE" {
+			d.drop(table, table)
+			table++
+		}
+		if d.Word(table) == "TABLE" && d.Word(end-1) == "PURGE" && end-1 > table {
 			d.drop(end-1, end-1)
 		}
 	case "OPTIMIZE", "VACUUM", "ANALYZE":

@@ -415,10 +415,23 @@ func (d *dialect) escapedIdent(i int) {
 		d.replace(t.Start, t.End, "''")
 		return
 	}
-	if unescapedEnd(s) < len(s) {
+	if unescapedEnd(s) < len(s) || escapesQuote(s) {
 		d.replace(t.Start, t.End, escapedString(s))
 	}
 }
+
+// escapesQuote reports whether a backslash escapes the quote of s inside
+// it ("bar\"" is BigQuery's string bar"; PostgreSQL would read the name
+// bar\" from it, and no name holds a backslash).
+func escapesQuote(s string) bool {
+	for i := 2; i < len(s)-1; i++ {
+		if s[i] == s[0] && sqltext.OddBackslashes(s[1:i]) {
+			return true
+		}
+	}
+	return false
+}
+
 
 // unescapedEnd returns where a quoted token ends when a backslash escapes
 // nothing, as in PostgreSQL's standard strings and identifiers.
@@ -436,6 +449,17 @@ func unescapedEnd(s string) int {
 	return len(s)
 }
 
+// nulEscape returns the length of the escape of a NUL byte that s starts
+// with (after its backslash: x00, 000, u0000), or 0.
+func nulEscape(s string) int {
+	for _, e := range []string{"x00", "X00", "000", "u0000", "U00000000"} {
+		if strings.HasPrefix(s, e) {
+			return len(e)
+		}
+	}
+	return 0
+}
+
 // escapedString turns a quoted token whose escapes are backslashes (and
 // whose quote may be the double one) into a PostgreSQL E string.
 func escapedString(s string) string {
@@ -448,6 +472,11 @@ func escapedString(s string) string {
 			i++
 			if body[i] == '"' {
 				b.WriteByte('"')
+			} else if n := nulEscape(body[i:]); n > 0 {
+				// PostgreSQL refuses a NUL in a string; a bytes literal's
+				// value changes no fact, so another byte stands in.
+				b.WriteString(`\x01`)
+				i += n - 1
 			} else {
 				b.WriteByte('\\')
 				b.WriteByte(body[i])

@@ -39,6 +39,11 @@ func (d *dialect) script() {
 				opener = k
 				blocks++
 			}
+		case "CREATE":
+			if b := d.procedureBegin(k); b > 0 {
+				opener = b
+				blocks++
+			}
 		case "END":
 			switch d.Word(k + 1) {
 			case "IF", "WHILE", "LOOP", "FOR", "REPEAT", "CASE":
@@ -72,6 +77,38 @@ func (d *dialect) script() {
 			k = opener
 		}
 	}
+}
+
+// procedureBegin returns the BEGIN that opens the body of a BigQuery
+// CREATE [OR REPLACE] [TEMP] PROCEDURE name(args) [OPTIONS(...)] BEGIN, or
+// -1. The head goes with it: the body's statements are what a CALL runs,
+// and each is read as a statement of the script.
+func (d *dialect) procedureBegin(k int) int {
+	j := k + 1
+	if d.Word(j) == "OR" && d.Word(j+1) == "REPLACE" {
+		j += 2
+	}
+	if w := d.Word(j); w == "TEMP" || w == "TEMPORARY" {
+		j++
+	}
+	if d.Word(j) != "PROCEDURE" {
+		return -1
+	}
+	for end := d.stmtEnd(k); j < end; j++ {
+		switch {
+		case d.Punct(j, '('):
+			if d.match[j] < 0 {
+				return -1
+			}
+			j = d.match[j]
+		case d.Word(j) == "BEGIN":
+			if d.blockBegin(j) {
+				return j
+			}
+			return -1
+		}
+	}
+	return -1
 }
 
 // scriptStart reports whether code token i begins a statement of a

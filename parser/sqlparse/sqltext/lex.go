@@ -56,6 +56,11 @@ type LexError struct {
 // that ends in a backslash and a quote runs straight into a word
 // ('it\'s'), or a string never ends. Such a file is read again with
 // escapes.
+//
+// Three quotes open a BigQuery string, and in every other dialect they
+// are a quote and a doubled one ('''][''' is Snowflake's string '][').
+// When a triple-quoted string never ends, the file is read again with
+// none.
 func Lex(src string) ([]Token, *LexError) {
 	// The PostgreSQL parser reads C strings, which end at a NUL byte: the
 	// file is read up to it and no further.
@@ -63,14 +68,29 @@ func Lex(src string) ([]Token, *LexError) {
 		toks, _ := Lex(src[:nul])
 		return toks, &LexError{nul, "NUL byte in the file: it is binary or corrupt, not SQL"}
 	}
-	toks, err := lex(src, false)
-	if escapedQuote(src, toks) || err != nil && strings.HasPrefix(err.Msg, "unterminated") && (strings.Contains(src, `\'`) || strings.Contains(src, `\"`)) {
-		if etoks, eerr := lex(src, true); eerr == nil || err != nil && eerr.Offset > err.Offset {
-			return etoks, eerr
+	toks, err := lex(src, 0)
+	if escapedQuote(src, toks) || escapedIdentAcrossLines(src, toks) || err != nil && strings.HasPrefix(err.Msg, "unterminated") && (strings.Contains(src, `\'`) || strings.Contains(src, `\"`)) {
+		if etoks, eerr := lex(src, backslashEscapes); eerr == nil || err != nil && eerr.Offset > err.Offset {
+			toks, err = etoks, eerr
+		}
+	}
+	if err != nil && err.Msg == unterminatedTriple {
+		if ptoks, perr := lex(src, noTripleQuotes); perr == nil || perr.Offset > err.Offset {
+			return ptoks, perr
 		}
 	}
 	return toks, err
 }
+
+// lexMode says how quotes are read.
+type lexMode int
+
+const (
+	backslashEscapes lexMode = 1 << iota // a backslash escapes the next character in every string
+	noTripleQuotes                       // three quotes are a quote and a doubled one
+)
+
+const unterminatedTriple = "unterminated triple-quoted string"
 
 // escapedQuote reports whether a string or quoted identifier read without
 // escapes ends in a backslash and a quote that a word follows at once.
@@ -79,15 +99,29 @@ func escapedQuote(src string, toks []Token) bool {
 		if (t.Kind != String && t.Kind != QuotedIdent) || t.End >= len(src) || !IsWordPart(src[t.End]) {
 			continue
 		}
-		if text := t.Text(src); len(text) >= 3 && oddBackslashes(text[:len(text)-1]) {
+		if text := t.Text(src); len(text) >= 3 && OddBackslashes(text[:len(text)-1]) {
 			return true
 		}
 	}
 	return false
 }
 
-// oddBackslashes reports whether s ends in an odd run of backslashes.
-func oddBackslashes(s string) bool {
+// escapedIdentAcrossLines reports whether a double-quoted token read
+// without escapes holds a backslash and runs over a line break: no name
+// does, while BigQuery's "a\"" read that way swallows the text up to the
+// next quote.
+func escapedIdentAcrossLines(src string, toks []Token) bool {
+	for _, t := range toks {
+		if text := t.Text(src); t.Kind == QuotedIdent && strings.Contains(text, `\"`) && strings.Contains(text, "\n") {
+			return true
+		}
+	}
+	return false
+}
+
+// OddBackslashes reports whether s ends in an odd run of backslashes: the
+// character after it is escaped.
+func OddBackslashes(s string) bool {
 	n := 0
 	for n < len(s) && s[len(s)-1-n] == '\\' {
 		n++
@@ -95,7 +129,7 @@ func oddBackslashes(s string) bool {
 	return n%2 == 1
 }
 
-func lex(src string, escapes bool) ([]Token, *LexError) {
+func lex(src string, mode lexMode) ([]Token, *LexError) {
 	// SQL averages a token (whitespace included) per three to four bytes;
 	// sizing for that up front saves the copies of growing the slice.
 	toks := make([]Token, 0, len(src)/3+8)
@@ -136,19 +170,19 @@ func lex(src string, escapes bool) ([]Token, *LexError) {
 			i, err = jinjaBlock(src, i, "#}", "Jinja comment {# ... #}")
 			kind = JinjaNote
 		case c == '\'':
-			i, err = quoted(src, i, i, escapes)
+			i, err = quoted(src, i, i, mode)
 			kind = String
 		case StringPrefix(src, i) > 0:
-			i, err = quoted(src, i, i+StringPrefix(src, i), escapes)
+			i, err = quoted(src, i, i+StringPrefix(src, i), mode)
 			kind = String
 		case c == '"' && TripleQuoted(src, i):
-			i, err = quoted(src, i, i, escapes)
+			i, err = quoted(src, i, i, mode)
 			kind = String
 		case c == '"':
-			i, err = quoted(src, i, i, escapes)
+			i, err = quoted(src, i, i, mode)
 			kind = QuotedIdent
 		case c == '`':
-			i, err = quoted(src, i, i, false)
+			i, err = quoted(src, i, i, 0)
 			kind = Backtick
 		case c == '$' && i+1 < len(src) && IsDigit(src[i+1]):
 			i++
@@ -320,24 +354,25 @@ func closeOutsideStrings(src string, i int, close string) (int, bool) {
 }
 
 // quoted reads a quoted token whose opening quote is at q; a doubled quote
-// escapes it, and so does a backslash in PostgreSQL's E strings and, when
-// escapes is set, in every string and double-quoted token but raw ones.
-// Triple-quoted strings run to the next three quotes.
-func quoted(src string, start, q int, escapes bool) (int, *LexError) {
+// escapes it, and so does a backslash in PostgreSQL's E strings and, in
+// backslashEscapes mode, in every string and double-quoted token but raw
+// ones. Triple-quoted strings run to the next three quotes, unless mode
+// has noTripleQuotes.
+func quoted(src string, start, q int, mode lexMode) (int, *LexError) {
 	quote := src[q : q+1]
 	what := map[string]string{"'": "string", "\"": "quoted identifier", "`": "back-quoted identifier"}[quote]
 	if start < q {
 		what = "string"
 	}
-	if quote != "`" && TripleQuoted(src, q) {
+	if quote != "`" && mode&noTripleQuotes == 0 && TripleQuoted(src, q) {
 		end := strings.Index(src[q+3:], strings.Repeat(quote, 3))
 		if end < 0 {
-			return len(src), &LexError{start, "unterminated triple-quoted string"}
+			return len(src), &LexError{start, unterminatedTriple}
 		}
 		return q + 3 + end + 3, nil
 	}
 	prefix := strings.ToLower(src[start:q])
-	backslash := prefix == "e" || escapes && !strings.Contains(prefix, "r")
+	backslash := prefix == "e" || mode&backslashEscapes != 0 && !strings.Contains(prefix, "r")
 	i := q + 1
 	for i < len(src) {
 		switch {
@@ -396,6 +431,9 @@ func WordBefore(src string, i int) bool { return i > 0 && IsWordPart(src[i-1]) }
 func IsDigit(c byte) bool     { return c >= '0' && c <= '9' }
 func IsWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 func IsWordPart(c byte) bool  { return IsWordStart(c) || IsDigit(c) || c == '$' }
+// isOperatorChar leaves out the backtick PostgreSQL allows in operators:
+// BigQuery and Spark quote names with it, right after an operator too
+// (STRUCT<`end` DATE>, ~`bits`).
 func isOperatorChar(c byte) bool {
-	return strings.IndexByte("+-*/<>=~!@#%^&|`?:", c) >= 0
+	return strings.IndexByte("+-*/<>=~!@#%^&|?:", c) >= 0
 }

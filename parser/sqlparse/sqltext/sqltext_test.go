@@ -79,6 +79,41 @@ func TestLexBackslashEscapes(t *testing.T) {
 	}
 }
 
+func TestLexQuoteDialects(t *testing.T) {
+	cases := []struct{ why, src, want string }{
+		{
+			"three quotes that never close are a quote and a doubled one, as Snowflake reads them",
+			`SELECT 'p[''' || REPLACE(x, '.', '''][''') || ''']' AS path`,
+			`W:SELECT S:'p[''' O:|| W:REPLACE .:( W:x .:, S:'.' .:, S:'''][''' .:) O:|| S:''']' W:AS W:path`,
+		},
+		{
+			"three quotes that close are BigQuery's triple-quoted string",
+			`SELECT '''it's''' AS a`,
+			`W:SELECT S:'''it's''' W:AS W:a`,
+		},
+		{
+			"a backslash escaping a double quote, shown by a name that would run over a line",
+			"SELECT f(\"a\\\"\", x),\n  f(\"b\")",
+			`W:SELECT W:f .:( Q:"a\"" .:, W:x .:) .:, W:f .:( Q:"b" .:)`,
+		},
+		{
+			"a backtick name right after an operator",
+			"SELECT ~`bits`, STRUCT<`end` DATE>",
+			"W:SELECT O:~ B:`bits` .:, W:STRUCT O:< B:`end` W:DATE O:>",
+		},
+	}
+	for _, c := range cases {
+		toks, err := Lex(c.src)
+		if err != nil {
+			t.Errorf("%s: %v", c.why, err)
+			continue
+		}
+		if got := kinds(c.src, toks); got != c.want {
+			t.Errorf("%s:\n got %s\nwant %s", c.why, got, c.want)
+		}
+	}
+}
+
 func TestLexStops(t *testing.T) {
 	cases := []struct {
 		src    string

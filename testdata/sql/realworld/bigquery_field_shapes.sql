@@ -29,3 +29,18 @@ LEFT JOIN
   WITH OFFSET AS step_offset
 WHERE
   s.session_date = @submission_date;
+
+-- A stored procedure whose body declares variables before it writes; a
+-- name quoted with backticks right after an operator (STRUCT<`end` ...>,
+-- ~`bits`); a string that escapes its own quote; a bytes literal holding
+-- NUL bytes; and the drop of a snapshot table.
+CREATE OR REPLACE PROCEDURE shop_ops.refresh_daily(day DATE, OUT written INT64)
+BEGIN
+  DECLARE batch STRUCT<id INT64, `end` DATE>;
+  DECLARE flags ARRAY<STRING> DEFAULT[];
+  INSERT INTO `shop-prod.ops.refresh_log` (day, flag_bits)
+  SELECT day, ~`bits` FROM `shop-prod.ops.flags` WHERE flag = "a\"b";
+  SET written = (SELECT COUNT(*) FROM `shop-prod.ops.refresh_log` WHERE flag_bits = b"\x00\x01");
+END;
+
+DROP SNAPSHOT TABLE `shop-prod.ops.flags_yesterday`;

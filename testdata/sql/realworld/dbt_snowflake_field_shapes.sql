@@ -2,13 +2,15 @@
 
 -- Snowflake model shapes from public dbt projects, written for bflint's
 -- corpus: an ordered-set LISTAGG with DISTINCT, semi-structured casts, a
--- lateral flatten joined without ON, and a project macro that writes the
--- final SELECT after the WITH list.
+-- lateral flatten joined without ON, a string of quotes doubled three at
+-- a time, and a project macro that writes the final SELECT after the WITH
+-- list.
 WITH events AS (
 
     SELECT
       e.event_id,
       e.payload::ARRAY AS items,
+      'e.payload[''' || REPLACE(e.path, '.', '''][''') || ''']' AS payload_path,
       e.created_at
     FROM {{ ref('stg_events') }} AS e
 
