@@ -432,7 +432,6 @@ func escapesQuote(s string) bool {
 	return false
 }
 
-
 // unescapedEnd returns where a quoted token ends when a backslash escapes
 // nothing, as in PostgreSQL's standard strings and identifiers.
 func unescapedEnd(s string) int {

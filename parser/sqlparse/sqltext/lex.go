@@ -58,7 +58,7 @@ type LexError struct {
 // escapes.
 //
 // Three quotes open a BigQuery string, and in every other dialect they
-// are a quote and a doubled one ('''][''' is Snowflake's string '][').
+// are a quote and a doubled one (”'][”' is Snowflake's string '][').
 // When a triple-quoted string never ends, the file is read again with
 // none.
 func Lex(src string) ([]Token, *LexError) {
@@ -431,6 +431,7 @@ func WordBefore(src string, i int) bool { return i > 0 && IsWordPart(src[i-1]) }
 func IsDigit(c byte) bool     { return c >= '0' && c <= '9' }
 func IsWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 func IsWordPart(c byte) bool  { return IsWordStart(c) || IsDigit(c) || c == '$' }
+
 // isOperatorChar leaves out the backtick PostgreSQL allows in operators:
 // BigQuery and Spark quote names with it, right after an operator too
 // (STRUCT<`end` DATE>, ~`bits`).
