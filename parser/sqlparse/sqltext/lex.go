@@ -57,8 +57,11 @@ type LexError struct {
 // ('it\'s'), or a string never ends. Such a file is read again with
 // escapes.
 //
-// Three quotes open a BigQuery string, and in every other dialect they
-// are a quote and a doubled one (”'][”' is Snowflake's string '][').
+// Three quotes open a BigQuery string; in every other dialect they are a
+// quote and a doubled one, which is how Snowflake reads
+//
+//	REPLACE(path, '.', '''][''')
+//
 // When a triple-quoted string never ends, the file is read again with
 // none.
 func Lex(src string) ([]Token, *LexError) {
