@@ -300,6 +300,8 @@ func TestResolveUnknown(t *testing.T) {
 		{"analytics.fct_ordres", "analytics.fct_orders"},
 		{`"analytics"."revenue_dialy"`, "analytics.revenue_daily"},
 		{"raw.ordres", "raw.orders"},
+		// Only the schema is wrong: the one relation of that name is meant.
+		{"marts.customer_ltv", "analytics.customer_ltv"},
 		{"completely_unrelated_name", ""},
 		{"", ""},
 		{"analytics..fct_orders", ""},
@@ -312,8 +314,8 @@ func TestResolveUnknown(t *testing.T) {
 			t.Errorf("Resolve(%q) = %q, %v; want a NotFoundError", tc.name, got, err)
 			continue
 		}
-		if nf.Suggestion != tc.suggestion {
-			t.Errorf("Resolve(%q) suggests %q, want %q", tc.name, nf.Suggestion, tc.suggestion)
+		if nf.Suggestion() != tc.suggestion {
+			t.Errorf("Resolve(%q) suggests %q, want %q", tc.name, nf.Suggestion(), tc.suggestion)
 		}
 		if tc.suggestion != "" && !strings.Contains(err.Error(), `did you mean "`+tc.suggestion+`"?`) {
 			t.Errorf("Resolve(%q): message %q lacks the suggestion", tc.name, err)

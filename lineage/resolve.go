@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/manifest"
@@ -15,17 +16,30 @@ import (
 
 // NotFoundError is a name that denotes no node of the manifest.
 type NotFoundError struct {
-	Name string
-	// Suggestion is the closest unique_id, name or relation name, in the
-	// form the user wrote; "" when none is close enough to be a typo.
-	Suggestion string
+	Name    string
+	suggest func() string
+	once    sync.Once
+	near    string
+}
+
+// Suggestion is the closest unique_id, name or relation name, in the form
+// the user wrote; "" when none is close enough to be a typo. It is looked
+// for when asked: on a large manifest that costs more than the lookup, and
+// most callers only need to know the name is unknown.
+func (e *NotFoundError) Suggestion() string {
+	e.once.Do(func() {
+		if e.suggest != nil {
+			e.near = e.suggest()
+		}
+	})
+	return e.near
 }
 
 func (e *NotFoundError) Error() string {
-	if e.Suggestion == "" {
-		return fmt.Sprintf("%q is not in the manifest", e.Name)
+	if s := e.Suggestion(); s != "" {
+		return fmt.Sprintf("%q is not in the manifest; did you mean %q?", e.Name, s)
 	}
-	return fmt.Sprintf("%q is not in the manifest; did you mean %q?", e.Name, e.Suggestion)
+	return fmt.Sprintf("%q is not in the manifest", e.Name)
 }
 
 // AmbiguousError is a name that denotes several nodes.
@@ -70,6 +84,26 @@ type nameIndex struct {
 	// named lists the nodes a user may name, in unique_id order, for
 	// suggestions.
 	named []namedNode
+}
+
+// soleRelation returns the relation whose last part is last when one node
+// alone has such relations.
+func (ix *nameIndex) soleRelation(last string, ids []string) (keyedRelation, bool) {
+	rels := ix.relations[last]
+	if len(rels) == 0 || slices.ContainsFunc(rels, func(r relationOf) bool { return r.v != rels[0].v }) {
+		return keyedRelation{}, false
+	}
+	id := ids[rels[0].v]
+	i, found := slices.BinarySearchFunc(ix.named, id, func(nn namedNode, id string) int { return strings.Compare(ids[nn.v], id) })
+	if !found {
+		return keyedRelation{}, false
+	}
+	for _, r := range ix.named[i].forms.relations {
+		if slices.Equal(r.key, rels[0].key) {
+			return r, true
+		}
+	}
+	return keyedRelation{}, false
 }
 
 type relationOf struct {
@@ -373,7 +407,7 @@ func (g *Graph) resolve(name string) (string, error) {
 		c = ix.secondary[dotted]
 	}
 	if len(c) == 0 {
-		return "", &NotFoundError{Name: name, Suggestion: g.suggest(parsed.Name())}
+		return "", &NotFoundError{Name: name, suggest: func() string { return g.suggest(parsed.Name()) }}
 	}
 	return g.pick(name, c)
 }
@@ -432,6 +466,17 @@ func compareVersions(a, b manifest.ModelVersion) int {
 // cheap on a large manifest. A name listed twice cannot change what Suggest
 // picks (the first of the closest), so none is dropped.
 func (g *Graph) suggest(name string) string {
+	// A name whose last part is one node's relation (the schema or the
+	// database is wrong) most likely means that node, given in as many
+	// parts as the name has; finding it takes
+	// one lookup where the edit distance to every name of a large project
+	// takes hundreds of milliseconds.
+	if key := sqlname.Parse(name).Key(); len(key) >= 2 {
+		if rel, ok := g.nameIndex().soleRelation(key[len(key)-1], g.ids); ok {
+			n := min(len(key), len(rel.Parts))
+			return sqlname.Relation{Parts: rel.Parts[len(rel.Parts)-n:]}.Name()
+		}
+	}
 	var near []string
 	consider := func(length int, build func() string) {
 		if d := length - len(name); length > 0 && d >= -3 && d <= 3 {

@@ -73,8 +73,8 @@ func unknownMessage(what, name, consequence string, err error) string {
 	switch {
 	case errors.As(err, &nf):
 		msg := fmt.Sprintf("%s %q is not in the dbt manifest, so %s", what, name, consequence)
-		if nf.Suggestion != "" {
-			msg += fmt.Sprintf("; did you mean %q?", nf.Suggestion)
+		if near := nf.Suggestion(); near != "" {
+			msg += fmt.Sprintf("; did you mean %q?", near)
 		}
 		return msg
 	case errors.As(err, &amb):
