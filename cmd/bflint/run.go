@@ -28,7 +28,7 @@ const environmentHelp = `
 Environment:
   BFLINT_CACHE_DIR   where decoded dbt manifests are cached (default: bflint in
                      the user cache folder); "off" turns the cache off
-  GOGC, GOMEMLIMIT   Go's garbage collector settings; bflint uses GOGC=400
+  GOGC, GOMEMLIMIT   Go's garbage collector settings; bflint uses GOGC=200
                      unless GOGC is set
 `
 
