@@ -13,7 +13,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
@@ -37,8 +36,6 @@ var skippedDirs = map[string]bool{".git": true, "node_modules": true, "target": 
 // maxFileSize bounds what bflint reads of one file; a larger file is
 // reported, never silently skipped.
 const maxFileSize = 64 << 20
-
-var topLevelBflintKey = regexp.MustCompile(`(?m)^bflint[ \t]*:`)
 
 // UsageError is a problem with how bflint was called (exit code 2), as
 // opposed to a problem in a linted file (a finding).
@@ -237,11 +234,32 @@ func classify(path string, explicit bool) string {
 			return ""
 		}
 		head, err := readHead(path, 1<<20)
-		if err == nil && topLevelBflintKey.Match(head) {
+		if err == nil && hasBflintKey(head) {
 			return "plan"
 		}
 	}
 	return ""
+}
+
+// hasBflintKey reports whether a line of the YAML starts with the key
+// bflint, which makes the file a plan. A plain search finds it several
+// times faster than a multi-line regular expression, on the thousands of
+// YAML files of a dbt or bqetl repository.
+func hasBflintKey(yaml []byte) bool {
+	for at := 0; ; {
+		i := bytes.Index(yaml[at:], []byte("bflint"))
+		if i < 0 {
+			return false
+		}
+		i += at
+		if i == 0 || yaml[i-1] == '\n' {
+			rest := bytes.TrimLeft(yaml[i+len("bflint"):], " \t")
+			if len(rest) > 0 && rest[0] == ':' {
+				return true
+			}
+		}
+		at = i + len("bflint")
+	}
 }
 
 // readHead reads at most n bytes from the start of the file, allocating
