@@ -297,7 +297,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.MacroShape{}, projects: map[string]string{},
+		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -520,7 +520,7 @@ type loader struct {
 	contents map[string]readResult
 	// macros are the shapes of each dbt project's own macros, by project
 	// folder, and projects the project folder of each SQL file's folder.
-	macros   map[string]map[string]jinja.MacroShape
+	macros   map[string]map[string]jinja.Macro
 	projects map[string]string
 }
 

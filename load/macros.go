@@ -14,12 +14,12 @@ import (
 // and a huge file in macros/ is not worth holding for shapes.
 const maxMacroFile = 1 << 20
 
-// macrosFor returns the shapes of the own macros of the dbt project that
+// macrosFor returns what is read of the own macros of the dbt project that
 // holds dir, read once per project from its macros folder (dbt's default
 // macro-paths); nil outside a dbt project. A macro file that cannot be
 // read only leaves its macros unknown: they are then read by position, as
 // without a project.
-func (l *loader) macrosFor(dir string) map[string]jinja.MacroShape {
+func (l *loader) macrosFor(dir string) map[string]jinja.Macro {
 	project, ok := l.projects[dir]
 	if !ok {
 		project, _ = manifest.ProjectDir(dir, l.root)
@@ -31,7 +31,7 @@ func (l *loader) macrosFor(dir string) map[string]jinja.MacroShape {
 	if shapes, ok := l.macros[project]; ok {
 		return shapes
 	}
-	shapes := map[string]jinja.MacroShape{}
+	shapes := map[string]jinja.Macro{}
 	_ = filepath.WalkDir(filepath.Join(project, "macros"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(path), ".sql") {
 			return nil

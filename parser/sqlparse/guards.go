@@ -12,33 +12,36 @@ import (
 
 // ExcludesExisting reports whether the statement's query leaves out the
 // rows rel already holds, so that running it twice inserts nothing twice:
-// a strict high-watermark (col > (SELECT MAX(c) FROM rel)), NOT IN or NOT
+// a strict high-watermark (col > (SELECT MAX(c) FROM rel), or col > m.c
+// joined to a WITH query m that selects MAX(c) FROM rel), NOT IN or NOT
 // EXISTS over a query of rel, or an anti-join (LEFT JOIN rel r ... WHERE
-// r.col IS NULL). A watermark with >= re-reads the boundary rows and does
-// not count.
+// r.col IS NULL). A WITH query that selects from rel stands for it. A
+// watermark with >= re-reads the boundary rows and does not count.
 func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 	if s.Node == nil || len(rel.Parts) == 0 {
 		return false
 	}
-	reads := func(n *pg_query.Node) bool { return s.queryReads(n, rel) }
+	g := s.existingRows(rel)
 	nullTested := map[string]bool{}
 	var antiJoined []string
+	// A comparison in the ON of an outer join keeps the rows it fails.
+	outerOn := map[*pg_query.A_Expr]bool{}
 	found := false
 	Walk(s.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.A_Expr:
-			if x.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP {
+			if x.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || outerOn[x] {
 				break
 			}
 			op, l, r := opName(x), x.GetLexpr(), x.GetRexpr()
-			if op == ">" && isMaxOf(r, reads) || op == "<" && isMaxOf(l, reads) {
+			if op == ">" && g.isMax(r) || op == "<" && g.isMax(l) {
 				found = true
 			}
 		case *pg_query.BoolExpr:
 			if x.GetBoolop() != pg_query.BoolExprType_NOT_EXPR || len(x.GetArgs()) != 1 {
 				break
 			}
-			if sl := x.GetArgs()[0].GetSubLink(); sl != nil && reads(sl.GetSubselect()) {
+			if sl := x.GetArgs()[0].GetSubLink(); sl != nil && g.reads(sl.GetSubselect()) {
 				switch sl.GetSubLinkType() {
 				case pg_query.SubLinkType_EXISTS_SUBLINK, pg_query.SubLinkType_ANY_SUBLINK:
 					found = true
@@ -46,7 +49,7 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 			}
 		case *pg_query.SubLink:
 			// x NOT IN (SELECT ...) parses as <> ALL.
-			if x.GetSubLinkType() == pg_query.SubLinkType_ALL_SUBLINK && reads(x.GetSubselect()) {
+			if x.GetSubLinkType() == pg_query.SubLinkType_ALL_SUBLINK && g.reads(x.GetSubselect()) {
 				for _, n := range x.GetOperName() {
 					if n.GetString_().GetSval() == "<>" {
 						found = true
@@ -54,13 +57,21 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 				}
 			}
 		case *pg_query.JoinExpr:
-			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT && relationOf(s, rv).Matches(rel) {
+			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT && g.names(rv) {
 				antiJoined = append(antiJoined, strings.ToLower(qualifier(rv)))
+			}
+			if x.GetJointype() != pg_query.JoinType_JOIN_INNER {
+				Walk(x.GetQuals(), func(m proto.Message) bool {
+					if e, ok := m.(*pg_query.A_Expr); ok {
+						outerOn[e] = true
+					}
+					return true
+				})
 			}
 		case *pg_query.NullTest:
 			if x.GetNulltesttype() == pg_query.NullTestType_IS_NULL {
 				if c := x.GetArg().GetColumnRef(); c != nil {
-					nullTested[refOf(c).Qualifier] = true
+					nullTested[strings.ToLower(refOf(c).Qualifier)] = true
 				}
 			}
 		}
@@ -72,19 +83,88 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 	return found
 }
 
-// queryReads reports whether the FROM of the query n reads rel.
-func (s *Statement) queryReads(n *pg_query.Node, rel sqlname.Relation) bool {
+// existingRows knows which relations of a statement stand for the rows a
+// relation already holds: the relation, the WITH queries that select from
+// it, and among those the ones that select only its MAX(...).
+type existingRows struct {
+	s   *Statement
+	rel sqlname.Relation
+	// derived are the WITH queries reading rel, by name in lower case;
+	// maxOf those whose one column is MAX(...) of it.
+	derived, maxOf map[string]bool
+	// maxAliases are the names under which the statement joins a maxOf
+	// query.
+	maxAliases map[string]bool
+}
+
+func (s *Statement) existingRows(rel sqlname.Relation) *existingRows {
+	g := &existingRows{s: s, rel: rel, derived: map[string]bool{}, maxOf: map[string]bool{}, maxAliases: map[string]bool{}}
+	var ctes []*pg_query.CommonTableExpr
+	Walk(s.Node, func(m proto.Message) bool {
+		if c, ok := m.(*pg_query.CommonTableExpr); ok {
+			ctes = append(ctes, c)
+		}
+		return true
+	})
+	// A WITH query may read another that reads rel: repeat until no new
+	// one is found, at most once per query.
+	for range ctes {
+		grew := false
+		for _, c := range ctes {
+			name := strings.ToLower(c.GetCtename())
+			if !g.derived[name] && g.reads(c.GetCtequery()) {
+				g.derived[name], grew = true, true
+				g.maxOf[name] = selectsOnlyMax(c.GetCtequery())
+			}
+		}
+		if !grew {
+			break
+		}
+	}
+	if len(g.maxOf) > 0 {
+		Walk(s.Node, func(m proto.Message) bool {
+			if rv, ok := m.(*pg_query.RangeVar); ok && rv.GetSchemaname() == "" && g.maxOf[strings.ToLower(rv.GetRelname())] {
+				g.maxAliases[strings.ToLower(qualifier(rv))] = true
+			}
+			return true
+		})
+	}
+	return g
+}
+
+// names reports whether rv names rel or a WITH query derived from it.
+func (g *existingRows) names(rv *pg_query.RangeVar) bool {
+	if rv.GetSchemaname() == "" && rv.GetCatalogname() == "" && g.derived[strings.ToLower(rv.GetRelname())] {
+		return true
+	}
+	return relationOf(g.s, rv).Matches(g.rel)
+}
+
+// reads reports whether the FROM of the query n, its joins included,
+// reads rel or a WITH query derived from it.
+func (g *existingRows) reads(n *pg_query.Node) bool {
+	var inItem func(item *pg_query.Node) bool
+	inItem = func(item *pg_query.Node) bool {
+		switch x := item.GetNode().(type) {
+		case *pg_query.Node_RangeVar:
+			return g.names(x.RangeVar)
+		case *pg_query.Node_JoinExpr:
+			return inItem(x.JoinExpr.GetLarg()) || inItem(x.JoinExpr.GetRarg())
+		}
+		return false
+	}
 	for _, item := range n.GetSelectStmt().GetFromClause() {
-		if rv := item.GetRangeVar(); rv != nil && relationOf(s, rv).Matches(rel) {
+		if inItem(item) {
 			return true
 		}
 	}
 	return false
 }
 
-// isMaxOf reports whether n is a scalar subquery SELECT MAX(...) over a
-// query that reads reads, through casts and COALESCE.
-func isMaxOf(n *pg_query.Node, reads func(*pg_query.Node) bool) bool {
+// isMax reports whether n is the greatest value rel holds: a scalar
+// subquery SELECT MAX(...) over it, or a column of a joined WITH query
+// that selects only that, through casts and COALESCE.
+func (g *existingRows) isMax(n *pg_query.Node) bool {
 	for {
 		switch x := n.GetNode().(type) {
 		case *pg_query.Node_TypeCast:
@@ -95,27 +175,40 @@ func isMaxOf(n *pg_query.Node, reads func(*pg_query.Node) bool) bool {
 				n = args[0]
 				continue
 			}
+		case *pg_query.Node_ColumnRef:
+			q := strings.ToLower(refOf(x.ColumnRef).Qualifier)
+			return q != "" && g.maxAliases[q]
 		case *pg_query.Node_SubLink:
 			sl := x.SubLink
-			if sl.GetSubLinkType() != pg_query.SubLinkType_EXPR_SUBLINK || !reads(sl.GetSubselect()) {
-				return false
-			}
-			targets := sl.GetSubselect().GetSelectStmt().GetTargetList()
-			if len(targets) != 1 {
-				return false
-			}
-			val := targets[0].GetResTarget().GetVal()
-			for val.GetTypeCast() != nil {
-				val = val.GetTypeCast().GetArg()
-			}
-			if c := val.GetCoalesceExpr(); c != nil && len(c.GetArgs()) > 0 {
-				val = c.GetArgs()[0]
-			}
-			f := val.GetFuncCall()
-			return f != nil && funcName(f) == "max"
+			return sl.GetSubLinkType() == pg_query.SubLinkType_EXPR_SUBLINK && g.reads(sl.GetSubselect()) && selectsOnlyMax(sl.GetSubselect())
 		}
 		return false
 	}
+}
+
+// selectsOnlyMax reports whether the query's one column is MAX(...),
+// through casts and COALESCE; a grouping column beside it (one maximum
+// per source) is allowed.
+func selectsOnlyMax(n *pg_query.Node) bool {
+	sel := n.GetSelectStmt()
+	maxes := 0
+	for _, t := range sel.GetTargetList() {
+		val := t.GetResTarget().GetVal()
+		for val.GetTypeCast() != nil {
+			val = val.GetTypeCast().GetArg()
+		}
+		if c := val.GetCoalesceExpr(); c != nil && len(c.GetArgs()) > 0 {
+			val = c.GetArgs()[0]
+		}
+		switch f := val.GetFuncCall(); {
+		case f != nil && funcName(f) == "max":
+			maxes++
+		case val.GetColumnRef() != nil && len(sel.GetGroupClause()) > 0:
+		default:
+			return false
+		}
+	}
+	return maxes == 1
 }
 
 // InsertsParameters reports whether the statement is an INSERT ... VALUES

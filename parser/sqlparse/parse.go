@@ -44,9 +44,9 @@ type Options struct {
 	Resolve func(kind string, args []string) string
 	// PostgresOnly skips warehouse rewrites (configuration dialect: postgres).
 	PostgresOnly bool
-	// Macros are the shapes of the dbt project's own macros
-	// (jinja.ReadMacros); nil when they were not read.
-	Macros map[string]jinja.MacroShape
+	// Macros are the dbt project's own macros (jinja.ReadMacros); nil
+	// when they were not read.
+	Macros map[string]jinja.Macro
 }
 
 // Statement is one statement of a file.
@@ -106,6 +106,10 @@ type File struct {
 	Problems []sqltext.Problem
 	// Model is the dbt config() of the file, when it has one.
 	Model *jinja.Model
+	// IncrementalMacro names a project macro the model calls that tests
+	// is_incremental() itself (jinja.Macro.Incremental): what an
+	// incremental run filters is in the macro, not in the file.
+	IncrementalMacro string
 }
 
 // Comment is a "--", "#" or "/* */" comment.
@@ -128,7 +132,7 @@ func Parse(src string, opts Options) *File {
 	// so the text is the surer sign.
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		var problems []sqltext.Problem
-		variants, f.Model, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve, Macros: opts.Macros})
+		variants, f.Model, f.IncrementalMacro, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve, Macros: opts.Macros})
 		f.Problems = append(f.Problems, problems...)
 	}
 	var rewrites []sqltext.Edit

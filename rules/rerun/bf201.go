@@ -34,9 +34,14 @@ var AppendWrite = &rules.Rule{
 			"so a second run converges on the first. " +
 			"Not reported: an append that leaves out the rows already present, in plain SQL or in the model's is_incremental() branch, " +
 			"with NOT IN or NOT EXISTS over the written relation ({{ this }}), an anti-join against it, or a strict high-watermark " +
-			"(> (SELECT MAX(col) FROM {{ this }})); a watermark with >= reads the boundary rows again and is reported. " +
+			"(> (SELECT MAX(col) FROM {{ this }}), or > a column of a WITH query of that maximum joined with an inner join), " +
+			"a WITH query selecting from {{ this }} standing for it; a watermark with >=, or in the ON of an outer join, " +
+			"keeps rows already present and is reported. " +
 			"Nor an INSERT ... VALUES of bind parameters or procedure variables (:name, @name), a log row written as called. " +
-			"These guards are read from parse trees only: a statement read from its tokens is reported as an append.",
+			"These guards are read from parse trees only: a statement read from its tokens is reported as an append. " +
+			"Nor a model that hands its query to one of the project's own macros (read from the project's macros folder) whose body " +
+			"tests is_incremental() itself: the filter an incremental run applies is in the macro, which bflint does not render, " +
+			"so it cannot tell whether a re-run inserts rows twice.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again
 INSERT INTO analytics.fct_orders
 SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
@@ -138,7 +143,7 @@ func incrementalAppend(subject, materialized, strategy string, uniqueKey []strin
 // manifest records for it (set in dbt_project.yml or a properties file).
 func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
-	if guardedIncrement(f, name) {
+	if guardedIncrement(f, name) || f.Parsed.IncrementalMacro != "" {
 		return
 	}
 	if m := f.Parsed.Model; m != nil {

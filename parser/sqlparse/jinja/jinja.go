@@ -29,9 +29,9 @@ type Options struct {
 	// source, table) to a relation name; nil keeps a readable name built
 	// from the arguments.
 	Resolve func(kind string, args []string) string
-	// Macros are the shapes of the project's own macros (ReadMacros), by
-	// name; nil when the project's macros were not read.
-	Macros map[string]MacroShape
+	// Macros are the project's own macros (ReadMacros), by name; nil when
+	// they were not read.
+	Macros map[string]Macro
 }
 
 // Variant is one reading of a Jinja template: which branches of
@@ -90,6 +90,9 @@ type jinjaTemplate struct {
 	code   []sqltext.Token // code tokens, Jinja and literals holding Jinja ending where Jinja ends them
 	quoted []sqltext.Edit  // those literals, quoted again for SQL
 	pieces []sqltext.Piece
+	// incrementalMacro is the last project macro called that tests
+	// is_incremental() itself.
+	incrementalMacro string
 }
 
 // Render reads the templating of a dbt model: config() is recorded and
@@ -97,7 +100,9 @@ type jinjaTemplate struct {
 // placeholders shaped for where they stand, and block tags are resolved.
 // A template with {% if is_incremental() %} yields two variants, one per
 // branch, so both the incremental and the full-refresh SQL are analysed.
-func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *Model, []sqltext.Problem) {
+// The string names the last project macro called that tests
+// is_incremental() itself (Macro.Incremental), or is "".
+func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *Model, string, []sqltext.Problem) {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: sqltext.Split(src, toks)}
 	tp.code, tp.quoted = jinjaTokens(src, code)
 	bs, hasIncremental, problems := parseBlocks(src, tp.code)
@@ -116,7 +121,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *M
 		exprs, model = tp.render(blocks, bs)
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
-	return readings, model, problems
+	return readings, model, tp.incrementalMacro, problems
 }
 
 // jinjaTokens corrects two splits of the lexer, which reads Jinja by its
@@ -262,6 +267,9 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 	for k, t := range vis {
 		if t.Kind == sqltext.JinjaExpr {
 			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
+			if name, _ := macroOf(jinjaInner(t.Text(tp.src))); tp.opts.Macros[name].Incremental {
+				tp.incrementalMacro = name
+			}
 		}
 	}
 	return out, model

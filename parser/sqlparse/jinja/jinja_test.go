@@ -22,7 +22,7 @@ func render(t *testing.T, src string, opts Options) (map[string]string, *Model, 
 			code = append(code, tk)
 		}
 	}
-	variants, model, problems := Render(src, toks, code, opts)
+	variants, model, _, problems := Render(src, toks, code, opts)
 	out := map[string]string{}
 	for _, v := range variants {
 		text, _ := sqltext.Rewrite(src, 0, len(src), sqltext.SortEdits(slices.Clone(v.Edits)))

@@ -11,6 +11,15 @@ import (
 // head of a WITH list; one before "stagename AS stage_name," writes
 // select-list items).
 
+// Macro is what bflint reads of a project macro's definition.
+type Macro struct {
+	Shape MacroShape
+	// Incremental is set when the body tests is_incremental() itself: a
+	// model that hands its query to the macro gets the incremental filter,
+	// or none, from it.
+	Incremental bool
+}
+
 // MacroShape is what a project macro's body writes.
 type MacroShape int
 
@@ -33,15 +42,17 @@ var (
 	jinjaTags   = regexp.MustCompile(`(?s)\{%.*?%\}|\{#.*?#\}`)
 	jinjaExprs  = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
 	lineComment = regexp.MustCompile(`--[^\n]*`)
+	testsIncremental = regexp.MustCompile(`\{%-?\+?\s*(?:if|elif)\b[^%]*\bis_incremental\s*\(`)
 )
 
 // ReadMacros reads the macro definitions of a file of a project's macros
-// folder, by name, with the shape of what each writes; a macro whose shape
-// cannot be told is left out.
-func ReadMacros(src string, into map[string]MacroShape) {
+// folder, by name: the shape of what each writes and whether it tests
+// is_incremental(). A macro of which neither is known is left out.
+func ReadMacros(src string, into map[string]Macro) {
 	for _, m := range macroDef.FindAllStringSubmatch(src, -1) {
-		if shape := bodyShape(m[2]); shape != MacroUnknown {
-			into[m[1]] = shape
+		macro := Macro{Shape: bodyShape(m[2]), Incremental: testsIncremental.MatchString(m[2])}
+		if macro != (Macro{}) {
+			into[m[1]] = macro
 		}
 	}
 }

@@ -26,16 +26,34 @@ intermediate AS (
 
 {% macro grant_all() %}
   {% do run_query('grant select on all tables') %}
+{% endmacro %}
+
+{% macro union_feeds(feeds) %}
+  {%- set columns = adapter.get_columns_in_relation(this) -%}
+  {%+ if is_incremental() %}
+  WITH newest AS (SELECT MAX(loaded_at) AS at FROM {{ this }})
+  {% endif %}
+  {% for feed in feeds %}
+  SELECT * FROM {{ feed }}
+  {%- if not is_incremental() %} WHERE TRUE {% endif %}
+  {% endfor %}
 {% endmacro %}`
-	got := map[string]MacroShape{}
+	got := map[string]Macro{}
 	ReadMacros(src, got)
-	want := map[string]MacroShape{"audit_final": MacroQuery, "lms_intermediate": MacroWithHead, "bucket_columns": MacroSelectItems}
+	want := map[string]Macro{
+		"audit_final":      {Shape: MacroQuery},
+		"lms_intermediate": {Shape: MacroWithHead},
+		"bucket_columns":   {Shape: MacroSelectItems},
+		// Its shape cannot be told, but a model that calls it leaves the
+		// incremental filter to it.
+		"union_feeds": {Incremental: true},
+	}
 	if len(got) != len(want) {
 		t.Errorf("read %v, want %v", got, want)
 	}
-	for name, shape := range want {
-		if got[name] != shape {
-			t.Errorf("%s: shape %d, want %d", name, got[name], shape)
+	for name, m := range want {
+		if got[name] != m {
+			t.Errorf("%s: read %+v, want %+v", name, got[name], m)
 		}
 	}
 }

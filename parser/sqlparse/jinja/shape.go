@@ -213,7 +213,7 @@ func (r *jinjaReading) shape(k int) string {
 	if r.lead[k] && prev >= 0 {
 		return " " // the first of the macros a statement starts with stands for them all
 	}
-	project := r.tp.opts.Macros[name]
+	project := r.tp.opts.Macros[name].Shape
 	if project == MacroWithHead && r.queryStart(prev) && next >= 0 && r.Code[next].Kind == sqltext.Word && r.Word(r.next(next)) == "AS" {
 		// The model's next WITH query follows the macro's list, after the
 		// comma the macro writes last.
