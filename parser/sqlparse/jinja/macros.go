@@ -38,10 +38,10 @@ const (
 )
 
 var (
-	macroDef    = regexp.MustCompile(`(?s)\{%-?\s*macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(.*?\)\s*-?%\}(.*?)\{%-?\s*endmacro\s*-?%\}`)
-	jinjaTags   = regexp.MustCompile(`(?s)\{%.*?%\}|\{#.*?#\}`)
-	jinjaExprs  = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
-	lineComment = regexp.MustCompile(`--[^\n]*`)
+	macroDef         = regexp.MustCompile(`(?s)\{%-?\s*macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(.*?\)\s*-?%\}(.*?)\{%-?\s*endmacro\s*-?%\}`)
+	jinjaTags        = regexp.MustCompile(`(?s)\{%.*?%\}|\{#.*?#\}`)
+	jinjaExprs       = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
+	lineComment      = regexp.MustCompile(`--[^\n]*`)
 	testsIncremental = regexp.MustCompile(`\{%-?\+?\s*(?:if|elif)\b[^%]*\bis_incremental\s*\(`)
 )
 
