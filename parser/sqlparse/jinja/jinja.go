@@ -71,7 +71,7 @@ var (
 	relCall     = regexp.MustCompile(`\b(ref|source)\(\s*(['"][^'"]+['"])\s*(?:,\s*(['"][^'"]+['"])\s*)?(?:,\s*\w+\s*=\s*[^)]*)?\)`)
 	callHead    = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*\(`)
 	incremental = regexp.MustCompile(`^if\s+(not\s+)?is_incremental\(\s*\)\s*$`)
-	jinjaKwarg  = regexp.MustCompile(`^(\w+)\s*=([^=].*)$`)
+	jinjaKwarg  = regexp.MustCompile(`(?s)^(\w+)\s*=([^=].*)$`)
 )
 
 // jinjaInner returns the text inside a Jinja token without its delimiters
@@ -93,6 +93,7 @@ type jinjaTemplate struct {
 	// incrementalMacro is the last project macro called that tests
 	// is_incremental() itself.
 	incrementalMacro string
+	notes            []sqltext.Token // {# ... #} comments, which dbt drops
 }
 
 // Render reads the templating of a dbt model: config() is recorded and
@@ -105,6 +106,11 @@ type jinjaTemplate struct {
 func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *Model, string, []sqltext.Problem) {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: sqltext.Split(src, toks)}
 	tp.code, tp.quoted = jinjaTokens(src, code)
+	for _, t := range toks {
+		if t.Kind == sqltext.JinjaNote {
+			tp.notes = append(tp.notes, t)
+		}
+	}
 	bs, hasIncremental, problems := parseBlocks(src, tp.code)
 	bs.settleCalls(tp)
 	readings := []Variant{{}}
@@ -263,6 +269,7 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 		}
 		vis = append(vis, t)
 	}
+	out = append(out, tp.droppedNotes(hidden)...)
 	r := newReading(tp, vis)
 	for k, t := range vis {
 		if t.Kind == sqltext.JinjaExpr {
@@ -273,6 +280,28 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 		}
 	}
 	return out, model
+}
+
+// droppedNotes blanks the Jinja comments outside the hidden spans: dbt
+// renders them as nothing, and left in the text they would stop the SQL
+// parser. A comment inside a Jinja expression goes with the expression.
+func (tp *jinjaTemplate) droppedNotes(hidden []sqltext.Edit) []sqltext.Edit {
+	var out []sqltext.Edit
+	c, h := 0, 0
+	for _, n := range tp.notes {
+		for c < len(tp.code) && tp.code[c].End <= n.Start {
+			c++
+		}
+		for h < len(hidden) && hidden[h].End <= n.Start {
+			h++
+		}
+		inCode := c < len(tp.code) && tp.code[c].Start <= n.Start
+		inHidden := h < len(hidden) && hidden[h].Start <= n.Start
+		if !inCode && !inHidden {
+			out = append(out, sqltext.Edit{Start: n.Start, End: n.End, Text: " "})
+		}
+	}
+	return out
 }
 
 // spanUnion merges edit spans into sorted, disjoint spans.
