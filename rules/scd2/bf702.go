@@ -16,7 +16,10 @@ var AsOfNow = &rules.Rule{
 			"every historical row is given the attributes its key has now. A customer who moved in May has all of January's " +
 			"orders re-attributed to the new country, the totals still reconcile, and the recomputed range describes a past " +
 			"that never happened. Rows whose key has no current version drop out too. Join the version that was valid when " +
-			"each row happened instead.",
+			"each row happened instead. " +
+			"Not reported: a join that picks the version by the history's own row key (dbt_scd_id, version_id, a *_pk or *_sk " +
+			"primary or surrogate key), where the current-row filter can only drop rows; a statement that writes the dimension, " +
+			"and a dbt model reading its own open versions through {{ this }}, which is how a type-2 model detects a change.",
 		Bad: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
 FROM raw.orders_events AS r
 JOIN dim.customer_snapshot AS d
@@ -33,7 +36,9 @@ JOIN dim.customer_snapshot AS d
 	},
 	Run: func(pass *rules.Pass) error {
 		forEachJoin(pass, func(dj *dimJoin) {
-			if dj.current == "" {
+			// A join that picks one version by its key gets that version's
+			// attributes; a current-row filter beside it only drops rows.
+			if dj.current == "" || dj.pinned {
 				return
 			}
 			dj.reportf(pass, "join to type-2 dimension %s keeps only its current version (%s): every row, however old, gets today's attributes, so the backfill rebuilds history with values that did not hold then; drop the filter and join the version valid at the row's time: %s",

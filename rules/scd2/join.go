@@ -3,6 +3,7 @@ package scd2
 import (
 	"fmt"
 	"maps"
+	"path"
 	"slices"
 	"strings"
 
@@ -104,8 +105,9 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				continue
 			}
 			writes, _ := pass.Writes(st)
+			model := dbtModelName(f, st)
 			for _, jr := range joined.Relations {
-				if writesRelation(writes, jr.Relation) {
+				if writesRelation(writes, jr.Relation) || model != "" && jr.Relation.Matches(sqlname.Relation{Parts: []string{model}}) {
 					continue
 				}
 				c := jr.Clause
@@ -141,6 +143,16 @@ func (dj *dimJoin) keep(out []*dimJoin, refs map[string]map[string]bool, leading
 // read from its tokens.
 func (dj *dimJoin) reportf(pass *rules.Pass, format string, args ...any) {
 	pass.ReporterFor(dj.fromTokens)(dj.file.Pos(dj.join.Offset), format, args...)
+}
+
+// dbtModelName is the model a dbt model file defines, which {{ this }}
+// names; "" for other SQL. A model that reads {{ this }} maintains itself,
+// as a statement writing a relation does.
+func dbtModelName(f *rules.SQLFile, st *sqlparse.Statement) string {
+	if f.Parsed.Model == nil && st.Variant == "" {
+		return ""
+	}
+	return strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
 }
 
 // writesRelation reports whether the statement writes rel: a statement
@@ -370,7 +382,8 @@ func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
 
 // versionKey reports whether t equates a column of the dimension with a
 // column of the other side that identifies one version: the history's own
-// row id (dbt_scd_id, version_id) or the other side's reference to it
+// row id (dbt_scd_id, version_id, its primary or surrogate key *_pk, *_sk,
+// unique per row and so per version) or the other side's reference to it
 // (stripe_subscriptions_history_id = history.id). Such a join picks one
 // version per row, whatever the validity columns say.
 func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
@@ -396,6 +409,11 @@ func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
 			return true
 		}
 	}
+	for _, suffix := range rowKeySuffixes {
+		if strings.HasSuffix(own.Name, suffix) {
+			return true
+		}
+	}
 	rel := dj.join.Relation
 	return len(rel.Parts) > 0 && other.Name == unversioned(strings.ToLower(rel.Parts[len(rel.Parts)-1]))+"_id"
 }
@@ -405,6 +423,9 @@ var (
 	versionIDs = map[string]bool{"dbt_scd_id": true, "scd_id": true, "version_id": true, "history_id": true, "snapshot_id": true}
 	// versionIDSuffixes end the names of references to a history's rows.
 	versionIDSuffixes = []string{"_history_id", "_snapshot_id", "_version_id", "_scd_id"}
+	// rowKeySuffixes end the names of a table's primary or surrogate key;
+	// on the history's side of the join they name one row, one version.
+	rowKeySuffixes = []string{"_pk", "_sk"}
 )
 
 // unversioned drops a table version suffix: orders_history_v2 is

@@ -7,3 +7,10 @@ JOIN dim.customer_snapshot AS d  -- want BF702:error "join to type-2 dimension \
   ON d.customer_id = r.customer_id
 WHERE r.order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30'
   AND d.is_current;
+
+-- Joined on the durable key, not the version's: the flag picks today's row.
+SELECT a.activity_id, v.block_title
+FROM raw.learner_activity AS a
+LEFT JOIN dim.content_block_history AS v  -- want BF702 "keeps only its current version \\(v.is_current\\)"
+  ON v.block_id = a.block_id
+ AND v.is_current;
