@@ -25,7 +25,7 @@ var PlainJoin = &rules.Rule{
 			"names it (doublestar globs over lower-cased names; scd2.valid_from and scd2.valid_to rename the columns), " +
 			"or when the join keeps only its current row (BF702 reports that case instead). " +
 			"Equating a validity column with a column of the fact (a stored version key) picks one version too, and so does a join on the " +
-			"history's own row id (dbt_scd_id, version_id, its primary or surrogate key *_pk or *_sk, or the other side's orders_history_id = h.id). " +
+			"history's own row id (dbt_scd_id, version_id, or the other side's orders_history_id = h.id). " +
 			"Not reported either: a history the query starts from (the first of several FROM items), whose versions are the rows it produces; " +
 			"and two histories overlapped on both ends of one's interval (s.valid_from < c.valid_from AND s.valid_to > c.valid_from), " +
 			"which pairs the versions in force together by design.",

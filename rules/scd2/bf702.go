@@ -17,9 +17,11 @@ var AsOfNow = &rules.Rule{
 			"orders re-attributed to the new country, the totals still reconcile, and the recomputed range describes a past " +
 			"that never happened. Rows whose key has no current version drop out too. Join the version that was valid when " +
 			"each row happened instead. " +
-			"Not reported: a join that picks the version by the history's own row key (dbt_scd_id, version_id, a *_pk or *_sk " +
-			"primary or surrogate key), where the current-row filter can only drop rows; a statement that writes the dimension, " +
-			"and a dbt model reading its own open versions through {{ this }}, which is how a type-2 model detects a change.",
+			"Not reported: a join that picks the version by the history's own row id (dbt_scd_id, version_id, a reference named " +
+			"*_history_id or *_version_id), where the current-row filter can only drop rows; a statement that writes the dimension, " +
+			"and a dbt model reading its own open versions through {{ this }}, which is how a type-2 model detects a change. " +
+			"A primary or surrogate key (*_pk, *_sk) is not read as a version's: projects give that name to durable keys as often, " +
+			"so a join on one with a current-row filter is reported.",
 		Bad: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
 FROM raw.orders_events AS r
 JOIN dim.customer_snapshot AS d

@@ -382,10 +382,11 @@ func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
 
 // versionKey reports whether t equates a column of the dimension with a
 // column of the other side that identifies one version: the history's own
-// row id (dbt_scd_id, version_id, its primary or surrogate key *_pk, *_sk,
-// unique per row and so per version) or the other side's reference to it
+// row id (dbt_scd_id, version_id) or the other side's reference to it
 // (stripe_subscriptions_history_id = history.id). Such a join picks one
-// version per row, whatever the validity columns say.
+// version per row, whatever the validity columns say. A primary or
+// surrogate key (*_pk, *_sk) is not taken for one: projects name their
+// durable key so as often as a version's.
 func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
 	if t.Kind != sqlparse.TermCompare || t.Op != "=" {
 		return false
@@ -409,11 +410,6 @@ func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
 			return true
 		}
 	}
-	for _, suffix := range rowKeySuffixes {
-		if strings.HasSuffix(own.Name, suffix) {
-			return true
-		}
-	}
 	rel := dj.join.Relation
 	return len(rel.Parts) > 0 && other.Name == unversioned(strings.ToLower(rel.Parts[len(rel.Parts)-1]))+"_id"
 }
@@ -423,9 +419,6 @@ var (
 	versionIDs = map[string]bool{"dbt_scd_id": true, "scd_id": true, "version_id": true, "history_id": true, "snapshot_id": true}
 	// versionIDSuffixes end the names of references to a history's rows.
 	versionIDSuffixes = []string{"_history_id", "_snapshot_id", "_version_id", "_scd_id"}
-	// rowKeySuffixes end the names of a table's primary or surrogate key;
-	// on the history's side of the join they name one row, one version.
-	rowKeySuffixes = []string{"_pk", "_sk"}
 )
 
 // unversioned drops a table version suffix: orders_history_v2 is

@@ -112,6 +112,12 @@ func (d *dialect) at(i int) {
 		d.replace(t.Start, t.End, backtickToQuoted(t.Text(d.Src)))
 	case sqltext.String:
 		d.stringLiteral(i)
+	case sqltext.Number:
+		// A hexadecimal literal of any length (a Trino varbinary such as an
+		// address, 0x when empty) is PostgreSQL's hexadecimal bit string.
+		if text := t.Text(d.Src); len(text) >= 2 && text[1]|0x20 == 'x' {
+			d.replace(t.Start, t.End, "X'"+text[2:]+"'")
+		}
 	case sqltext.QuotedIdent:
 		d.escapedIdent(i)
 	case sqltext.Punct:
@@ -174,6 +180,29 @@ func (d *dialect) reservedName(i int) bool {
 	}
 	return false
 }
+
+// columnWord reports whether the reserved word at i is a column of an
+// expression: it stands where an operand starts (after SELECT, WHERE, a
+// comma, an opening bracket, an operator) and an operand's end follows it
+// (an operator, a comma, a closing bracket, AS, FROM, IS, IN ...). As a
+// keyword TO follows a name or a unit (GRANT ... TO r, RENAME TO, DAY TO
+// SECOND) and CHECK opens a bracket.
+func (d *dialect) columnWord(i int) bool {
+	if i == 0 || i+1 >= len(d.Code) {
+		return false
+	}
+	prev, next := d.Code[i-1], d.Code[i+1]
+	starts := prev.Kind == sqltext.Operator && d.Op(i-1) != "::" || d.Punct(i-1, ',') || d.Punct(i-1, '(') ||
+		operandStarts[d.Word(i-1)] && prev.Kind == sqltext.Word
+	ends := next.Kind == sqltext.Operator && d.Op(i+1) != "=>" || d.Punct(i+1, ',') || d.Punct(i+1, ')') || d.Punct(i+1, ';') ||
+		operandEnds[d.Word(i+1)] && next.Kind == sqltext.Word
+	return starts && ends
+}
+
+var (
+	operandStarts = map[string]bool{"SELECT": true, "WHERE": true, "AND": true, "OR": true, "ON": true, "NOT": true, "BY": true, "WHEN": true, "THEN": true, "ELSE": true, "HAVING": true, "DISTINCT": true}
+	operandEnds   = map[string]bool{"AS": true, "FROM": true, "IS": true, "IN": true, "NOT": true, "AND": true, "OR": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "THEN": true, "WHEN": true, "ELSE": true, "END": true, "ASC": true, "DESC": true, "WHERE": true, "GROUP": true, "ORDER": true}
+)
 
 // beforeTableKeyword are the words after which TABLE or USER is the
 // keyword, not a name.
@@ -342,6 +371,12 @@ func (d *dialect) keyword(i int) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		} else if d.Word(i) == "TABLE" {
 			d.tableFunction(i)
+		}
+	case "TO", "CHECK":
+		// Reserved in PostgreSQL, column names in the warehouses'
+		// tables (a transfer's to, a test's check).
+		if d.columnWord(i) {
+			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		}
 	case "WITHIN":
 		// PostgreSQL's grammar refuses DISTINCT in an ordered-set call:

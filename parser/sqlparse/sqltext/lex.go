@@ -411,6 +411,17 @@ func dollarQuoted(src string, i int) (end int, ok bool) {
 }
 
 func number(src string, i int) int {
+	// A hexadecimal literal (0x1f, Trino's empty varbinary 0x) is one
+	// token when the hex digits end the word.
+	if src[i] == '0' && i+1 < len(src) && src[i+1]|0x20 == 'x' {
+		j := i + 2
+		for j < len(src) && isHexDigit(src[j]) {
+			j++
+		}
+		if j == len(src) || !IsWordPart(src[j]) {
+			return j
+		}
+	}
 	for i < len(src) && (IsDigit(src[i]) || src[i] == '.' || src[i] == '_') {
 		i++
 	}
@@ -432,6 +443,7 @@ func number(src string, i int) int {
 func WordBefore(src string, i int) bool { return i > 0 && IsWordPart(src[i-1]) }
 
 func IsDigit(c byte) bool     { return c >= '0' && c <= '9' }
+func isHexDigit(c byte) bool  { return IsDigit(c) || c|0x20 >= 'a' && c|0x20 <= 'f' }
 func IsWordStart(c byte) bool { return c == '_' || c >= 0x80 || (c|0x20 >= 'a' && c|0x20 <= 'z') }
 func IsWordPart(c byte) bool  { return IsWordStart(c) || IsDigit(c) || c == '$' }
 

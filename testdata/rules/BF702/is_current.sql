@@ -8,9 +8,10 @@ JOIN dim.customer_snapshot AS d  -- want BF702:error "join to type-2 dimension \
 WHERE r.order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30'
   AND d.is_current;
 
--- Joined on the durable key, not the version's: the flag picks today's row.
+-- Joined on a key that may be the durable one (a *_pk names either):
+-- the flag picks today's row.
 SELECT a.activity_id, v.block_title
 FROM raw.learner_activity AS a
 LEFT JOIN dim.content_block_history AS v  -- want BF702 "keeps only its current version \\(v.is_current\\)"
-  ON v.block_id = a.block_id
+  ON v.content_block_pk = a.content_block_fk
  AND v.is_current;

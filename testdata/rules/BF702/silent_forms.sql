@@ -37,11 +37,11 @@ WHERE d.country IS DISTINCT FROM c.country;
 -- the fact itself, not a dimension read as of today.
 SELECT r.order_id FROM raw.orders_events AS r JOIN raw.order_flags AS f ON f.order_id = r.order_id WHERE r.is_current;
 
--- The version is picked by the history's own row key (one row, one
+-- The version is picked by the history's own row id (one row, one
 -- version): the current-row flag beside it can only drop rows, never swap
 -- in today's attributes.
 SELECT a.activity_id, v.block_title
 FROM raw.learner_activity AS a
 LEFT JOIN dim.content_block_history AS v
-  ON v.content_block_pk = a.content_block_fk
+  ON v.dbt_scd_id = a.content_block_version_id
  AND v.is_current;
