@@ -42,6 +42,8 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "backtick name after an operator", src: "SELECT ARRAY<STRUCT<`end` DATE>>[] AS a, ~`bits` AS b FROM t", text: `~"bits"`},
 		{name: "escaped quote in a double-quoted string", src: "SELECT f(\"bar\\\"\", `x`), f(\"y\")", text: `E'bar"'`},
 		{name: "NUL escape in bytes", src: `SELECT b"\x10\x00" AS a`, text: `\x10\x01`},
+		{name: "task body read as its statement", src: "CREATE OR REPLACE TASK ops.refresh WAREHOUSE = wh SCHEDULE = '5 MINUTE' WHEN SYSTEM$STREAM_HAS_DATA('s') AS INSERT INTO a.b SELECT * FROM c.d", text: "INSERT INTO a.b SELECT * FROM c.d"},
+		{name: "task block read as a script", src: "CREATE TASK ops.refresh AS BEGIN INSERT INTO a.b SELECT * FROM c.d; END;", text: "INSERT INTO a.b SELECT * FROM c.d"},
 		{name: "column named to", src: "SELECT t.hash FROM erc20.transfers t WHERE to = 0xab12", text: `WHERE "to" = X'ab12'`},
 		{name: "column named check", src: "SELECT check, status FROM qa.results WHERE check <> 'x'", text: `SELECT "check", status`},
 		{name: "empty hexadecimal literal", src: "SELECT a FROM t WHERE flag <> 0x", text: "flag <> X''"},

@@ -43,6 +43,11 @@ func (d *dialect) script() {
 			if b := d.procedureBegin(k); b > 0 {
 				opener = b
 				blocks++
+			} else if as := d.taskBody(k); as > 0 {
+				opener = as
+				if d.Word(as) == "BEGIN" {
+					blocks++
+				}
 			}
 		case "END":
 			switch d.Word(k + 1) {
@@ -106,6 +111,35 @@ func (d *dialect) procedureBegin(k int) int {
 				return j
 			}
 			return -1
+		}
+	}
+	return -1
+}
+
+// taskBody returns where the head of a Snowflake CREATE [OR REPLACE] TASK
+// ... AS ends: the BEGIN of a block body, or the AS before a single
+// statement; -1 for other statements. What a task runs is what it writes
+// and reads, each statement read on its own.
+func (d *dialect) taskBody(k int) int {
+	j := k + 1
+	if d.Word(j) == "OR" && d.Word(j+1) == "REPLACE" {
+		j += 2
+	}
+	if d.Word(j) != "TASK" {
+		return -1
+	}
+	for end := d.stmtEnd(k); j < end-1; j++ {
+		switch {
+		case d.Punct(j, '('):
+			if d.match[j] < 0 {
+				return -1
+			}
+			j = d.match[j]
+		case d.Word(j) == "AS":
+			if d.Word(j+1) == "BEGIN" && d.blockBegin(j+1) {
+				return j + 1
+			}
+			return j
 		}
 	}
 	return -1
