@@ -125,6 +125,15 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 						sf.Parsed = nil
 					}
 					u.facts = nil
+					if len(perUnit[i].findings) == 0 && len(perUnit[i].errors) == 0 {
+						// Nothing will show this file's text: on a repository
+						// of thousands of files, keeping them all is most of
+						// the memory a run holds.
+						for _, sf := range u.SQL {
+							sf.Source.Content = nil
+						}
+						u.Parse = nil
+					}
 				}
 			}
 		}()
