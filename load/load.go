@@ -226,6 +226,8 @@ func classify(path string, explicit bool) string {
 		return "plan"
 	case strings.HasSuffix(name, ".sql"):
 		return "sql"
+	case isBqetlFile(path):
+		return "plan"
 	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
 		if explicit {
 			return "plan"
@@ -471,25 +473,35 @@ type loadedPlan struct {
 func (l *loader) plans(d *Discovered) []loadedPlan {
 	var linted, context []loadedPlan
 	for _, path := range d.Plans {
-		linted = append(linted, l.readPlan(path))
+		linted = append(linted, l.readPlans(path)...)
 	}
 	lintedSQL := make(map[string]bool, len(d.SQL))
 	for _, path := range d.SQL {
 		lintedSQL[path] = true
 	}
 	for _, path := range d.Context {
-		lp := l.readPlan(path)
-		if lp.unit.ReadError == nil && slices.ContainsFunc(lp.unit.Plan.Paths, func(ref *plan.PathRef) bool {
-			return ref.Err == nil && lintedSQL[ref.Abs]
-		}) {
-			linted = append(linted, lp)
-			continue
+		for _, lp := range l.readPlans(path) {
+			if lp.unit.ReadError == nil && slices.ContainsFunc(lp.unit.Plan.Paths, func(ref *plan.PathRef) bool {
+				return ref.Err == nil && lintedSQL[ref.Abs]
+			}) {
+				linted = append(linted, lp)
+				continue
+			}
+			lp.unit.Context = true
+			context = append(context, lp)
 		}
-		lp.unit.Context = true
-		context = append(context, lp)
 	}
 	slices.SortStableFunc(linted, func(a, b loadedPlan) int { return strings.Compare(a.unit.File.Name, b.unit.File.Name) })
 	return append(linted, context...)
+}
+
+// readPlans reads the plans of one file: a bflint plan, or the entries of
+// a bqetl backfill.yaml, one plan each.
+func (l *loader) readPlans(path string) []loadedPlan {
+	if isBqetlFile(path) {
+		return l.readBqetl(path)
+	}
+	return []loadedPlan{l.readPlan(path)}
 }
 
 // readPlan reads and parses one plan and resolves the files it names.

@@ -189,6 +189,11 @@ func (r *Rule) applies(u *Unit) bool {
 		// only repeat that nothing is there.
 		return r.Code == readErrorRule(u)
 	}
+	if u.Plan != nil && u.Plan.Origin != nil && !u.Plan.Origin.Rules[r.Code] {
+		// A plan read from another format runs only the rules that format
+		// can answer.
+		return false
+	}
 	switch r.Scope {
 	case ScopePlan:
 		return u.Plan != nil

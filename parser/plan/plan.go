@@ -49,6 +49,21 @@ type Plan struct {
 	Problems []yamlx.Problem `yaml:"-"`
 	// Paths are the file references of the plan, resolved (rule BF003).
 	Paths []*PathRef `yaml:"-"`
+	// Origin is set for a plan an adapter read from another tool's
+	// format; nil for a bflint plan file.
+	Origin *Origin `yaml:"-"`
+}
+
+// Origin says which format a plan was read from and what of bflint's
+// rules that format can answer: a rule whose section the format has no
+// place for would fire on every plan of it.
+type Origin struct {
+	Format string // "bqetl"
+	// Rules are the codes of the rules that apply.
+	Rules map[string]bool
+	// Entry is the adapter's own reading of the plan, for the rules
+	// written for that format.
+	Entry any
 }
 
 // Range answers "which range".

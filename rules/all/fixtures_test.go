@@ -173,7 +173,7 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 		rel, _ := filepath.Rel(root, p)
 		ws := parseWants(t, filepath.ToSlash(rel), content)
 		wants = append(wants, ws...)
-		if strings.Contains(p, ".backfill.y") || strings.HasSuffix(p, ".sql") {
+		if strings.Contains(p, ".backfill.y") || filepath.Base(p) == "backfill.yaml" || strings.HasSuffix(p, ".sql") {
 			if hasCode(ws, code) {
 				plansWith++
 			} else {

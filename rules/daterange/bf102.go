@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -50,6 +51,10 @@ range:
 `},
 	},
 	Run: func(pass *rules.Pass) error {
+		if pl := bqetl.Of(pass.Plan); pl != nil {
+			checkEntryEnd(pass, pl)
+			return nil
+		}
 		if pass.Plan != nil {
 			checkPlanEnd(pass)
 			checkRunEnd(pass)
@@ -93,6 +98,21 @@ func checkPlanEnd(pass *rules.Pass) {
 		return
 	}
 	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s; end the range at %s or earlier", p.Range.End.Raw, o.text, g.Format(g.Add(o.oldest, -1)))
+}
+
+// checkEntryEnd reads a bqetl entry: a run date on or after the entry
+// date, the day the backfill started, was still being loaded that day, so
+// the staging table holds a partial day, which completing the entry later
+// copies over the finished partition. A depends_on_past table is exempt:
+// bqetl requires its range to reach the entry date, so that no scheduled
+// run chains on an uncorrected partition.
+func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
+	e := pl.Entry
+	if e.Cancelled() || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || pl.Table.DependsOnPast.V {
+		return
+	}
+	pass.Reportf(e.EndDate.Key, "end_date %s reaches the entry date %s, the day the backfill of %q started: that day's data was still arriving, so its run wrote a partial day to %s, and completing the entry copies it over the partition the scheduled run finishes later; end the entry at %s",
+		e.EndDate.Raw, e.Date.Raw, pl.Target, pl.Staging, e.Date.T.AddDate(0, 0, -1).Format(time.DateOnly))
 }
 
 // checkRunEnd compares the last partition run.command runs with the

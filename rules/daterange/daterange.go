@@ -1,7 +1,8 @@
 // Package daterange holds the rules about the range a backfill covers: that
 // it is written down, ends before the partitions the scheduled pipeline
 // still writes, rests on evidence for its start, names real partitions, and
-// is the range the SQL actually bounds and the run command actually runs.
+// is the range the SQL actually bounds and the run command actually runs;
+// for bqetl entries, that the range is one bqetl can run and keep.
 package daterange
 
 import (
@@ -10,7 +11,7 @@ import (
 )
 
 // Rules are the daterange family.
-var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, Invalid, RunMismatch}
+var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, Invalid, RunMismatch, MonthOffset, Expired, DependsOnPastEnd}
 
 // written reports whether a date key holds a value. A value the parser
 // rejected counts as written: BF001 already reports it, and calling it

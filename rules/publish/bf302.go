@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
@@ -35,6 +36,10 @@ SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
 		// Without a plan there is no range a rebuild could exceed
 		// (rules.md, Standalone SQL).
 		if pass.Plan == nil {
+			return nil
+		}
+		if pl := bqetl.Of(pass.Plan); pl != nil {
+			checkWholeTableEntry(pass, pl)
 			return nil
 		}
 		checkRunCommand(pass)
@@ -96,4 +101,24 @@ func checkRunCommand(pass *rules.Pass) {
 		}
 		pass.Reportf(fd.Pos(c.DBT.FullRefresh.Offset), "run.command runs dbt with %s: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends; drop it and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", flag, p.Target.V)
 	}
+}
+
+// checkWholeTableEntry reads a bqetl entry of a table whose query writes
+// the whole table (scheduling.date_partition_parameter: null, no offset):
+// each date of the range truncates the whole staging table, bqetl runs up
+// to 16 dates at once, and whichever finishes last is what completing the
+// entry copies. A one-day range, or an entry that rebuilds the table once
+// (reinitialize_table) or forces a per-date parameter
+// (override_depends_on_past_null_partition), runs the query once per
+// partition it means.
+func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
+	e, t := pl.Entry, pl.Table
+	if e.Cancelled() || !t.Null || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
+		return
+	}
+	if !e.StartDate.Valid() || !e.EndDate.Valid() || !e.EndDate.T.After(e.StartDate.T) {
+		return
+	}
+	pass.Reportf(e.StartDate.Key, "the query of %q writes the whole table (date_partition_parameter is null in its metadata), yet the entry runs it for every date from %s to %s: each run truncates all of %s, up to 16 run at once, and the one that finishes last is what completing the entry publishes; backfill one date, or set reinitialize_table: true to rebuild the table once",
+		pl.Target, e.StartDate.Raw, e.EndDate.Raw, pl.Staging)
 }

@@ -1,0 +1,106 @@
+package bqetl
+
+import (
+	"go/token"
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/source"
+)
+
+func TestPlansFromEntries(t *testing.T) {
+	fset := token.NewFileSet()
+	meta := source.Add(fset, "sql/shop-prod/orders_derived/totals_v1/metadata.yaml", []byte(`friendly_name: Totals
+owners: [a@example.com]
+bigquery:
+  time_partitioning:
+    type: day
+    field: submission_date
+    expiration_days: 775.0
+scheduling:
+  date_partition_parameter: null
+  date_partition_offset: -1
+references:
+  query.sql:
+  - shop-prod.orders_stable.events_v1
+`))
+	entries := source.Add(fset, "sql/shop-prod/orders_derived/totals_v1/backfill.yaml", []byte(`2026-05-26:
+  start_date: 2026-05-01
+  end_date: 2026-05-25
+  excluded_dates:
+  - 2026-05-10
+  reason: Fix.
+  watchers: [a@example.com]
+  status: Initiate
+2026-04-01:
+  start_date: 2026-03-01
+  end_date: 2026-03-31
+  reason: Earlier fix.
+  watchers: [a@example.com]
+  status: Complete
+  ignore_date_partition_offset: true
+`))
+	table := ReadTable(meta)
+	if !table.Null || table.DateParameterName() != "" || table.Offset.V != -1 || table.ExpirationDays.V != 775 || table.Field.V != "submission_date" {
+		t.Fatalf("metadata read as %+v", table)
+	}
+	if got := table.References["query.sql"]; len(got) != 1 || got[0] != "shop-prod.orders_stable.events_v1" {
+		t.Errorf("references %v", table.References)
+	}
+	f := ReadFile(entries)
+	if len(f.Problems) != 0 {
+		t.Fatalf("problems: %v", f.Problems)
+	}
+	plans := Plans(f, table, "sql/shop-prod/orders_derived/totals_v1")
+	if len(plans) != 2 {
+		t.Fatalf("%d plans, want one per entry", len(plans))
+	}
+	p := plans[0]
+	if p.Target.V != "shop-prod.orders_derived.totals_v1" || p.ID.V != "bqetl_2026_05_26" {
+		t.Errorf("target %q, id %q", p.Target.V, p.ID.V)
+	}
+	// The offset moves the partitions a day back; the entry's own dates stay.
+	if p.Range.Start.Raw != "2026-04-30" || p.Range.End.Raw != "2026-05-24" || Of(p).Entry.EndDate.Raw != "2026-05-25" {
+		t.Errorf("range %s..%s", p.Range.Start.Raw, p.Range.End.Raw)
+	}
+	if got := plans[1].Range.Start.Raw; got != "2026-03-01" {
+		t.Errorf("an ignored offset moved the range to %s", got)
+	}
+	if want := "moz-fx-data-shared-prod.backfills_staging_derived.shop_prod__orders_derived__totals_v1_2026_05_26"; Of(p).Staging != want {
+		t.Errorf("staging %q, want %q", Of(p).Staging, want)
+	}
+	if pos := fset.Position(p.Range.End.Key); pos.Line != 3 {
+		t.Errorf("range.end points at line %d, want the entry's end_date on line 3", pos.Line)
+	}
+}
+
+func TestEntryProblems(t *testing.T) {
+	fset := token.NewFileSet()
+	f := ReadFile(source.Add(fset, "backfill.yaml", []byte(`2026-05-26:
+  start_date: 2026-05-01
+  end_date: 2026-05-27
+  reason: Fix.
+  watchers: [a@example.com]
+  status: initiate
+  overide_retention_limit: true
+2026-05-26:
+  start_date: 2026-05-01
+`)))
+	var msgs []string
+	for _, p := range f.Problems {
+		msgs = append(msgs, p.Message)
+	}
+	all := strings.Join(msgs, "\n")
+	for _, want := range []string{
+		`unknown key "overide_retention_limit"`, `did you mean "override_retention_limit"`,
+		"end_date 2026-05-27 is after the entry date 2026-05-26",
+		"a second entry for 2026-05-26",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("problems lack %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(all, "status") {
+		t.Errorf("bqetl reads status case-insensitively: %s", all)
+	}
+}

@@ -1,0 +1,159 @@
+// Package bqetl reads the backfill entries of bigquery-etl repositories (a
+// backfill.yaml beside a table's metadata.yaml, run by "bqetl backfill")
+// into bflint plans. Every value keeps its position in the file the user
+// wrote, so findings point at the entry's line.
+package bqetl
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/yamlx"
+	"go.yaml.in/yaml/v3"
+)
+
+// FileName is the name bqetl gives a table's backfill entries.
+const FileName = "backfill.yaml"
+
+// MetadataName is the table's metadata file, which sits beside it.
+const MetadataName = "metadata.yaml"
+
+// Entry is one backfill entry, as bqetl's Backfill class reads it: the key
+// of the file's top-level mapping is the entry date, the day the backfill
+// was created and starts to run.
+type Entry struct {
+	yamlx.Field
+	Date                               plan.Date        `yaml:"-"`
+	StartDate                          plan.Date        `yaml:"start_date"`
+	EndDate                            plan.Date        `yaml:"end_date"`
+	ExcludedDates                      Dates            `yaml:"excluded_dates"`
+	Reason                             yamlx.String     `yaml:"reason"`
+	Watchers                           yamlx.StringList `yaml:"watchers"`
+	Status                             yamlx.String     `yaml:"status"`
+	CustomQueryPath                    yamlx.String     `yaml:"custom_query_path"`
+	ShredderMitigation                 yamlx.Bool       `yaml:"shredder_mitigation"`
+	ReinitializeTable                  yamlx.Bool       `yaml:"reinitialize_table"`
+	ReinitializeSamplingBatchSize      yamlx.Int        `yaml:"reinitialize_sampling_batch_size"`
+	OverrideRetentionLimit             yamlx.Bool       `yaml:"override_retention_limit"`
+	OverrideDependsOnPastEndDate       yamlx.Bool       `yaml:"override_depends_on_past_end_date"`
+	OverrideDependsOnPastNullPartition yamlx.Bool       `yaml:"override_depends_on_past_null_partition"`
+	IgnoreDatePartitionOffset          yamlx.Bool       `yaml:"ignore_date_partition_offset"`
+	BillingProject                     yamlx.String     `yaml:"billing_project"`
+	QueryScriptEntrypoint              yamlx.String     `yaml:"query_script_entrypoint"`
+	QueryScriptDateArg                 yamlx.String     `yaml:"query_script_date_arg"`
+	QueryScriptArgs                    yamlx.StringList `yaml:"query_script_args"`
+	QueryScriptDryRunArg               yamlx.String     `yaml:"query_script_dry_run_arg"`
+}
+
+// Dates is a list of dates, such as excluded_dates.
+type Dates struct {
+	yamlx.Field
+	Items []plan.Date
+}
+
+// UnmarshalYAMLX reads a sequence of date scalars.
+func (ds *Dates) UnmarshalYAMLX(dec *yamlx.Decoder, path string, n *yaml.Node) {
+	if n.Kind != yaml.SequenceNode {
+		dec.Errorf(n, "%s must be a list of dates", path)
+		return
+	}
+	for i, item := range n.Content {
+		var d plan.Date
+		d.Field = yamlx.Field{Key: dec.File.LineCol(item.Line, item.Column), Value: dec.File.LineCol(item.Line, item.Column), Set: true}
+		d.UnmarshalYAMLX(dec, fmt.Sprintf("%s[%d]", path, i), item)
+		ds.Items = append(ds.Items, d)
+	}
+}
+
+// statuses are the values bqetl accepts, by their upper-case form, as it
+// compares them.
+var statuses = map[string]bool{"INITIATE": true, "COMPLETE": true, "CANCELLED": true}
+
+// File is a backfill.yaml read: its entries, newest first as bqetl writes
+// them, and the defects of the file (BF001).
+type File struct {
+	Source   *source.File
+	Entries  []*Entry
+	Problems []yamlx.Problem
+}
+
+// ReadFile reads a backfill.yaml. It never fails: what cannot be read is a
+// problem of the file, and the entries that could be read are kept.
+func ReadFile(f *source.File) *File {
+	out := &File{Source: f}
+	root, problems := yamlx.Parse(f)
+	out.Problems = problems
+	if root == nil {
+		return out
+	}
+	dec := &yamlx.Decoder{File: f, RootName: "the backfill entry"}
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		at := f.LineCol(k.Line, k.Column)
+		e := &Entry{Field: yamlx.Field{Key: at, Value: f.LineCol(v.Line, v.Column), Set: true}}
+		e.Date.Field = e.Field
+		e.Date.UnmarshalYAMLX(dec, "the entry date", k)
+		if first, dup := seen[k.Value]; dup {
+			dec.Errorf(k, "a second entry for %s (the first is on line %d): bqetl refuses the file", k.Value, first)
+			continue
+		}
+		seen[k.Value] = k.Line
+		if v.Kind != yaml.MappingNode {
+			dec.Errorf(v, "the entry of %s must be a mapping of start_date, end_date, reason, watchers and status", k.Value)
+			continue
+		}
+		dec.Decode(v, "", e)
+		out.Entries = append(out.Entries, e)
+	}
+	out.Problems = append(out.Problems, dec.Problems...)
+	for _, e := range out.Entries {
+		out.Problems = append(out.Problems, e.check()...)
+	}
+	sort.SliceStable(out.Problems, func(i, j int) bool { return out.Problems[i].Pos < out.Problems[j].Pos })
+	return out
+}
+
+// check finds what bqetl's own validation refuses in an entry.
+func (e *Entry) check() []yamlx.Problem {
+	var out []yamlx.Problem
+	add := func(at yamlx.Field, format string, args ...any) {
+		pos := at.At()
+		if !pos.IsValid() {
+			pos = e.Key
+		}
+		out = append(out, yamlx.Problem{Pos: pos, Message: fmt.Sprintf(format, args...)})
+	}
+	for _, req := range []struct {
+		name string
+		set  bool
+	}{{"start_date", e.StartDate.Set}, {"end_date", e.EndDate.Set}, {"reason", e.Reason.Set}, {"watchers", e.Watchers.Set}, {"status", e.Status.Set}} {
+		if !req.set {
+			add(e.Field, "the entry of %s lacks %s, which bqetl requires", e.Date.Raw, req.name)
+		}
+	}
+	if e.Status.Set && !statuses[strings.ToUpper(e.Status.V)] {
+		add(e.Status.Field, "status %q is none of Initiate, Complete, Cancelled", e.Status.V)
+	}
+	if e.StartDate.Valid() && e.EndDate.Valid() && e.StartDate.T.After(e.EndDate.T) {
+		add(e.StartDate.Field, "start_date %s is after end_date %s", e.StartDate.Raw, e.EndDate.Raw)
+	}
+	if e.EndDate.Valid() && e.Date.Valid() && e.EndDate.T.After(e.Date.T) {
+		add(e.EndDate.Field, "end_date %s is after the entry date %s: bqetl refuses a range that ends after the day it starts", e.EndDate.Raw, e.Date.Raw)
+	}
+	for _, d := range e.ExcludedDates.Items {
+		if d.Valid() && e.StartDate.Valid() && e.EndDate.Valid() && !(d.T.After(e.StartDate.T) && d.T.Before(e.EndDate.T)) {
+			add(d.Field, "excluded date %s is not strictly between start_date and end_date", d.Raw)
+		}
+	}
+	return out
+}
+
+// Initiated reports whether the entry is still to run or running.
+func (e *Entry) Initiated() bool { return strings.EqualFold(e.Status.V, "Initiate") }
+
+// Cancelled reports whether the entry was abandoned: it never ran.
+func (e *Entry) Cancelled() bool { return strings.EqualFold(e.Status.V, "Cancelled") }

@@ -1,0 +1,140 @@
+package bqetl
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/yamlx"
+	"go.yaml.in/yaml/v3"
+)
+
+// Table is what bflint reads of a table's metadata.yaml: how bqetl
+// partitions and schedules it, and what its queries read. The file holds
+// much more (owners, labels, descriptions), which no check needs, so
+// unknown keys are no problem here.
+type Table struct {
+	File *source.File // nil when the table has no metadata.yaml
+	// Partitioning is bigquery.time_partitioning.type (day, month,
+	// hour), Field its field; both unset for an unpartitioned table.
+	Partitioning yamlx.String
+	Field        yamlx.String
+	// ExpirationDays is bigquery.time_partitioning.expiration_days.
+	ExpirationDays Number
+	// DependsOnPast is scheduling.depends_on_past: each run reads the
+	// table's previous partition.
+	DependsOnPast yamlx.Bool
+	// DateParameter is scheduling.date_partition_parameter. Unset, bqetl
+	// binds submission_date; set to null (Null), the query writes the
+	// whole table on every run.
+	DateParameter yamlx.String
+	Null          bool
+	// Offset is scheduling.date_partition_offset, in days.
+	Offset yamlx.Int
+	// References are the tables each query file reads, by file name, as
+	// bqetl records them.
+	References map[string][]string
+}
+
+// Number is a scalar read as a number, integer or not.
+type Number struct {
+	yamlx.Field
+	V float64
+}
+
+// ReadTable reads a metadata.yaml; a file that is not YAML yields a Table
+// with what could be read, which is nothing.
+func ReadTable(f *source.File) *Table {
+	t := &Table{File: f}
+	if f == nil {
+		return t
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(f.Content, &doc) != nil || len(doc.Content) == 0 {
+		return t
+	}
+	root := doc.Content[0]
+	field := func(k, v *yaml.Node) yamlx.Field {
+		return yamlx.Field{Key: f.LineCol(k.Line, k.Column), Value: f.LineCol(v.Line, v.Column), Set: !isNull(v)}
+	}
+	if k, v := lookup(root, "bigquery", "time_partitioning", "type"); v != nil && v.Kind == yaml.ScalarNode {
+		t.Partitioning = yamlx.String{Field: field(k, v), V: strings.ToLower(v.Value)}
+	}
+	if k, v := lookup(root, "bigquery", "time_partitioning", "field"); v != nil && v.Kind == yaml.ScalarNode {
+		t.Field = yamlx.String{Field: field(k, v), V: v.Value}
+	}
+	if k, v := lookup(root, "bigquery", "time_partitioning", "expiration_days"); v != nil && v.Kind == yaml.ScalarNode {
+		if n, err := strconv.ParseFloat(v.Value, 64); err == nil {
+			t.ExpirationDays = Number{Field: field(k, v), V: n}
+		}
+	}
+	if k, v := lookup(root, "scheduling", "depends_on_past"); v != nil && v.Kind == yaml.ScalarNode {
+		t.DependsOnPast = yamlx.Bool{Field: field(k, v), V: v.Value == "true" || v.Value == "True"}
+	}
+	if k, v := lookup(root, "scheduling", "date_partition_parameter"); v != nil {
+		t.DateParameter = yamlx.String{Field: field(k, v), V: v.Value}
+		t.Null = isNull(v)
+		if t.Null {
+			// Present, but null: the key itself is what a finding points at.
+			t.DateParameter.Set = false
+			t.DateParameter.Key = f.LineCol(k.Line, k.Column)
+		}
+	}
+	if k, v := lookup(root, "scheduling", "date_partition_offset"); v != nil && v.Kind == yaml.ScalarNode {
+		if n, err := strconv.Atoi(v.Value); err == nil {
+			t.Offset = yamlx.Int{Field: field(k, v), V: n}
+		}
+	}
+	if _, v := lookup(root, "references"); v != nil && v.Kind == yaml.MappingNode {
+		t.References = map[string][]string{}
+		for i := 0; i+1 < len(v.Content); i += 2 {
+			var names []string
+			for _, item := range v.Content[i+1].Content {
+				if item.Kind == yaml.ScalarNode {
+					names = append(names, item.Value)
+				}
+			}
+			t.References[v.Content[i].Value] = names
+		}
+	}
+	return t
+}
+
+// lookup follows keys down nested mappings and returns the last key's node
+// and value, or nils.
+func lookup(n *yaml.Node, keys ...string) (key, value *yaml.Node) {
+	for _, want := range keys {
+		if n == nil || n.Kind != yaml.MappingNode {
+			return nil, nil
+		}
+		var next *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Value == want {
+				key, next = n.Content[i], n.Content[i+1]
+				break
+			}
+		}
+		if next == nil {
+			return nil, nil
+		}
+		n = next
+	}
+	return key, n
+}
+
+func isNull(n *yaml.Node) bool {
+	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+// DateParameterName is the query parameter each run binds to its date:
+// submission_date unless the metadata names another; "" when it is null
+// (the query writes the whole table).
+func (t *Table) DateParameterName() string {
+	switch {
+	case t.Null:
+		return ""
+	case t.DateParameter.Set:
+		return t.DateParameter.V
+	}
+	return "submission_date"
+}

@@ -1,0 +1,137 @@
+package bqetl
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"time"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/yamlx"
+)
+
+// Rules are the codes of the rules that apply to a bqetl entry: the
+// format's own problems and suppressions, and the range and rebuild
+// hazards its values can show. The others need sections an entry has no
+// place for (a re-run test, validation queries, a trial partition) and
+// would fire on every entry.
+var Rules = map[string]bool{
+	"BF001": true, "BF004": true,
+	"BF102": true, "BF107": true, "BF108": true, "BF109": true,
+	"BF302": true,
+}
+
+// Planned is one entry as the bqetl rules read it.
+type Planned struct {
+	Entry *Entry
+	Table *Table
+	// Target is project.dataset.table, from the entry's folder.
+	Target string
+	// Staging is the table bqetl writes the entry's run to.
+	Staging string
+}
+
+// Of returns the bqetl reading of p, or nil for a plan of another format.
+func Of(p *plan.Plan) *Planned {
+	if p == nil || p.Origin == nil {
+		return nil
+	}
+	pl, _ := p.Origin.Entry.(*Planned)
+	return pl
+}
+
+// Plans turns the entries of a backfill.yaml into plans, one per entry;
+// dir is the table's folder, sql/<project>/<dataset>/<table>, as a
+// slash-separated path. The file's problems go with the first plan, so
+// they are reported once. A file nothing could be read from yields one
+// plan that says so.
+func Plans(f *File, t *Table, dir string) []*plan.Plan {
+	target := targetOf(dir)
+	var out []*plan.Plan
+	for _, e := range f.Entries {
+		if !e.Date.Valid() {
+			continue
+		}
+		out = append(out, entryPlan(f, e, t, target))
+	}
+	if len(out) == 0 {
+		p := &plan.Plan{File: f.Source, Readable: false, Problems: f.Problems}
+		if len(f.Problems) == 0 {
+			p.Readable = true
+		}
+		return []*plan.Plan{p}
+	}
+	out[0].Problems = f.Problems
+	return out
+}
+
+func entryPlan(f *File, e *Entry, t *Table, target string) *plan.Plan {
+	at := e.Field
+	id := "bqetl_" + strings.ReplaceAll(e.Date.T.Format(time.DateOnly), "-", "_")
+	pl := &Planned{Entry: e, Table: t, Target: target, Staging: StagingTable(target, e.Date.T)}
+	p := &plan.Plan{
+		Field:    at,
+		File:     f.Source,
+		Readable: true,
+		Version:  yamlx.Int{Field: at, V: plan.FormatVersion},
+		ID:       yamlx.String{Field: at, V: id},
+		Target:   yamlx.String{Field: at, V: target},
+		Reason:   e.Reason,
+		Origin:   &plan.Origin{Format: "bqetl", Rules: Rules, Entry: pl},
+	}
+	r := &plan.Range{Field: at, Start: e.StartDate, End: e.EndDate, PartitionColumn: t.Field}
+	if t.Partitioning.V == "month" {
+		r.Grain = yamlx.String{Field: t.Partitioning.Field, V: string(plan.Month)}
+	}
+	if days := pl.OffsetDays(); days != 0 {
+		r.Start, r.End = shifted(r.Start, days), shifted(r.End, days)
+	}
+	p.Range = r
+	p.Staging = &plan.Staging{Field: at, Relation: yamlx.String{Field: at, V: pl.Staging}}
+	return p
+}
+
+// OffsetDays is how far the partition each run writes lies from the date
+// it runs for: date_partition_offset, unless the entry ignores it. bqetl
+// applies offsets to daily partitions only.
+func (pl *Planned) OffsetDays() int {
+	if pl.Entry.IgnoreDatePartitionOffset.V || pl.Table.Partitioning.V == "month" {
+		return 0
+	}
+	return pl.Table.Offset.V
+}
+
+// shifted moves a date by days, keeping where it was written.
+func shifted(d plan.Date, days int) plan.Date {
+	if !d.Valid() {
+		return d
+	}
+	d.T = d.T.AddDate(0, 0, days)
+	d.Raw = d.T.Format(time.DateOnly)
+	return d
+}
+
+// targetOf names the table of a folder sql/<project>/<dataset>/<table>.
+func targetOf(dir string) string {
+	parts := strings.Split(path.Clean(dir), "/")
+	if len(parts) < 3 {
+		return path.Base(dir)
+	}
+	return strings.Join(parts[len(parts)-3:], ".")
+}
+
+// StagingTable is the table bqetl backfills an entry into: one per table
+// and entry date, in backfills_staging_derived, named after the dataset
+// and table (bigquery_etl/backfill/utils.py).
+func StagingTable(target string, entryDate time.Time) string {
+	parts := strings.Split(target, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	prefix := ""
+	if parts[0] != "moz-fx-data-shared-prod" {
+		prefix = strings.ReplaceAll(parts[0], "-", "_") + "__"
+	}
+	table := fmt.Sprintf("%s%s__%s_%s", prefix, parts[1], parts[2], entryDate.Format(time.DateOnly))
+	return "moz-fx-data-shared-prod.backfills_staging_derived." + strings.ReplaceAll(table, "-", "_")
+}

@@ -1,0 +1,53 @@
+package daterange
+
+import (
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/rules"
+)
+
+// DependsOnPastEnd reports a bqetl entry of a depends_on_past table that
+// ends before its entry date.
+var DependsOnPastEnd = &rules.Rule{
+	Code:     "BF109",
+	Name:     "depends-on-past-gap",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "A depends_on_past table is backfilled up to a day before the partitions already built on top of it",
+		Why: "A table scheduled with depends_on_past builds each partition from the one before (a last-seen date, a running " +
+			"total, bit patterns of days seen). Correcting it up to some day leaves every partition after that day computed " +
+			"from the uncorrected one, and the error travels forward through them to today. bqetl refuses such a range unless " +
+			"the entry sets override_depends_on_past_end_date; this rule reports the entries that set it. Extend end_date to " +
+			"the entry date, so the backfill recomputes the chain up to the partitions the scheduled runs continue from. " +
+			"Only bqetl entries are checked.",
+		Bad: rules.Example{Lang: "yaml", Text: `# metadata.yaml: scheduling.depends_on_past: true
+2026-04-20:
+  start_date: 2026-01-01
+  end_date: 2026-03-31
+  reason: Fix duplicate client_ids.
+  watchers: [analyst@example.com]
+  status: Initiate
+  override_depends_on_past_end_date: true
+`},
+		Good: rules.Example{Lang: "yaml", Text: `2026-04-20:
+  start_date: 2026-01-01
+  end_date: 2026-04-20
+  reason: Fix duplicate client_ids.
+  watchers: [analyst@example.com]
+  status: Initiate
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		pl := bqetl.Of(pass.Plan)
+		if pl == nil {
+			return nil
+		}
+		e := pl.Entry
+		if e.Cancelled() || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
+			return nil
+		}
+		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error; end the entry on %s",
+			pl.Target, e.EndDate.Raw, e.Date.Raw, e.EndDate.Raw, e.Date.Raw)
+		return nil
+	},
+}
