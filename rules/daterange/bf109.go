@@ -19,6 +19,8 @@ var DependsOnPastEnd = &rules.Rule{
 			"from the uncorrected one, and the error travels forward through them to today. bqetl refuses such a range unless " +
 			"the entry sets override_depends_on_past_end_date; this rule reports the entries that set it. Extend end_date to " +
 			"the entry date, so the backfill recomputes the chain up to the partitions the scheduled runs continue from. " +
+			"Not reported: an entry with override_depends_on_past_null_partition, whose custom query fills each partition from " +
+			"itself (new columns, say) rather than from the one before. " +
 			"Only bqetl entries are checked.",
 		Bad: rules.Example{Lang: "yaml", Text: `# metadata.yaml: scheduling.depends_on_past: true
 2026-04-20:
@@ -43,7 +45,10 @@ var DependsOnPastEnd = &rules.Rule{
 			return nil
 		}
 		e := pl.Entry
-		if e.Cancelled() || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
+		// override_depends_on_past_null_partition runs a custom query per
+		// partition that reads the table's own partition, not the one
+		// before (a side-fill of new columns): no chain is broken.
+		if e.Cancelled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
 			return nil
 		}
 		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error; end the entry on %s",
