@@ -104,3 +104,15 @@ func TestEntryProblems(t *testing.T) {
 		t.Errorf("bqetl reads status case-insensitively: %s", all)
 	}
 }
+
+func TestPlansWithoutEntries(t *testing.T) {
+	fset := token.NewFileSet()
+	table := ReadTable(nil)
+	if got := Plans(ReadFile(source.Add(fset, "empty/backfill.yaml", []byte("{}\n"))), table, "sql/p/d/t"); len(got) != 0 {
+		t.Errorf("an empty mapping gave %d plans", len(got))
+	}
+	bad := Plans(ReadFile(source.Add(fset, "bad/backfill.yaml", []byte("not-a-date:\n  start_date: 2026-01-01\n"))), table, "sql/p/d/t")
+	if len(bad) != 1 || bad[0].Readable || len(bad[0].Problems) == 0 {
+		t.Fatalf("a file without a readable entry: %+v", bad)
+	}
+}

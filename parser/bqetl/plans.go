@@ -43,8 +43,8 @@ func Of(p *plan.Plan) *Planned {
 // Plans turns the entries of a backfill.yaml into plans, one per entry;
 // dir is the table's folder, sql/<project>/<dataset>/<table>, as a
 // slash-separated path. The file's problems go with the first plan, so
-// they are reported once. A file nothing could be read from yields one
-// plan that says so.
+// they are reported once. A file with problems and no entry yields one
+// unreadable plan that reports them; one with neither yields none.
 func Plans(f *File, t *Table, dir string) []*plan.Plan {
 	target := targetOf(dir)
 	var out []*plan.Plan
@@ -55,11 +55,11 @@ func Plans(f *File, t *Table, dir string) []*plan.Plan {
 		out = append(out, entryPlan(f, e, t, target))
 	}
 	if len(out) == 0 {
-		p := &plan.Plan{File: f.Source, Readable: false, Problems: f.Problems}
 		if len(f.Problems) == 0 {
-			p.Readable = true
+			return nil // no entry: nothing to lint
 		}
-		return []*plan.Plan{p}
+		// Nothing but its problems can be reported, once.
+		return []*plan.Plan{{File: f.Source, Problems: f.Problems, Origin: &plan.Origin{Format: "bqetl", Rules: Rules}}}
 	}
 	out[0].Problems = f.Problems
 	return out
