@@ -99,18 +99,25 @@ func (d *dialect) procedureBegin(k int) int {
 	if d.Word(j) != "PROCEDURE" {
 		return -1
 	}
-	for end := d.stmtEnd(k); j < end; j++ {
+	if b := d.wordOutsideBrackets(j, d.stmtEnd(k), "BEGIN"); b > 0 && d.blockBegin(b) {
+		return b
+	}
+	return -1
+}
+
+// wordOutsideBrackets returns the first code token from i to end that is
+// the keyword word outside brackets (a parameter list, OPTIONS(...)), or
+// -1, also when a bracket does not close.
+func (d *dialect) wordOutsideBrackets(i, end int, word string) int {
+	for ; i < end; i++ {
 		switch {
-		case d.Punct(j, '('):
-			if d.match[j] < 0 {
+		case d.Punct(i, '('):
+			if d.match[i] < 0 {
 				return -1
 			}
-			j = d.match[j]
-		case d.Word(j) == "BEGIN":
-			if d.blockBegin(j) {
-				return j
-			}
-			return -1
+			i = d.match[i]
+		case d.Word(i) == word:
+			return i
 		}
 	}
 	return -1
@@ -128,21 +135,11 @@ func (d *dialect) taskBody(k int) int {
 	if d.Word(j) != "TASK" {
 		return -1
 	}
-	for end := d.stmtEnd(k); j < end-1; j++ {
-		switch {
-		case d.Punct(j, '('):
-			if d.match[j] < 0 {
-				return -1
-			}
-			j = d.match[j]
-		case d.Word(j) == "AS":
-			if d.Word(j+1) == "BEGIN" && d.blockBegin(j+1) {
-				return j + 1
-			}
-			return j
-		}
+	as := d.wordOutsideBrackets(j, d.stmtEnd(k)-1, "AS")
+	if as > 0 && d.Word(as+1) == "BEGIN" && d.blockBegin(as+1) {
+		return as + 1
 	}
-	return -1
+	return as
 }
 
 // scriptStart reports whether code token i begins a statement of a
