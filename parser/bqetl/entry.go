@@ -152,8 +152,5 @@ func (e *Entry) check() []yamlx.Problem {
 	return out
 }
 
-// Initiated reports whether the entry is still to run or running.
-func (e *Entry) Initiated() bool { return strings.EqualFold(e.Status.V, "Initiate") }
-
 // Cancelled reports whether the entry was abandoned: it never ran.
 func (e *Entry) Cancelled() bool { return strings.EqualFold(e.Status.V, "Cancelled") }

@@ -10,7 +10,7 @@ import (
 )
 
 // Table is what bflint reads of a table's metadata.yaml: how bqetl
-// partitions and schedules it, and what its queries read. The file holds
+// partitions and schedules it. The file holds
 // much more (owners, labels, descriptions), which no check needs, so
 // unknown keys are no problem here.
 type Table struct {
@@ -31,9 +31,6 @@ type Table struct {
 	Null          bool
 	// Offset is scheduling.date_partition_offset, in days.
 	Offset yamlx.Int
-	// References are the tables each query file reads, by file name, as
-	// bqetl records them.
-	References map[string][]string
 }
 
 // Number is a scalar read as a number, integer or not.
@@ -85,18 +82,6 @@ func ReadTable(f *source.File) *Table {
 			t.Offset = yamlx.Int{Field: field(k, v), V: n}
 		}
 	}
-	if _, v := lookup(root, "references"); v != nil && v.Kind == yaml.MappingNode {
-		t.References = map[string][]string{}
-		for i := 0; i+1 < len(v.Content); i += 2 {
-			var names []string
-			for _, item := range v.Content[i+1].Content {
-				if item.Kind == yaml.ScalarNode {
-					names = append(names, item.Value)
-				}
-			}
-			t.References[v.Content[i].Value] = names
-		}
-	}
 	return t
 }
 
@@ -124,17 +109,4 @@ func lookup(n *yaml.Node, keys ...string) (key, value *yaml.Node) {
 
 func isNull(n *yaml.Node) bool {
 	return n == nil || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-// DateParameterName is the query parameter each run binds to its date:
-// submission_date unless the metadata names another; "" when it is null
-// (the query writes the whole table).
-func (t *Table) DateParameterName() string {
-	switch {
-	case t.Null:
-		return ""
-	case t.DateParameter.Set:
-		return t.DateParameter.V
-	}
-	return "submission_date"
 }
