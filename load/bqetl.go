@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/rules"
@@ -37,9 +38,10 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 	table := bqetl.ReadTable(meta)
 	directives := rules.YAMLDirectives(f)
 	plans := bqetl.Plans(bqetl.ReadFile(f), table, filepath.ToSlash(dir))
+	tree := l.tree(dir)
 	out := make([]loadedPlan, len(plans))
 	for i, p := range plans {
-		out[i] = loadedPlan{unit: &rules.Unit{File: f, Plan: p}, dir: dir}
+		out[i] = loadedPlan{unit: &rules.Unit{File: f, Plan: p, DBT: tree}, dir: dir}
 	}
 	// A directive belongs to the entry it stands in (or just above): each
 	// entry is a unit of its own, where another entry's directive would
@@ -54,4 +56,28 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 		out[owner].unit.Directives = append(out[owner].unit.Directives, d)
 	}
 	return out
+}
+
+// tree is the lineage of the bigquery-etl tree a table folder belongs to,
+// read once per run: from metadata.yaml's references where bqetl generated
+// them, else from each table's and view's SQL. nil when the folder is not
+// in such a tree.
+func (l *loader) tree(tableDir string) *rules.DBT {
+	root, ok := bqetl.Root(tableDir)
+	if !ok {
+		return nil
+	}
+	if d, ok := l.trees[root]; ok {
+		return d
+	}
+	d := &rules.DBT{Path: displayName(l.root, root)}
+	lin, err := bqetl.ReadLineageCached(root, true, l.cacheDir)
+	if err != nil {
+		d.Err = unwrapPath(err)
+	} else {
+		d.Manifest = lin.Manifest
+		d.Graph = lineage.New(lin.Manifest)
+	}
+	l.trees[root] = d
+	return d
 }

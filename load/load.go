@@ -299,7 +299,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{},
+		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{},
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -316,16 +316,19 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		if u.ReadError != nil || u.Context {
 			continue
 		}
-		mpath := l.manifestIn(lp.dir)
-		for _, ref := range p.Paths {
-			if ref.Key == "downstream.manifest" {
-				mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
+		// A bigquery-etl entry comes with its tree's lineage.
+		m := u.DBT
+		if m == nil {
+			mpath := l.manifestIn(lp.dir)
+			for _, ref := range p.Paths {
+				if ref.Key == "downstream.manifest" {
+					mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
+				}
 			}
-		}
-		var m *rules.DBT
-		if mpath != "" {
-			m = l.manifest(mpath)
-			u.DBT = m
+			if mpath != "" {
+				m = l.manifest(mpath)
+				u.DBT = m
+			}
 		}
 		byPath := map[string]*rules.SQLFile{}
 		for _, ref := range p.Paths {
@@ -534,6 +537,8 @@ type loader struct {
 	// folder, and projects the project folder of each SQL file's folder.
 	macros   map[string]map[string]jinja.Macro
 	projects map[string]string
+	// trees are the lineages of bigquery-etl trees, by sql/ folder.
+	trees map[string]*rules.DBT
 }
 
 // manifestIn is manifestFor, asked once per folder: a project's SQL

@@ -14,23 +14,34 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/manifest"
 )
 
-const lineageUsage = `Usage: bflint lineage TARGET [--manifest FILE] [--format text|json]
+const lineageUsage = `Usage: bflint lineage TARGET [--manifest FILE | --tree DIR] [--format text|json]
 
 Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
 name, source_name.table_name, or a schema.table relation) touches downstream:
 the models that must be rebuilt after it, in order; the snapshots, which
 cannot be rebuilt; and the exposures whose readers must be told.
 
-JSON output: {"target", "downstream" (every descendant but tests, sorted),
-"rebuild" (in rebuild order), "notify" (exposures), "snapshots", and
-"cycles" when child_map loops through the target's lineage}.
+The lineage is a dbt manifest, or in a bigquery-etl repository (no
+dbt_project.yml, a sql/ folder of project/dataset/table folders) the
+tree's own: metadata.yaml references where bqetl generated them, else each
+table's and view's SQL. There the target is project.dataset.table (or
+dataset.table), and "backfill" lists the incremental tables, which keep
+their partitions and need entries of their own; a table its query writes
+whole is recomputed by its next scheduled run.
 
-The decoded manifest is cached, by its content, in $BFLINT_CACHE_DIR, by
-default the bflint folder of the user's cache folder ($XDG_CACHE_HOME or
-~/.cache on Linux); BFLINT_CACHE_DIR=off turns the cache off.
+JSON output: {"target", "downstream" (every descendant but tests, sorted),
+"rebuild" (in rebuild order), "notify" (exposures), "snapshots",
+"backfill" for a bigquery-etl tree, and "cycles" when child_map loops
+through the target's lineage}.
+
+The decoded manifest, and a tree's lineage, are cached in
+$BFLINT_CACHE_DIR, by default the bflint folder of the user's cache folder
+($XDG_CACHE_HOME or ~/.cache on Linux); BFLINT_CACHE_DIR=off turns the
+cache off.
 
 Flags:
 `
@@ -43,6 +54,7 @@ type lineageReport struct {
 	Rebuild    []string   `json:"rebuild"`
 	Notify     []string   `json:"notify"`
 	Snapshots  []string   `json:"snapshots"`
+	Backfill   []string   `json:"backfill,omitempty"`
 	Cycles     [][]string `json:"cycles,omitempty"`
 }
 
@@ -50,6 +62,7 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("bflint lineage", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	manifestPath := flags.String("manifest", "", "dbt manifest.json `FILE` (default: target/manifest.json, or dbt_project.yml's target-path, of the nearest folder at or above the working directory that holds dbt_project.yml)")
+	treePath := flags.String("tree", "", "the sql/ `DIR` of a bigquery-etl repository (default: found at or above the working directory when no dbt_project.yml is)")
 	format := flags.String("format", "text", "output `format`: text or json")
 	var targets []string
 	// The target usually comes first, as in "bflint lineage fct_orders --format json".
@@ -76,24 +89,17 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	if *format != "text" && *format != "json" {
 		return usageErrorf("lineage --format %q: use text or json", *format)
 	}
-	path := *manifestPath
-	if path == "" {
-		var err error
-		if path, err = discoverManifest(); err != nil {
-			return err
-		}
+	if *manifestPath != "" && *treePath != "" {
+		return usageErrorf("lineage: pass --manifest or --tree, not both")
 	}
-	m, err := manifest.LoadCached(path, manifest.CacheDir())
+	m, path, err := lineageSource(*manifestPath, *treePath)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && *manifestPath == "" {
-			return usageErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
-		}
-		return usageErrorf("lineage: %v", err)
+		return err
 	}
 	g := lineage.New(m)
 	id, err := g.Resolve(targets[0])
 	if err != nil {
-		return usageErrorf("lineage: target %v (manifest %s)", err, path)
+		return usageErrorf("lineage: target %v (lineage of %s)", err, path)
 	}
 	report := lineageReport{
 		Target:     id,
@@ -101,6 +107,14 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		Rebuild:    g.Rebuild(id),
 		Notify:     g.Notify(id),
 		Snapshots:  g.Snapshots(id),
+	}
+	if m.ProjectName == bqetl.ProjectName {
+		report.Backfill = []string{}
+		for _, r := range report.Rebuild {
+			if g.Materialization(r) == "incremental" {
+				report.Backfill = append(report.Backfill, r)
+			}
+		}
 	}
 	for _, c := range g.Cycles() {
 		if slices.Contains(c, id) || slices.ContainsFunc(c, func(n string) bool { _, ok := slices.BinarySearch(report.Downstream, n); return ok }) {
@@ -114,6 +128,67 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		return enc.Encode(report)
 	}
 	return writeLineageText(stdout, g, m, &report)
+}
+
+// lineageSource reads the lineage the flags name, else the dbt manifest
+// found from the working directory, else the bigquery-etl tree found from
+// it; path is what was read, for messages.
+func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path string, err error) {
+	if treePath == "" && manifestPath == "" {
+		path, err = discoverManifest()
+		if err != nil {
+			tree, ok := discoverTree()
+			if !ok {
+				return nil, "", err
+			}
+			treePath = tree
+		}
+	}
+	if treePath != "" {
+		lin, err := bqetl.ReadLineageCached(treePath, true, manifest.CacheDir())
+		if err != nil {
+			return nil, "", usageErrorf("lineage: %v", err)
+		}
+		return lin.Manifest, treePath, nil
+	}
+	if manifestPath != "" {
+		path = manifestPath
+	}
+	m, err = manifest.LoadCached(path, manifest.CacheDir())
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) && manifestPath == "" {
+			return nil, "", usageErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
+		}
+		return nil, "", usageErrorf("lineage: %v", err)
+	}
+	return m, path, nil
+}
+
+// discoverTree finds the sql/ folder of a bigquery-etl repository: the
+// working directory or a folder above it named sql, or a sql folder
+// beside one of them. The path is relative to the working directory when
+// it can be.
+func discoverTree() (string, bool) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "", false
+	}
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		for _, candidate := range []string{dir, filepath.Join(dir, "sql")} {
+			if filepath.Base(candidate) != "sql" {
+				continue
+			}
+			if info, err := os.Stat(candidate); err == nil && info.IsDir() {
+				if rel, err := filepath.Rel(wd, candidate); err == nil {
+					candidate = rel
+				}
+				return candidate, true
+			}
+		}
+		if filepath.Dir(dir) == dir {
+			return "", false
+		}
+	}
 }
 
 // discoverManifest finds the manifest the way lint does for a plan without
@@ -224,6 +299,9 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 			fmt.Fprintf(bw, "  %d. %s (%s)\n", i+1, id, nodeLabel(g, m, id))
 		}
 	}
+	if r.Backfill != nil {
+		writeBackfill(bw, g, m, r)
+	}
 	if len(r.Snapshots) > 0 {
 		fmt.Fprintf(bw, "Snapshots (%d): cannot be rebuilt; re-running one records the corrected values as new versions valid from now.\n", len(r.Snapshots))
 		for _, id := range r.Snapshots {
@@ -242,6 +320,33 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 		fmt.Fprintf(bw, "Cycle in child_map among %s: no rebuild order can satisfy it.\n", strings.Join(c, ", "))
 	}
 	return bw.Flush()
+}
+
+// writeBackfill lists, for a bigquery-etl tree, the tables that need
+// backfill entries of their own, and how many of the tables are reached
+// only through views, which a reader of the queries alone would miss.
+func writeBackfill(bw *bufio.Writer, g *lineage.Graph, m *manifest.Manifest, r *lineageReport) {
+	whole := "no table is written whole"
+	switch n := len(r.Rebuild) - len(r.Backfill); n {
+	case 0:
+	case 1:
+		whole = "the 1 table written whole is recomputed by its next scheduled run"
+	default:
+		whole = fmt.Sprintf("the %d tables written whole are recomputed by their next scheduled run", n)
+	}
+	fmt.Fprintf(bw, "Backfill entries needed, in the order above (%d incremental tables); %s:\n", len(r.Backfill), whole)
+	for _, id := range r.Backfill {
+		fmt.Fprintf(bw, "  %s\n", id)
+	}
+	direct := 0
+	for _, id := range r.Rebuild {
+		if slices.Contains(m.Parents(id), r.Target) {
+			direct++
+		}
+	}
+	if len(r.Rebuild) > 0 {
+		fmt.Fprintf(bw, "Through views: %d of the %d tables read the target only through views or other tables; %d read it directly.\n", len(r.Rebuild)-direct, len(r.Rebuild), direct)
+	}
 }
 
 // nodeLabel is the materialization, with an incremental model's strategy,

@@ -259,3 +259,57 @@ func TestLineageDeepTree(t *testing.T) {
 		t.Errorf("the rebuild list lacks %q:\n%s", last, stdout)
 	}
 }
+
+// TestLineageBqetlTree reads the lineage of a bigquery-etl tree, found from
+// the working directory, and lists the tables that need entries apart
+// from the one written whole.
+func TestLineageBqetlTree(t *testing.T) {
+	tree, err := filepath.Abs("../../testdata/rules/BF801/bqetl/sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BFLINT_CACHE_DIR", "off")
+	t.Chdir(filepath.Join(tree, "shop-prod", "orders"))
+	code, stdout, stderr := runLineage(t, "orders_derived.orders_v1", "--format", "json")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	const want = `{
+  "target": "shop-prod.orders_derived.orders_v1",
+  "downstream": [
+    "shop-prod.orders.orders",
+    "shop-prod.orders_derived.daily_totals_v1",
+    "shop-prod.orders_derived.order_counts_v1",
+    "shop-prod.orders_derived.revenue_monthly_v1"
+  ],
+  "rebuild": [
+    "shop-prod.orders_derived.order_counts_v1",
+    "shop-prod.orders_derived.daily_totals_v1",
+    "shop-prod.orders_derived.revenue_monthly_v1"
+  ],
+  "notify": [],
+  "snapshots": [],
+  "backfill": [
+    "shop-prod.orders_derived.daily_totals_v1",
+    "shop-prod.orders_derived.revenue_monthly_v1"
+  ]
+}
+`
+	if stdout != want {
+		t.Errorf("got\n%s\nwant\n%s", stdout, want)
+	}
+	code, stdout, stderr = runLineage(t, "--tree", tree, "shop-prod.orders_derived.orders_v1")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, line := range []string{
+		"├── shop-prod.orders.orders (view)",
+		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental) [rebuild 2]",
+		"Backfill entries needed, in the order above (2 incremental tables); the 1 table written whole is recomputed by its next scheduled run:",
+		"Through views: 2 of the 3 tables read the target only through views or other tables; 1 read it directly.",
+	} {
+		if !strings.Contains(stdout, line+"\n") {
+			t.Errorf("output lacks %q:\n%s", line, stdout)
+		}
+	}
+}

@@ -6,6 +6,7 @@ package bqetl
 
 import (
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -154,3 +155,22 @@ func (e *Entry) check() []yamlx.Problem {
 
 // Cancelled reports whether the entry was abandoned: it never ran.
 func (e *Entry) Cancelled() bool { return strings.EqualFold(e.Status.V, "Cancelled") }
+
+// Corrects reports whether the entry's reason says it corrects rows the
+// table already holds (a bug fixed, duplicates removed, missing data
+// filled, a logic change), as opposed to filling a new table or a new
+// column, which leaves the rows other tables already read from it as
+// they were. It reads words, so it errs towards false: a reason that
+// names neither kind of change is no correction.
+func (e *Entry) Corrects() bool {
+	reason := strings.ToLower(e.Reason.V)
+	return !newData.MatchString(reason) && correction.MatchString(reason)
+}
+
+var (
+	// newData are the words of a reason for a first fill of a table or
+	// of a field.
+	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field`)
+	// correction are the words of a reason for rows that were wrong.
+	correction = regexp.MustCompile(`\bfix|\bbug\b|incorrect|\bwrong\b|duplicat|inflated|logic change|\brevert|\bmissing\b|recompute|reprocess|corrupt|broken|erroneous`)
+)

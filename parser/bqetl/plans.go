@@ -19,6 +19,7 @@ var Rules = map[string]bool{
 	"BF001": true, "BF004": true,
 	"BF102": true, "BF107": true, "BF108": true, "BF109": true,
 	"BF302": true,
+	"BF801": true,
 }
 
 // Planned is one entry as the bqetl rules read it.

@@ -227,8 +227,9 @@ func contentHash(f *os.File, size int64) ([sha256.Size]byte, error) {
 
 // Kinds of entry: what an entry holds is part of its key and its name.
 const (
-	manifestKind = "manifest"
-	catalogKind  = "catalog"
+	manifestKind  = "manifest"
+	catalogKind   = "catalog"
+	assembledKind = "assembled"
 )
 
 // entryKey is the digest an entry is found by and checked against: what it
@@ -439,7 +440,7 @@ func evict(dir string) {
 			if (kind == "entry" || kind == "last") && time.Since(info.ModTime()) > staleTemp {
 				os.Remove(filepath.Join(dir, name))
 			}
-		case (kind == manifestKind || kind == catalogKind) && strings.HasSuffix(name, ".bin"), kind == "last":
+		case (kind == manifestKind || kind == catalogKind || kind == assembledKind) && strings.HasSuffix(name, ".bin"), kind == "last":
 			kept[kind] = append(kept[kind], file{name, info.ModTime()})
 		}
 	}

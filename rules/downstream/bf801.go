@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"strings"
 
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/fix"
@@ -26,7 +27,12 @@ var UnlistedDownstream = &rules.Rule{
 			"The plan must account for each such model: list it in downstream.rebuild, leave it to another plan of the same correction, " +
 			"rebuild it with run.command (a dbt run or build whose --select reaches it; an incremental model only adds new rows, " +
 			"so it still needs its own rebuild unless it is a microbatch model run with --event-time-start and --event-time-end), " +
-			"or list it in downstream.skip with the reason it may stay as it is.",
+			"or list it in downstream.skip with the reason it may stay as it is. " +
+			"A bigquery-etl entry has no rebuild list: when its reason says it corrects rows (a fix, duplicates, missing data, " +
+			"a logic change; not a first fill of a table or a column), every incremental table built from the target (through views " +
+			"and tables written whole) needs an entry of its own, dated on or after this one and covering some of its dates; " +
+			"one finding per entry names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
+			"required; the tables a query.py builds are not read, so what they read from the target is not known.",
 		Bad: rules.Example{Lang: "yaml", Text: `target: model.shop.fct_orders
 downstream:
   rebuild: []
@@ -42,6 +48,9 @@ downstream:
 `},
 	},
 	Run: func(pass *rules.Pass) error {
+		if pl := bqetl.Of(pass.Plan); pl != nil {
+			return entryDownstream(pass, pl)
+		}
 		l, target := targetOf(pass)
 		if target == "" {
 			return nil

@@ -158,9 +158,35 @@ func (d *dialect) at(i int) {
 			}
 		}
 	case sqltext.Word:
-		d.keyword(i)
+		if !d.dashedProject(i) {
+			d.keyword(i)
+		}
 	}
 }
+
+// dashedProject quotes a table path whose first part, a BigQuery project,
+// is written with dashes and no backticks (FROM moz-fx-data.telemetry.main):
+// BigQuery reads it as one name where PostgreSQL reads subtractions. Only
+// right after a word that a table name follows, and with no blank inside,
+// is the dash part of a name; x-y.z elsewhere is arithmetic.
+func (d *dialect) dashedProject(i int) bool {
+	if i == 0 || d.Code[i-1].Kind != sqltext.Word || !beforeTablePath[d.Word(i-1)] {
+		return false
+	}
+	j := i
+	for j+2 < len(d.Code) && d.Op(j+1) == "-" && d.touch(j, j+1) && d.touch(j+1, j+2) &&
+		(d.Code[j+2].Kind == sqltext.Word || d.Code[j+2].Kind == sqltext.Number) {
+		j += 2
+	}
+	if j == i || !d.Punct(j+1, '.') || !d.touch(j, j+1) {
+		return false
+	}
+	d.replace(d.Code[i].Start, d.Code[j].End, sqltext.QuoteIdent(d.Src[d.Code[i].Start:d.Code[j].End]))
+	return true
+}
+
+// beforeTablePath are the words a table name follows.
+var beforeTablePath = map[string]bool{"FROM": true, "JOIN": true, "INTO": true, "UPDATE": true, "USING": true, "TABLE": true, "VIEW": true, "MERGE": true}
 
 // reservedName reports whether the reserved word at i stands for a name:
 // a qualifier (table.col), or the alias of a FROM item (FROM t table

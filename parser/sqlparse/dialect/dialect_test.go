@@ -40,6 +40,9 @@ func TestEdits(t *testing.T) {
 		{"MERGE ... UPDATE SET *", "MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
 			"MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET \"*\" = DEFAULT WHEN NOT MATCHED THEN INSERT DEFAULT VALUES", MergeAllColumns},
 		{"Snowflake COPY INTO", "COPY INTO s.t FROM @stage/path FILE_FORMAT = (TYPE = CSV)", "COPY s.t FROM STDIN", CopyInto},
+		{"a BigQuery project with dashes, unquoted", "SELECT a-b.c FROM moz-fx-data-shared-prod.telemetry.main JOIN x-y.t USING (k)",
+			`SELECT a-b.c FROM "moz-fx-data-shared-prod".telemetry.main JOIN "x-y".t USING (k)`, 0},
+		{"a subtraction after FROM is no project", "SELECT * FROM t WHERE a = b-c.d", "SELECT * FROM t WHERE a = b-c.d", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

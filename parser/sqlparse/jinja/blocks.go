@@ -18,8 +18,8 @@ type block struct {
 	tags        []sqltext.Token // opening, elif/else, closing tag
 	incremental bool            // an if on is_incremental()
 	negated     bool            // {% if not is_incremental() %}
-	// known is the value of an if's test when bflint knows it: a loop's
-	// body is kept once, so loop.first and loop.last hold. -1 otherwise.
+	// known is the value of an if's test when bflint knows it
+	// (knownTests), -1 otherwise.
 	known    int
 	dropBody bool // a call block whose body runs apart from the model's SQL
 }
@@ -37,12 +37,15 @@ var closers = map[string]string{
 	"filter": "endfilter", "raw": "endraw", "test": "endtest", "docs": "enddocs",
 }
 
-// loopTests are the tests of loop position with their value when the loop
-// body is read once.
-var loopTests = map[string]int{
+// knownTests are the if tests whose value bflint knows: a test of loop
+// position when the loop body is read once, and bigquery-etl's is_init(),
+// true only when a table is first created: the scheduled runs and every
+// backfill run the other branch.
+var knownTests = map[string]int{
 	"loop.first": 1, "loop.last": 1, "not loop.first": 0, "not loop.last": 0,
 	"loop.index == 1": 1, "loop.index0 == 0": 1, "loop.index > 1": 0, "loop.index0 > 0": 0,
 	"loop.index != 1": 0, "loop.index0 != 0": 0,
+	"is_init()": 0, "not is_init()": 1,
 }
 
 func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.Problem) {
@@ -71,7 +74,7 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 				if im := incremental.FindStringSubmatch(inner); im != nil {
 					b.incremental, b.negated = true, im[1] != ""
 					hasIncremental = true
-				} else if v, ok := loopTests[strings.Join(strings.Fields(strings.TrimPrefix(inner, "if")), " ")]; ok {
+				} else if v, ok := knownTests[strings.Join(strings.Fields(strings.TrimPrefix(inner, "if")), " ")]; ok {
 					b.known = v
 				}
 			}
@@ -172,7 +175,7 @@ func (bs *blockSet) spans(kind string) []sqltext.Edit {
 
 // edits blanks every tag and the text of the branches this reading drops:
 // for an is_incremental() test the branch that matches incremental; for a
-// test of the loop's position the branch it selects; for other ifs the
+// test whose value is known (knownTests) the branch it selects; for other ifs the
 // first branch (a template's main path); for macro and set blocks their
 // whole body, which is not SQL of this statement. Loops keep their body
 // once and drop their {% else %}, which runs only for an empty sequence.

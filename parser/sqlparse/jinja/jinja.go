@@ -52,6 +52,13 @@ const placeholder = "__jinja__"
 // SELECT valid.
 const cteName = "__jinja_cte__"
 
+// Unknown reports whether a name, or a part of one, is text Jinja produces
+// that bflint cannot know: a placeholder, or a template left inside
+// quotes (`{{ dataset }}.table`).
+func Unknown(name string) bool {
+	return strings.HasPrefix(name, placeholder[:len(placeholder)-2]) || strings.Contains(name, "{{")
+}
+
 // Contains reports whether the tokens hold any Jinja: an expression, a
 // tag or a comment.
 func Contains(toks []sqltext.Token) bool {

@@ -68,6 +68,16 @@ func TestRenderPlainModel(t *testing.T) {
 	}
 }
 
+// TestRenderIsInit keeps the branch bigquery-etl runs on schedule and for
+// backfills: is_init() holds only when the table is first created.
+func TestRenderIsInit(t *testing.T) {
+	src := "select a from {% if is_init() %}p.d.stable{% else %}p.d.live{% endif %} where {% if not is_init() %}day = @d{% endif %}"
+	got, _, _ := render(t, src, Options{})
+	if want := "select a from p.d.live where day = @d"; strings.Join(strings.Fields(got[""]), " ") != want {
+		t.Errorf("got %q, want %q", got[""], want)
+	}
+}
+
 func TestRenderUnbalancedBlock(t *testing.T) {
 	_, _, problems := render(t, "select 1 {% if x %} from t", Options{})
 	if len(problems) == 0 {

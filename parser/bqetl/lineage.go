@@ -1,0 +1,239 @@
+package bqetl
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/sqlparse"
+	"go.yaml.in/yaml/v3"
+)
+
+// Lineage is the graph of a bigquery-etl tree, as a manifest lineage reads
+// like a dbt one: every table and view is a model (materialized "table" or
+// "view"), and every relation read that the tree does not define (the
+// *_stable and *_live ingestion tables, external and other projects'
+// tables) a source. Unique ids are the relations' names,
+// project.dataset.name.
+type Lineage struct {
+	Manifest *manifest.Manifest
+	// Objects are the tree's tables and views, sorted by name.
+	Objects []Object
+}
+
+// ProjectName is the project name of a tree's lineage manifest, which
+// tells it from a dbt manifest.
+const ProjectName = "bigquery-etl"
+
+// ParentsFrom is where an object's parents were read from. The lineage
+// keeps it as the node's Type, which dbt gives only exposures and metrics,
+// so that it survives the cache.
+type ParentsFrom string
+
+const (
+	// FromReferences: metadata.yaml's references.
+	FromReferences ParentsFrom = "references"
+	// FromSQL: the definition's SQL, every statement read.
+	FromSQL ParentsFrom = "sql"
+	// FromPartialSQL: the definition's SQL, some statement or table
+	// name of which could not be read (a name Jinja writes): parents may
+	// be missing.
+	FromPartialSQL ParentsFrom = "partial sql"
+	// Unknown: a Python query or an unreadable file, which bflint does
+	// not read; the object has no parents in the graph.
+	Unknown ParentsFrom = "unknown"
+)
+
+// ParentsOf tells where the parents of the object with the name were read
+// from; "" for a name the tree does not define.
+func (l *Lineage) ParentsOf(name string) ParentsFrom {
+	if n := l.Manifest.Node(name); n != nil && n.ResourceType == manifest.Model {
+		return ParentsFrom(n.Type)
+	}
+	return ""
+}
+
+// ReadLineage builds the lineage of the tree at root. With references,
+// an object whose metadata.yaml lists references for its definition takes
+// its parents from there, as bqetl's own dependency graph does; without,
+// or where there is none, they are read from the definition's SQL.
+func ReadLineage(root string, references bool) (*Lineage, error) {
+	objects, err := Objects(root)
+	if err != nil {
+		return nil, err
+	}
+	return &Lineage{Manifest: assemble(root, objects, references), Objects: objects}, nil
+}
+
+// ReadLineageCached is ReadLineage through the cache in cacheDir (see
+// manifest.AssembleCached): the graph is used again while no definition or
+// metadata.yaml of the tree has changed in name, size or modification
+// time, which a run learns from one stat of each.
+func ReadLineageCached(root string, references bool, cacheDir string) (*Lineage, error) {
+	objects, err := Objects(root)
+	if err != nil {
+		return nil, err
+	}
+	if cacheDir == "" {
+		return &Lineage{Manifest: assemble(root, objects, references), Objects: objects}, nil
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "bqetl lineage of %s references=%t\n", root, references)
+	for _, o := range objects {
+		for _, name := range [...]string{o.Definition, MetadataName} {
+			info, err := os.Stat(filepath.Join(o.Dir, name))
+			if err != nil {
+				fmt.Fprintf(h, "%s/%s -\n", o.Name, name)
+				continue
+			}
+			fmt.Fprintf(h, "%s/%s %d %d\n", o.Name, name, info.Size(), info.ModTime().UnixNano())
+		}
+	}
+	var sources [sha256.Size]byte
+	h.Sum(sources[:0])
+	m, err := manifest.AssembleCached(cacheDir, sources, func() (*manifest.Manifest, error) {
+		return assemble(root, objects, references), nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Lineage{Manifest: m, Objects: objects}, nil
+}
+
+func assemble(root string, objects []Object, references bool) *manifest.Manifest {
+	parents := make([][]string, len(objects))
+	from := make([]ParentsFrom, len(objects))
+	materialized := make([]string, len(objects))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				meta, _ := os.ReadFile(filepath.Join(objects[i].Dir, MetadataName))
+				parents[i], from[i] = readParents(objects[i], meta, references)
+				materialized[i] = materialization(objects[i], meta)
+			}
+		}()
+	}
+	for i := range objects {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	defined := make(map[string]bool, len(objects))
+	for _, o := range objects {
+		defined[o.Name] = true
+	}
+	nodes := make([]*manifest.Node, 0, len(objects))
+	sources := map[string]bool{}
+	for i, o := range objects {
+		n := relationNode(o.Name, manifest.Model)
+		n.Type = string(from[i])
+		n.Config.Materialized = materialized[i]
+		n.OriginalFilePath = filepath.ToSlash(filepath.Join(filepath.Base(root), strings.ReplaceAll(o.Name, ".", "/"), o.Definition))
+		for _, p := range parents[i] {
+			if p == o.Name {
+				// A query reading its own earlier partitions (a
+				// depends_on_past table) is no edge of the graph.
+				continue
+			}
+			n.DependsOn.Nodes = append(n.DependsOn.Nodes, p)
+			if !defined[p] && !sources[p] {
+				sources[p] = true
+				nodes = append(nodes, relationNode(p, manifest.Source))
+			}
+		}
+		nodes = append(nodes, n)
+	}
+	return manifest.Assemble(ProjectName, "bigquery", nodes)
+}
+
+// materialization says how an object keeps its rows, in dbt's words:
+// "view" for a view or materialized view; "incremental" for a table
+// partitioned by time whose query writes one partition per run, which
+// keeps every other partition as computed, so a correction upstream
+// reaches it only through a backfill; "table" for a table its query
+// writes whole on every run (date_partition_parameter: null, or no time
+// partitioning), which the next scheduled run recomputes from corrected
+// data by itself.
+func materialization(o Object, meta []byte) string {
+	switch {
+	case o.View:
+		return "view"
+	case !bytes.Contains(meta, []byte("time_partitioning")):
+		return "table"
+	}
+	var doc struct {
+		BigQuery struct {
+			TimePartitioning struct {
+				Type string `yaml:"type"`
+			} `yaml:"time_partitioning"`
+		} `yaml:"bigquery"`
+		Scheduling struct {
+			DateParameter yaml.Node `yaml:"date_partition_parameter"`
+		} `yaml:"scheduling"`
+	}
+	if yaml.Unmarshal(meta, &doc) != nil || doc.BigQuery.TimePartitioning.Type == "" {
+		return "table"
+	}
+	if p := &doc.Scheduling.DateParameter; p.Kind != 0 && isNull(p) {
+		return "table"
+	}
+	return "incremental"
+}
+
+// relationNode is the node of the relation project.dataset.name.
+func relationNode(name, kind string) *manifest.Node {
+	n := &manifest.Node{UniqueID: name, ResourceType: kind, Relation: name}
+	parts := strings.SplitN(name, ".", 3)
+	n.Name = parts[len(parts)-1]
+	if len(parts) == 3 {
+		n.Database, n.Schema = parts[0], parts[1]
+	}
+	if kind == manifest.Source {
+		n.Identifier = n.Name
+	}
+	return n
+}
+
+// readParents reads what an object reads, by full name.
+func readParents(o Object, meta []byte, references bool) ([]string, ParentsFrom) {
+	if references {
+		if refs, ok := References(meta, o.Definition, o.Project()); ok {
+			return dedupe(refs), FromReferences
+		}
+	}
+	if !strings.HasSuffix(o.Definition, ".sql") {
+		return nil, Unknown
+	}
+	text, err := os.ReadFile(filepath.Join(o.Dir, o.Definition))
+	if err != nil {
+		return nil, Unknown
+	}
+	reads := sqlparse.Parse(string(text), sqlparse.Options{ModelName: strings.TrimSuffix(o.Definition, ".sql")}).Reads()
+	var out []string
+	for _, r := range reads.Relations {
+		if name, ok := Qualify(r, o.Project()); ok {
+			out = append(out, name)
+		}
+	}
+	if reads.Unread > 0 || reads.Templated > 0 {
+		return dedupe(out), FromPartialSQL
+	}
+	return dedupe(out), FromSQL
+}
+
+func dedupe(names []string) []string {
+	slices.Sort(names)
+	return slices.Compact(names)
+}

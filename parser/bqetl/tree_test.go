@@ -1,0 +1,134 @@
+package bqetl
+
+import (
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/bflint/bflint/parser/sqlname"
+)
+
+// treeFixture is a hand-written bigquery-etl tree: a table, the view over
+// it, two incremental tables and one written whole.
+const treeFixture = "../../testdata/rules/BF801/bqetl/sql"
+
+func TestObjectsAndRoot(t *testing.T) {
+	objects, err := Objects(treeFixture)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, o := range objects {
+		names = append(names, o.Name+" "+o.Definition)
+	}
+	want := []string{
+		"shop-prod.orders.orders view.sql",
+		"shop-prod.orders_derived.daily_totals_v1 query.sql",
+		"shop-prod.orders_derived.order_counts_v1 query.sql",
+		"shop-prod.orders_derived.orders_v1 query.sql",
+		"shop-prod.orders_derived.revenue_monthly_v1 query.sql",
+	}
+	if !slices.Equal(names, want) {
+		t.Errorf("objects %v, want %v", names, want)
+	}
+	root, ok := Root(objects[0].Dir)
+	if !ok || root != treeFixture {
+		t.Errorf("Root(%s) = %q, %v; want %q", objects[0].Dir, root, ok, treeFixture)
+	}
+	if _, ok := Root(filepath.Join(treeFixture, "shop-prod")); ok {
+		t.Error("a dataset folder is not a table folder")
+	}
+}
+
+func TestReferences(t *testing.T) {
+	meta := []byte(`references:
+  query.sql:
+  - moz-fx-data-shared-prod.telemetry_stable.main_v5
+  - telemetry_derived.clients_daily_v6
+  - moz-fx-data-shared-prod.accounts_db_external.fxa_accounts_v1 for system_time
+  - external_query('conn', 'select 1')
+  - region-us.INFORMATION_SCHEMA.JOBS
+  - c
+  checks.sql:
+  - moz-fx-data-shared-prod.telemetry_derived.other_v1
+`)
+	got, ok := References(meta, "query.sql", "moz-fx-data-shared-prod")
+	want := []string{
+		"moz-fx-data-shared-prod.telemetry_stable.main_v5",
+		"moz-fx-data-shared-prod.telemetry_derived.clients_daily_v6",
+		"moz-fx-data-shared-prod.accounts_db_external.fxa_accounts_v1",
+	}
+	if !ok || !slices.Equal(got, want) {
+		t.Errorf("References = %v, %v; want %v", got, ok, want)
+	}
+	if _, ok := References(meta, "view.sql", "p"); ok {
+		t.Error("no list for view.sql: the definition must be read")
+	}
+	if _, ok := References([]byte("friendly_name: x\n"), "query.sql", "p"); ok {
+		t.Error("a metadata.yaml without references has none")
+	}
+}
+
+func TestQualify(t *testing.T) {
+	cases := []struct {
+		parts []string
+		want  string
+		ok    bool
+	}{
+		{[]string{"P", "D", "T"}, "p.d.t", true},
+		{[]string{"d", "t"}, "proj.d.t", true},
+		{[]string{"t"}, "", false},
+		{[]string{"proj", "d", "INFORMATION_SCHEMA", "PARTITIONS"}, "", false},
+	}
+	for _, c := range cases {
+		got, ok := Qualify(sqlname.Relation{Parts: c.parts}, "proj")
+		if got != c.want || ok != c.ok {
+			t.Errorf("Qualify(%v) = %q, %v; want %q, %v", c.parts, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestReadLineage(t *testing.T) {
+	check := func(t *testing.T, l *Lineage) {
+		m := l.Manifest
+		cases := []struct {
+			name, materialized string
+			parents            []string
+		}{
+			{"shop-prod.orders_derived.orders_v1", "incremental", []string{"shop-prod.orders_stable.orders_v1"}},
+			{"shop-prod.orders.orders", "view", []string{"shop-prod.orders_derived.orders_v1"}},
+			{"shop-prod.orders_derived.daily_totals_v1", "incremental", []string{"shop-prod.orders.orders"}},
+			{"shop-prod.orders_derived.revenue_monthly_v1", "incremental", []string{"shop-prod.orders_derived.daily_totals_v1"}},
+			{"shop-prod.orders_derived.order_counts_v1", "table", []string{"shop-prod.orders_derived.orders_v1"}},
+		}
+		for _, c := range cases {
+			n := m.Node(c.name)
+			if n == nil {
+				t.Errorf("%s is not in the lineage", c.name)
+				continue
+			}
+			if n.Config.Materialized != c.materialized || !slices.Equal(m.Parents(c.name), c.parents) || l.ParentsOf(c.name) != FromSQL {
+				t.Errorf("%s: %s with parents %v from %q; want %s with %v from SQL", c.name, n.Config.Materialized, m.Parents(c.name), l.ParentsOf(c.name), c.materialized, c.parents)
+			}
+		}
+		if n := m.Node("shop-prod.orders_stable.orders_v1"); n == nil || n.ResourceType != "source" {
+			t.Errorf("an ingestion table the tree does not define is a source; got %+v", n)
+		}
+	}
+	l, err := ReadLineage(treeFixture, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check(t, l)
+	dir := t.TempDir()
+	for range 2 { // written to the cache, then read from it
+		l, err := ReadLineageCached(treeFixture, true, dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, l)
+	}
+	if entries, _ := filepath.Glob(filepath.Join(dir, "assembled-*.bin")); len(entries) != 1 {
+		t.Errorf("cache entries %v, want one", entries)
+	}
+}

@@ -1,0 +1,77 @@
+package downstream
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/rules"
+)
+
+// maxNamed bounds the tables one finding names; the rest are counted.
+const maxNamed = 5
+
+// entryDownstream is BF801 for a bqetl entry that corrects its table's
+// rows. bqetl has no list of tables to rebuild: each must have an entry
+// of its own, dated on or after this one (a backfill started earlier read
+// the uncorrected rows) and covering some of the corrected dates. Only
+// tables that keep the partitions they computed count ("incremental" in
+// the lineage): a table written whole on every run recomputes itself on
+// its next scheduled run, and a view reads the corrected rows directly.
+func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
+	e := pl.Entry
+	if e.Cancelled() || !e.Corrects() || !e.StartDate.Valid() || !e.EndDate.Valid() {
+		return nil
+	}
+	l, target := targetOf(pass)
+	if target == "" {
+		return nil
+	}
+	covered := map[string]bool{}
+	for _, p := range pass.Plans {
+		other := bqetl.Of(p)
+		if other == nil || other == pl || other.Entry.Cancelled() || other.Entry.Date.T.Before(e.Date.T) ||
+			!overlaps(other.Entry, e) {
+			continue
+		}
+		covered[l.id(other.Target)] = true
+	}
+	ps := pathsFrom(l, target)
+	var missing []string
+	for _, id := range l.g.Rebuild(target) {
+		if !covered[id] && l.g.Materialization(id) == "incremental" {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	named := make([]string, 0, maxNamed)
+	for _, id := range missing[:min(len(missing), maxNamed)] {
+		named = append(named, chain(l.g, ps.to(id)))
+	}
+	list := strings.Join(named, "; ")
+	if more := len(missing) - len(named); more > 0 {
+		list += fmt.Sprintf("; and %d more", more)
+	}
+	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
+		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
+	return nil
+}
+
+// overlaps reports whether two entries' date ranges share a day.
+func overlaps(a, b *bqetl.Entry) bool {
+	if !a.StartDate.Valid() || !a.EndDate.Valid() {
+		return false
+	}
+	return !a.StartDate.T.After(b.EndDate.T) && !b.StartDate.T.After(a.EndDate.T)
+}
+
+// shorten keeps a reason short enough to quote in a message.
+func shorten(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		return string(r[:77]) + "..."
+	}
+	return s
+}
