@@ -19,6 +19,7 @@ var Rules = map[string]bool{
 	"BF001": true, "BF004": true,
 	"BF102": true, "BF107": true, "BF108": true, "BF109": true,
 	"BF302": true,
+	"BF504": true,
 	"BF801": true,
 }
 
@@ -135,4 +136,43 @@ func StagingTable(target string, entryDate time.Time) string {
 	}
 	table := fmt.Sprintf("%s%s__%s_%s", prefix, parts[1], parts[2], entryDate.Format(time.DateOnly))
 	return "moz-fx-data-shared-prod.backfills_staging_derived." + strings.ReplaceAll(table, "-", "_")
+}
+
+// ScriptDestination is where an entry's query_script_args point a
+// query.py: the --destination-table argument (written with - or _, as
+// --name=value or as two items), completed by --destination-dataset and
+// --destination-project when the table is not qualified, with the item
+// that names the table. ok is false when the arguments name no table.
+func (e *Entry) ScriptDestination() (name string, at yamlx.String, ok bool) {
+	values := map[string]string{}
+	var table yamlx.String
+	items := e.QueryScriptArgs.Items
+	for i, it := range items {
+		flag, value, hasValue := strings.Cut(strings.TrimSpace(it.V), "=")
+		flag = strings.ReplaceAll(strings.TrimLeft(flag, "-"), "-", "_")
+		holder := it
+		if !hasValue {
+			if i+1 >= len(items) || strings.HasPrefix(items[i+1].V, "-") {
+				continue
+			}
+			holder = items[i+1]
+			value = holder.V
+		}
+		values[flag] = strings.TrimSpace(value)
+		if flag == "destination_table" {
+			table = holder
+		}
+	}
+	t := values["destination_table"]
+	if t == "" {
+		return "", yamlx.String{}, false
+	}
+	parts := strings.Split(t, ".")
+	if len(parts) < 2 {
+		parts = append([]string{values["destination_dataset"]}, parts...)
+	}
+	if len(parts) < 3 {
+		parts = append([]string{values["destination_project"]}, parts...)
+	}
+	return strings.Join(parts, "."), table, true
 }

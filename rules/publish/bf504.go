@@ -1,6 +1,9 @@
 package publish
 
-import "github.com/bflint/bflint/rules"
+import (
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/rules"
+)
 
 // BuildWritesTarget reports a build that writes outside staging.
 var BuildWritesTarget = &rules.Rule{
@@ -14,7 +17,10 @@ var BuildWritesTarget = &rules.Rule{
 		Why: "The build is the recompute, and it is meant to land where no consumer reads it, so it can be validated and published in one operation. " +
 			"A build that writes the target publishes as it goes: readers see half a range, validation compares the new numbers with themselves, " +
 			"and the rollback capture may copy data that is already changed. A build that writes any other relation outside staging changes a table " +
-			"that other pipelines or consumers own, with no plan to validate or undo it. Temporary tables end with the session and are fine.",
+			"that other pipelines or consumers own, with no plan to validate or undo it. Temporary tables end with the session and are fine. " +
+			"For a bigquery-etl entry that runs a query.py, bqetl does not redirect the script: its query_script_args must send the output " +
+			"to the staging table bqetl copies from on completion (backfills_staging_derived.<dataset>__<table>_<entry date>); entries " +
+			"already completed or cancelled are not judged.",
 		Bad: rules.Example{Lang: "sql", Text: `-- staging.build
 DELETE FROM analytics.fct_orders
 WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
@@ -29,6 +35,10 @@ WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
 `},
 	},
 	Run: func(pass *rules.Pass) error {
+		if pl := bqetl.Of(pass.Plan); pl != nil {
+			scriptDestination(pass, pl)
+			return nil
+		}
 		for _, f := range pass.SQLFiles("staging.build") {
 			for _, st := range f.Parsed.Statements {
 				ws, fromTokens := pass.Writes(st)
