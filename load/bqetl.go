@@ -11,10 +11,16 @@ import (
 )
 
 // isBqetlFile reports whether path is a bigquery-etl backfill.yaml: the
-// name bqetl gives it, with the table's metadata.yaml beside it.
+// name bqetl gives it, with the table's metadata.yaml beside it or in a
+// table folder of a tree (sql/<project>/<dataset>/<table>): a generated
+// table's metadata.yaml exists only where the generated files are, so on
+// the main branch its entries stand alone.
 func isBqetlFile(path string) bool {
 	if filepath.Base(path) != bqetl.FileName {
 		return false
+	}
+	if _, inTree := bqetl.Root(filepath.Dir(path)); inTree {
+		return true
 	}
 	info, err := os.Stat(filepath.Join(filepath.Dir(path), bqetl.MetadataName))
 	return err == nil && info.Mode().IsRegular()
