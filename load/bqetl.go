@@ -44,6 +44,11 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 	table := bqetl.ReadTable(meta)
 	directives := rules.YAMLDirectives(f)
 	plans := bqetl.Plans(bqetl.ReadFile(f), table, filepath.ToSlash(dir))
+	if l.previous != nil {
+		if before, ok := l.previous(path); ok {
+			bqetl.SetBefore(plans, bqetl.ReadFile(source.Add(l.fset, displayName(l.root, path)+" (before)", before)))
+		}
+	}
 	tree := l.tree(dir)
 	out := make([]loadedPlan, len(plans))
 	for i, p := range plans {

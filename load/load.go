@@ -285,6 +285,11 @@ type Options struct {
 	// CacheDir is where decoded manifests are cached (manifest.LoadCached);
 	// "" reads every manifest afresh.
 	CacheDir string
+	// Previous returns a changed file's content at the revision
+	// --new-from-rev names (path absolute); false when the file is
+	// unchanged or did not exist there; nil without that flag.
+	// bigquery-etl entries are compared with it.
+	Previous func(path string) ([]byte, bool)
 	// Streamed defers the parse of each standalone SQL file to Run, just
 	// before its unit's rules, and drops it after them: a run over
 	// thousands of files then holds a few parse trees at a time instead
@@ -299,7 +304,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{},
+		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -538,7 +543,8 @@ type loader struct {
 	macros   map[string]map[string]jinja.Macro
 	projects map[string]string
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
-	trees map[string]*rules.DBT
+	trees    map[string]*rules.DBT
+	previous func(path string) ([]byte, bool)
 }
 
 // manifestIn is manifestFor, asked once per folder: a project's SQL

@@ -197,6 +197,12 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 			return usageErrorf("--manifest %s: %v", o.manifest, err)
 		}
 	}
+	if o.newFromRev != "" {
+		// prepareAdoption has checked that the revision exists.
+		if loadOpts.Previous, err = previousFiles(root, o.newFromRev, adopt.changed); err != nil {
+			return usageErrorf("--new-from-rev %s: %v", o.newFromRev, err)
+		}
+	}
 	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values())
 	if err != nil {
 		var ue *load.UsageError

@@ -51,6 +51,35 @@ func changedFiles(root, rev string) (map[string]bool, error) {
 	return changed, nil
 }
 
+// previousFiles returns what load.Options.Previous asks for: a changed
+// file's content at rev, read with git show. An unchanged file has nothing
+// to compare, and a file outside the repository, or one rev does not hold,
+// no previous version: neither has one.
+func previousFiles(root, rev string, changed map[string]bool) (func(path string) ([]byte, bool), error) {
+	top, err := git(root, "rev-parse", "--show-toplevel")
+	if err != nil {
+		return nil, err
+	}
+	top = strings.TrimSpace(top)
+	if real, err := filepath.EvalSymlinks(top); err == nil {
+		top = real
+	}
+	return func(path string) ([]byte, bool) {
+		if rel, err := filepath.Rel(root, path); err == nil && !changed[filepath.ToSlash(rel)] {
+			return nil, false
+		}
+		rel, err := filepath.Rel(top, path)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			return nil, false
+		}
+		out, err := git(top, "show", rev+":"+filepath.ToSlash(rel))
+		if err != nil {
+			return nil, false
+		}
+		return []byte(out), true
+	}, nil
+}
+
 // git runs a git command in dir and returns its output; on failure the
 // error is git's own message, which says best what is wrong (no
 // repository, unknown revision).

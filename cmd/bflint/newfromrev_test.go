@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"encoding/json"
 	"go/token"
 	"os"
@@ -187,5 +188,41 @@ func TestKeepChanged(t *testing.T) {
 	}
 	if got, want := strings.Join(kept, " "), "a.backfill.yaml a.sql"; got != want {
 		t.Errorf("kept %s, want %s", got, want)
+	}
+}
+
+// TestNewFromRevBqetl edits the dates of a bigquery-etl entry after it was
+// committed: compared with the entry at the base revision, the change is
+// reported (BF110); the same file without --new-from-rev has no finding.
+func TestNewFromRevBqetl(t *testing.T) {
+	dir, gitRun := gitRepo(t)
+	table := "sql/shop-prod/orders_derived/orders_v1/"
+	entry := "2026-11-20:\n  start_date: 2026-11-01\n  end_date: %s\n  reason: Fix the currency.\n  watchers:\n  - analyst@example.com\n  status: Initiate\n"
+	writeFiles(t, dir, map[string]string{
+		table + "metadata.yaml": "bigquery:\n  time_partitioning:\n    type: day\n    field: submission_date\n",
+		table + "query.sql":     "SELECT 1 AS x\n",
+		table + "backfill.yaml": fmt.Sprintf(entry, "2026-11-10"),
+	})
+	gitRun("add", ".")
+	gitRun("commit", "-q", "-m", "entry")
+	gitRun("tag", "base")
+	writeFiles(t, dir, map[string]string{table + "backfill.yaml": fmt.Sprintf(entry, "2026-11-15")})
+
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--now", "2026-11-30T09:00:00Z", "--format", "json", "--fail-on", "never", "--new-from-rev", "base", dir}, &stdout, &stderr)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var doc struct {
+		Findings []struct{ Code, File, Message string }
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Findings) != 1 || doc.Findings[0].Code != "BF110" || !strings.Contains(doc.Findings[0].Message, "end_date was 2026-11-10 when this entry was merged") {
+		t.Errorf("findings %+v, want one BF110 about end_date", doc.Findings)
+	}
+	if got := jsonFindingFiles(t, dir); len(got) != 0 {
+		t.Errorf("without --new-from-rev there is nothing to compare, yet: %v", got)
 	}
 }

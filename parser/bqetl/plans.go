@@ -17,7 +17,7 @@ import (
 // would fire on every entry.
 var Rules = map[string]bool{
 	"BF001": true, "BF004": true,
-	"BF102": true, "BF107": true, "BF108": true, "BF109": true,
+	"BF102": true, "BF107": true, "BF108": true, "BF109": true, "BF110": true,
 	"BF302": true,
 	"BF504": true,
 	"BF801": true,
@@ -31,6 +31,10 @@ type Planned struct {
 	Target string
 	// Staging is the table bqetl writes the entry's run to.
 	Staging string
+	// Before is the entry of the same date in the file at the revision
+	// --new-from-rev names: what had been merged, and so run. nil without
+	// that flag, or when the entry is new.
+	Before *Entry
 }
 
 // Of returns the bqetl reading of p, or nil for a plan of another format.
@@ -175,4 +179,20 @@ func (e *Entry) ScriptDestination() (name string, at yamlx.String, ok bool) {
 		parts = append([]string{values["destination_project"]}, parts...)
 	}
 	return strings.Join(parts, "."), table, true
+}
+
+// SetBefore gives each plan the entry of its date in before, the file as
+// it was at an earlier revision.
+func SetBefore(plans []*plan.Plan, before *File) {
+	byDate := map[string]*Entry{}
+	for _, e := range before.Entries {
+		if e.Date.Valid() {
+			byDate[e.Date.T.Format(time.DateOnly)] = e
+		}
+	}
+	for _, p := range plans {
+		if pl := Of(p); pl != nil {
+			pl.Before = byDate[pl.Entry.Date.T.Format(time.DateOnly)]
+		}
+	}
 }

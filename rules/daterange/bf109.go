@@ -1,6 +1,9 @@
 package daterange
 
 import (
+	"strings"
+	"time"
+
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/rules"
 )
@@ -21,6 +24,10 @@ var DependsOnPastEnd = &rules.Rule{
 			"the entry date, so the backfill recomputes the chain up to the partitions the scheduled runs continue from. " +
 			"Not reported: an entry with override_depends_on_past_null_partition, whose custom query fills each partition from " +
 			"itself (new columns, say) rather than from the one before. " +
+			"The same break happens when an entry that ends on its entry date is completed days later: until the copy, the " +
+			"scheduled runs after end_date build on the uncorrected partitions, and the copy replaces only the dates of the entry. " +
+			"With --new-from-rev, an entry whose status turns to Complete more than a day after its end_date is reported, " +
+			"with the days that still carry the error. " +
 			"Only bqetl entries are checked.",
 		Bad: rules.Example{Lang: "yaml", Text: `# metadata.yaml: scheduling.depends_on_past: true
 2026-04-20:
@@ -44,6 +51,7 @@ var DependsOnPastEnd = &rules.Rule{
 		if pl == nil {
 			return nil
 		}
+		completedLate(pass, pl)
 		e := pl.Entry
 		// override_depends_on_past_null_partition runs a custom query per
 		// partition that reads the table's own partition, not the one
@@ -55,4 +63,24 @@ var DependsOnPastEnd = &rules.Rule{
 			pl.Target, e.EndDate.Raw, e.Date.Raw, e.EndDate.Raw, e.Date.Raw)
 		return nil
 	},
+}
+
+// completedLate reports a depends_on_past entry marked Complete (its status
+// was something else at the --new-from-rev revision) on a day, --now,
+// more than one day after its end: the scheduled runs of the days between
+// read the uncorrected partition before them, and the copy does not reach
+// them.
+func completedLate(pass *rules.Pass, pl *bqetl.Planned) {
+	e, was := pl.Entry, pl.Before
+	if was == nil || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !strings.EqualFold(e.Status.V, "Complete") ||
+		strings.EqualFold(was.Status.V, "Complete") || was.Cancelled() || e.OverrideDependsOnPastNullPartition.V {
+		return
+	}
+	today := time.Date(pass.Now.Year(), pass.Now.Month(), pass.Now.Day(), 0, 0, 0, 0, time.UTC)
+	first, last := e.EndDate.T.AddDate(0, 0, 1), today.AddDate(0, 0, -1)
+	if last.Before(first) {
+		return
+	}
+	pass.Reportf(e.Status.Value, "%q depends on its past, and completing this entry on %s copies partitions up to %s only: the scheduled runs for %s to %s already built their partitions from the uncorrected ones, and keep the error; add an entry from %s to %s, or complete entries of such tables the day after they end",
+		pl.Target, today.Format(time.DateOnly), e.EndDate.Raw, first.Format(time.DateOnly), last.Format(time.DateOnly), first.Format(time.DateOnly), last.Format(time.DateOnly))
 }

@@ -4,6 +4,7 @@ package ruletest
 
 import (
 	"go/token"
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -36,9 +37,16 @@ func Lint(t testing.TB, root string, reg *rules.Registry, cfg *config.Config, ex
 		t.Fatal(err)
 	}
 	fset := token.NewFileSet()
-	res := rules.Run(fset, load.Units(fset, disc, load.Options{Root: root, Config: cfg, Streamed: true}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
+	res := rules.Run(fset, load.Units(fset, disc, load.Options{Root: root, Config: cfg, Streamed: true, Previous: previous}), &rules.Settings{Registry: reg, Config: cfg, Now: Now, Jobs: 2})
 	for _, e := range res.Errors {
 		t.Errorf("internal error in %s: %s", e.File.Name, e.Message)
 	}
 	return res
+}
+
+// previous stands for --new-from-rev in fixtures: a file's version at the
+// base revision is the file beside it named with ".before" added.
+func previous(path string) ([]byte, bool) {
+	content, err := os.ReadFile(path + ".before")
+	return content, err == nil
 }

@@ -1,0 +1,87 @@
+package daterange
+
+import (
+	"slices"
+
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/rules"
+)
+
+// RangeChangedAfterStart reports a bqetl entry whose dates were changed
+// after it was merged.
+var RangeChangedAfterStart = &rules.Rule{
+	Code:     "BF110",
+	Name:     "range-changed-after-start",
+	Severity: rules.SeverityError,
+	Scope:    rules.ScopePlan,
+	Doc: rules.Doc{
+		Title: "The dates of an entry that already ran were changed",
+		Why: "bqetl starts an entry's backfill about an hour after the entry is merged and runs it once, into a staging table named " +
+			"after the table and the entry date. Once that table exists the entry counts as running: editing start_date, end_date " +
+			"or excluded_dates afterwards computes nothing new, and completing the entry copies the dates that first ran while " +
+			"the file says otherwise. Add a new entry, dated the day it is written, for the dates that were missed, and complete or " +
+			"cancel the first one as it stands. " +
+			"Checked only with --new-from-rev: the entry as it is is compared with the entry of the same date at that revision " +
+			"(the one merged, and so run); an entry that was cancelled there never ran.",
+		Bad: rules.Example{Lang: "yaml", Text: `# merged on 2026-05-20 with end_date: 2026-05-10, then edited:
+2026-05-20:
+  start_date: 2026-05-01
+  end_date: 2026-05-17
+  reason: Fix the country mapping.
+  watchers: [analyst@example.com]
+  status: Initiate
+`},
+		Good: rules.Example{Lang: "yaml", Text: `2026-05-22:
+  start_date: 2026-05-11
+  end_date: 2026-05-17
+  reason: Fix the country mapping for the days the first entry missed.
+  watchers: [analyst@example.com]
+  status: Initiate
+2026-05-20:
+  start_date: 2026-05-01
+  end_date: 2026-05-10
+  reason: Fix the country mapping.
+  watchers: [analyst@example.com]
+  status: Complete
+`},
+	},
+	Run: func(pass *rules.Pass) error {
+		pl := bqetl.Of(pass.Plan)
+		if pl == nil || pl.Before == nil || pl.Before.Cancelled() || pl.Entry.Cancelled() {
+			return nil
+		}
+		e, was := pl.Entry, pl.Before
+		report := func(field plan.Date, key string, before string) {
+			pass.Reportf(field.Key, "%s was %s when this entry was merged, and its backfill ran then into %s; bqetl never runs an entry twice, so the new dates are not computed and completing the entry copies the dates that first ran; restore %s and add a new entry for the dates missed",
+				key, before, pl.Staging, key)
+		}
+		if e.StartDate.Valid() && was.StartDate.Valid() && !e.StartDate.T.Equal(was.StartDate.T) {
+			report(e.StartDate, "start_date", was.StartDate.Raw)
+		}
+		if e.EndDate.Valid() && was.EndDate.Valid() && !e.EndDate.T.Equal(was.EndDate.T) {
+			report(e.EndDate, "end_date", was.EndDate.Raw)
+		}
+		if now, before := dateSet(e.ExcludedDates), dateSet(was.ExcludedDates); !slices.Equal(now, before) {
+			at := e.ExcludedDates.Key
+			if !at.IsValid() {
+				at = e.Key
+			}
+			pass.Reportf(at, "excluded_dates changed after this entry was merged, and its backfill ran then into %s with the dates excluded as they were; bqetl never runs an entry twice, so the change computes nothing; restore the list and add a new entry for the dates missed",
+				pl.Staging)
+		}
+		return nil
+	},
+}
+
+// dateSet is a list of dates as sorted days.
+func dateSet(ds bqetl.Dates) []string {
+	var out []string
+	for _, d := range ds.Items {
+		if d.Valid() {
+			out = append(out, d.T.Format("2006-01-02"))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
