@@ -23,7 +23,10 @@ var RangeChangedAfterStart = &rules.Rule{
 			"the file says otherwise. Add a new entry, dated the day it is written, for the dates that were missed, and complete or " +
 			"cancel the first one as it stands. " +
 			"Checked only with --new-from-rev: the entry as it is is compared with the entry of the same date at that revision " +
-			"(the one merged, and so run); an entry that was cancelled there never ran.",
+			"(the one merged, and so run); an entry that was cancelled there never ran, and neither did one that bqetl's own " +
+			"validation refuses: a start_date more than its retention limit (775 days, or the table's expiration_days if fewer) " +
+			"before the entry date, without override_retention_limit, or a depends_on_past entry ending before its entry date " +
+			"without override_depends_on_past_end_date. Editing such an entry is how it is fixed.",
 		Bad: rules.Example{Lang: "yaml", Text: `# merged on 2026-05-20 with end_date: 2026-05-10, then edited:
 2026-05-20:
   start_date: 2026-05-01
@@ -48,7 +51,7 @@ var RangeChangedAfterStart = &rules.Rule{
 	},
 	Run: func(pass *rules.Pass) error {
 		pl := bqetl.Of(pass.Plan)
-		if pl == nil || pl.Before == nil || pl.Before.Cancelled() || pl.Entry.Cancelled() {
+		if pl == nil || pl.Before == nil || pl.Before.Cancelled() || pl.Entry.Cancelled() || refused(pl.Before, pl.Table) {
 			return nil
 		}
 		e, was := pl.Entry, pl.Before
@@ -72,6 +75,26 @@ var RangeChangedAfterStart = &rules.Rule{
 		}
 		return nil
 	},
+}
+
+// retentionDays is bqetl's limit on how far before its entry date an
+// entry may start (NBR_DAYS_RETAINED in bigquery_etl/backfill/utils.py).
+const retentionDays = 775
+
+// refused reports whether bqetl's validation stops the entry before it
+// runs, so that no staging table was made for it.
+func refused(e *bqetl.Entry, t *bqetl.Table) bool {
+	if !e.Date.Valid() {
+		return false
+	}
+	limit := retentionDays
+	if t.ExpirationDays.Set && int(t.ExpirationDays.V) < limit {
+		limit = int(t.ExpirationDays.V)
+	}
+	if !e.OverrideRetentionLimit.V && e.StartDate.Valid() && e.StartDate.T.Before(e.Date.T.AddDate(0, 0, -(limit-1))) {
+		return true
+	}
+	return t.DependsOnPast.V && !e.OverrideDependsOnPastEndDate.V && e.EndDate.Valid() && e.EndDate.T.Before(e.Date.T)
 }
 
 // dateSet is a list of dates as sorted days.
