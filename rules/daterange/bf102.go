@@ -113,7 +113,7 @@ func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 	if e.Cancelled() || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
 		return
 	}
-	pass.Reportf(e.EndDate.Key, "end_date %s reaches the entry date %s, the day the backfill of %q started: that day's data was still arriving, so its run wrote a partial day to %s, and completing the entry copies it over the partition the scheduled run finishes later; end the entry at %s",
+	pass.Reportf(e.EndDate.Key, "end_date %s reaches the entry date %s, the day the backfill of %q starts: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; end the entry at %s",
 		e.EndDate.Raw, e.Date.Raw, pl.Target, pl.Staging, e.Date.T.AddDate(0, 0, -1).Format(time.DateOnly))
 }
 

@@ -72,7 +72,9 @@ var DependsOnPastEnd = &rules.Rule{
 // them.
 func completedLate(pass *rules.Pass, pl *bqetl.Planned) {
 	e, was := pl.Entry, pl.Before
-	if was == nil || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !strings.EqualFold(e.Status.V, "Complete") ||
+	// An entry ending before its entry date is reported for that gap,
+	// which the late copy only widens.
+	if was == nil || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || !strings.EqualFold(e.Status.V, "Complete") ||
 		strings.EqualFold(was.Status.V, "Complete") || was.Cancelled() || e.OverrideDependsOnPastNullPartition.V {
 		return
 	}
