@@ -3,6 +3,7 @@ package load
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
@@ -24,6 +25,18 @@ func isBqetlFile(path string) bool {
 	}
 	info, err := os.Stat(filepath.Join(filepath.Dir(path), bqetl.MetadataName))
 	return err == nil && info.Mode().IsRegular()
+}
+
+// isBqetl reports whether the plan file at path holds bigquery-etl entries.
+func (l *loader) isBqetl(path string) bool {
+	name := strings.ToLower(filepath.Base(path))
+	switch l.format {
+	case FormatBflint:
+		return false
+	case FormatBqetl:
+		return !strings.HasSuffix(name, ".backfill.yaml") && !strings.HasSuffix(name, ".backfill.yml")
+	}
+	return isBqetlFile(path)
 }
 
 // readBqetl reads a backfill.yaml with its table's metadata.yaml into one

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
@@ -83,10 +84,22 @@ type Discovered struct {
 	Context []string
 }
 
+// PlanFormat says how plan files are told apart: Auto (""), bflint's own
+// plans and bigquery-etl backfill.yaml files by their names and places;
+// FormatBflint, every plan is bflint's; FormatBqetl, every plan file not
+// named *.backfill.yaml is bigquery-etl entries, wherever it stands.
+type PlanFormat string
+
+const (
+	Auto         PlanFormat = ""
+	FormatBflint PlanFormat = "bflint"
+	FormatBqetl  PlanFormat = "bqetl"
+)
+
 // Discover walks paths (files or folders) below root and returns the plans
 // and SQL files to lint, skipping excluded ones (doublestar globs relative
 // to root). A path argument that does not exist is a usage error.
-func Discover(paths []string, root string, exclude []string) (*Discovered, error) {
+func Discover(paths []string, root string, exclude []string, format PlanFormat) (*Discovered, error) {
 	for _, pat := range exclude {
 		if !doublestar.ValidatePattern(pat) {
 			return nil, &UsageError{fmt.Sprintf("exclude pattern %q is not a valid glob", pat)}
@@ -100,7 +113,7 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 			*list = append(*list, p)
 		}
 	}
-	w := walker{root: root, exclude: exclude}
+	w := walker{root: root, exclude: exclude, format: format}
 	fileArgs := false
 	for _, arg := range paths {
 		abs, err := filepath.Abs(arg)
@@ -116,7 +129,7 @@ func Discover(paths []string, root string, exclude []string) (*Discovered, error
 		}
 		if !info.IsDir() {
 			fileArgs = true
-			switch kind := classify(abs, true); kind {
+			switch kind := classify(abs, true, format); kind {
 			case "plan":
 				add(&d.Plans, abs)
 			case "sql":
@@ -171,6 +184,7 @@ func isRepositoryRoot(dir string) bool {
 type walker struct {
 	root    string
 	exclude []string
+	format  PlanFormat
 }
 
 func (w walker) excluded(abs string) bool {
@@ -209,7 +223,7 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		if w.excluded(p) {
 			return nil
 		}
-		if kind := classify(p, false); kind != "" {
+		if kind := classify(p, false, w.format); kind != "" {
 			visit(kind, p)
 		}
 		return nil
@@ -219,14 +233,14 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 // classify says whether a file is a plan, SQL or neither. A YAML file that
 // is not named *.backfill.yaml is a plan when a top-level "bflint:" key is
 // present; explicit says the user named the file, so any YAML counts.
-func classify(path string, explicit bool) string {
+func classify(path string, explicit bool, format PlanFormat) string {
 	name := strings.ToLower(filepath.Base(path))
 	switch {
 	case strings.HasSuffix(name, ".backfill.yaml"), strings.HasSuffix(name, ".backfill.yml"):
 		return "plan"
 	case strings.HasSuffix(name, ".sql"):
 		return "sql"
-	case isBqetlFile(path):
+	case format == FormatBqetl && name == bqetl.FileName, format == Auto && isBqetlFile(path):
 		return "plan"
 	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
 		if explicit {
@@ -290,6 +304,8 @@ type Options struct {
 	// unchanged or did not exist there; nil without that flag.
 	// bigquery-etl entries are compared with it.
 	Previous func(path string) ([]byte, bool)
+	// PlanFormat is how plan files are read (see PlanFormat).
+	PlanFormat PlanFormat
 	// Streamed defers the parse of each standalone SQL file to Run, just
 	// before its unit's rules, and drops it after them: a run over
 	// thousands of files then holds a few parse trees at a time instead
@@ -304,7 +320,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous,
+		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -506,7 +522,7 @@ func (l *loader) plans(d *Discovered) []loadedPlan {
 // readPlans reads the plans of one file: a bflint plan, or the entries of
 // a bqetl backfill.yaml, one plan each.
 func (l *loader) readPlans(path string) []loadedPlan {
-	if isBqetlFile(path) {
+	if l.isBqetl(path) {
 		return l.readBqetl(path)
 	}
 	return []loadedPlan{l.readPlan(path)}
@@ -545,6 +561,7 @@ type loader struct {
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
 	trees    map[string]*rules.DBT
 	previous func(path string) ([]byte, bool)
+	format   PlanFormat
 }
 
 // manifestIn is manifestFor, asked once per folder: a project's SQL

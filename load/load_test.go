@@ -76,7 +76,7 @@ func TestStreamedLoadReportsTheSame(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		disc, err := load.Discover([]string{root}, root, nil)
+		disc, err := load.Discover([]string{root}, root, nil, load.Auto)
 		if err != nil {
 			t.Fatal(err)
 		}

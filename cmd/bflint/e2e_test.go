@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -130,4 +131,35 @@ func writeProject(t *testing.T, files map[string]string) string {
 		}
 	}
 	return dir
+}
+
+// TestPlanFormat forces how a plan file is read: the same YAML file is a
+// bflint plan by default (it lacks the bflint key) and bigquery-etl
+// entries with --plan-format bqetl, whose unknown key then gets a
+// suggestion.
+func TestPlanFormat(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "entries.yaml")
+	entry := "2026-11-20:\n  start_date: 2026-11-01\n  end_date: 2026-11-10\n  reason: Fix the currency.\n  watchers:\n  - analyst@example.com\n  statuss: Initiate\n"
+	if err := os.WriteFile(path, []byte(entry), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lint := func(args ...string) string {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"--now", "2026-11-30T09:00:00Z", "--fail-on", "never", "--no-color"}, args...), &stdout, &stderr)
+		if code != exitClean {
+			t.Fatalf("bflint %v: exit %d: %s", args, code, stderr.String())
+		}
+		return stdout.String()
+	}
+	if out := lint("--plan-format", "bqetl", path); !strings.Contains(out, `did you mean "status"`) {
+		t.Errorf("read as bqetl entries, the typo gets no suggestion:\n%s", out)
+	}
+	if out := lint(path); strings.Contains(out, `did you mean "status"`) || !strings.Contains(out, "BF001") {
+		t.Errorf("read as a bflint plan, it must be reported as one:\n%s", out)
+	}
+	var stderr bytes.Buffer
+	if code := run([]string{"--plan-format", "dbt", path}, io.Discard, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "use auto, bflint or bqetl") {
+		t.Errorf("an unknown format: exit %d, %s", code, stderr.String())
+	}
 }

@@ -37,6 +37,7 @@ type lintOptions struct {
 	writeBaseline string
 	baseline      string
 	newFromRev    string
+	planFormat    string
 	// fix applies the safe fixes before the report; see docs/authoring.md.
 	fix bool
 }
@@ -85,6 +86,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record the run's active findings in the baseline `FILE` and exit 0; the report is still written")
 	fs.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in the baseline `FILE`, and say on stderr which of its entries match nothing")
 	fs.BoolVar(&o.fix, "fix", false, "first apply the safe fixes (BF801: add missing models to downstream.rebuild; BF802: reorder it) to the plans, then report what remains")
+	fs.StringVar(&o.planFormat, "plan-format", "", "read plan files as `FORMAT`: auto (by name and place), bflint, or bqetl (every backfill.yaml, and every plan file given that is not *.backfill.yaml, holds bigquery-etl entries); default: the configuration's plan_format, else auto")
 	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings in plans and SQL files changed since the git revision `REV`, counting a plan as changed when any file it references is")
 	// Flags may follow paths, as in "bflint examples/ --format json".
 	rest := args
@@ -165,6 +167,23 @@ func contains(list []string, s string) bool {
 	return false
 }
 
+// planFormat is --plan-format, else the configuration's plan_format.
+func planFormat(flagValue string, cfg *config.Config) (load.PlanFormat, error) {
+	v := flagValue
+	if v == "" && cfg != nil && cfg.PlanFormat.Set {
+		v = cfg.PlanFormat.V
+	}
+	switch v {
+	case "", "auto":
+		return load.Auto, nil
+	case "bflint":
+		return load.FormatBflint, nil
+	case "bqetl":
+		return load.FormatBqetl, nil
+	}
+	return "", usageErrorf("--plan-format %q: use auto, bflint or bqetl", v)
+}
+
 func lintCommand(args []string, stdout, stderr io.Writer) error {
 	o, err := parseLintFlags(args, stdout)
 	if err != nil {
@@ -203,7 +222,12 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 			return usageErrorf("--new-from-rev %s: %v", o.newFromRev, err)
 		}
 	}
-	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values())
+	format, err := planFormat(o.planFormat, cfg)
+	if err != nil {
+		return err
+	}
+	loadOpts.PlanFormat = format
+	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values(), format)
 	if err != nil {
 		var ue *load.UsageError
 		if errors.As(err, &ue) {

@@ -28,6 +28,7 @@ type Config struct {
 	ReportingCycle   yamlx.String     `yaml:"reporting_cycle"`
 	Manifest         yamlx.String     `yaml:"manifest"`
 	Dialect          yamlx.String     `yaml:"dialect" enum:"auto,postgres"`
+	PlanFormat       yamlx.String     `yaml:"plan_format" enum:"auto,bflint,bqetl"`
 
 	// File is the configuration file; nil for the built-in defaults.
 	File *source.File `yaml:"-"`

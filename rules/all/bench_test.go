@@ -37,7 +37,7 @@ func BenchmarkRules(b *testing.B) {
 	reg := Registry()
 	root := writeBenchProject(b)
 	cfg := &config.Config{}
-	disc, err := load.Discover([]string{root}, root, nil)
+	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -127,7 +127,7 @@ func findingLines(t *testing.T, reg *rules.Registry, dir string, tokensOnly bool
 		rel, _ := filepath.Rel(root, sub)
 		exclude = append(exclude, filepath.ToSlash(rel)+"/**")
 	}
-	disc, err := load.Discover([]string{root}, root, exclude)
+	disc, err := load.Discover([]string{root}, root, exclude, load.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ func Lint(t testing.TB, root string, reg *rules.Registry, cfg *config.Config, ex
 	if cfg == nil {
 		cfg = &config.Config{}
 	}
-	disc, err := load.Discover([]string{root}, root, exclude)
+	disc, err := load.Discover([]string{root}, root, exclude, load.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
