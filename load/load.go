@@ -168,6 +168,23 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 			return nil, &UsageError{err.Error()}
 		}
 	}
+	if fileArgs {
+		// A bigquery-etl entry is compared with the entries of its whole
+		// tree (BF801), which is known even outside a git repository.
+		trees := map[string]bool{}
+		for _, p := range d.Plans {
+			if format == FormatBflint || filepath.Base(p) != bqetl.FileName {
+				continue
+			}
+			if tree, ok := bqetl.Root(filepath.Dir(p)); ok && !trees[tree] {
+				trees[tree] = true
+				others, _ := filepath.Glob(filepath.Join(tree, "*", "*", "*", bqetl.FileName))
+				for _, o := range others {
+					add(&d.Context, o)
+				}
+			}
+		}
+	}
 	sort.Strings(d.Plans)
 	sort.Strings(d.SQL)
 	sort.Strings(d.Context)

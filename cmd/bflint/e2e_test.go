@@ -163,3 +163,24 @@ func TestPlanFormat(t *testing.T) {
 		t.Errorf("an unknown format: exit %d, %s", code, stderr.String())
 	}
 }
+
+// TestBqetlEntryAlone lints one backfill.yaml of a bigquery-etl tree
+// outside any git repository, as an editor or a hook on a copy would: the
+// other entries of the tree still count, so only the entry no later
+// entry covers is reported.
+func TestBqetlEntryAlone(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/rules/BF801/bqetl")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("BFLINT_CACHE_DIR", "off")
+	var stdout, stderr bytes.Buffer
+	file := filepath.Join(dir, "sql", "shop-prod", "orders_derived", "orders_v1", "backfill.yaml")
+	code := run([]string{"--now", "2026-11-30T09:00:00Z", "--fail-on", "never", "--no-color", file}, &stdout, &stderr)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if n := strings.Count(stdout.String(), "[BF801 "); n != 1 || !strings.Contains(stdout.String(), "backfill.yaml:4:1:") {
+		t.Errorf("want one BF801, on the 2026-04-02 entry (line 4); got:\n%s", stdout.String())
+	}
+}

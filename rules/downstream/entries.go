@@ -46,15 +46,17 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	named := make([]string, 0, maxNamed)
-	for _, id := range missing[:min(len(missing), maxNamed)] {
-		named = append(named, chain(l.g, ps.to(id)))
+	// The first table shows how a correction reaches it; bflint lineage
+	// prints the paths to the others.
+	named := []string{chain(l.g, ps.to(missing[0]))}
+	for _, id := range missing[1:min(len(missing), maxNamed)] {
+		named = append(named, id)
 	}
 	list := strings.Join(named, "; ")
 	if more := len(missing) - len(named); more > 0 {
-		list += fmt.Sprintf("; and %d more", more)
+		list += fmt.Sprintf("; and %d more (bflint lineage %s lists them)", more, pl.Target)
 	}
-	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
+	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
 		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
 	return nil
 }
