@@ -326,15 +326,31 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 // backfill entries of their own, and how many of the tables are reached
 // only through views, which a reader of the queries alone would miss.
 func writeBackfill(bw *bufio.Writer, g *lineage.Graph, m *manifest.Manifest, r *lineageReport) {
-	whole := "no table is written whole"
-	switch n := len(r.Rebuild) - len(r.Backfill); n {
+	count := func(materialized string) int {
+		n := 0
+		for _, id := range r.Rebuild {
+			if g.Materialization(id) == materialized {
+				n++
+			}
+		}
+		return n
+	}
+	var notes []string
+	switch n := count("table"); n {
 	case 0:
 	case 1:
-		whole = "the 1 table written whole is recomputed by its next scheduled run"
+		notes = append(notes, "the 1 table written whole is recomputed by its next scheduled run")
 	default:
-		whole = fmt.Sprintf("the %d tables written whole are recomputed by their next scheduled run", n)
+		notes = append(notes, fmt.Sprintf("the %d tables written whole are recomputed by their next scheduled run", n))
 	}
-	fmt.Fprintf(bw, "Backfill entries needed, in the order above (%d incremental tables); %s:\n", len(r.Backfill), whole)
+	if n := count(bqetl.Deprecated); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d deprecated table(s) need none", n))
+	}
+	text := ""
+	if len(notes) > 0 {
+		text = "; " + strings.Join(notes, "; ")
+	}
+	fmt.Fprintf(bw, "Backfill entries needed, in the order above (%d incremental tables)%s:\n", len(r.Backfill), text)
 	for _, id := range r.Backfill {
 		fmt.Fprintf(bw, "  %s\n", id)
 	}

@@ -174,3 +174,11 @@ var (
 	// correction are the words of a reason for rows that were wrong.
 	correction = regexp.MustCompile(`\bfix|\bbug\b|incorrect|\bwrong\b|duplicat|inflated|logic change|\brevert|\bmissing\b|recompute|reprocess|corrupt|broken|erroneous`)
 )
+
+// Settled reports whether the entry is Complete or Cancelled: its run, if
+// any, is history, done under the metadata.yaml of its day, which may
+// differ from the one bflint reads (a partition expiry or an offset added
+// since). The checks of what a run will do judge only entries not settled.
+func (e *Entry) Settled() bool {
+	return e.Cancelled() || strings.EqualFold(e.Status.V, "Complete")
+}

@@ -165,11 +165,13 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 // reaches it only through a backfill; "table" for a table its query
 // writes whole on every run (date_partition_parameter: null, or no time
 // partitioning), which the next scheduled run recomputes from corrected
-// data by itself.
+// data by itself; Deprecated for a table no longer maintained.
 func materialization(o Object, meta []byte) string {
 	switch {
 	case o.View:
 		return "view"
+	case bytes.Contains(meta, []byte("deprecated: true")) && deprecated(meta):
+		return Deprecated
 	case !bytes.Contains(meta, []byte("time_partitioning")):
 		return "table"
 	}
@@ -190,6 +192,24 @@ func materialization(o Object, meta []byte) string {
 		return "table"
 	}
 	return "incremental"
+}
+
+// Deprecated is the materialization of a table its metadata.yaml marks
+// deprecated (deprecated: true, or the label): no longer maintained, it
+// needs no backfill of its own, and lineage still shows it.
+const Deprecated = "deprecated"
+
+func deprecated(meta []byte) bool {
+	var doc struct {
+		Deprecated bool `yaml:"deprecated"`
+		Labels     struct {
+			Deprecated any `yaml:"deprecated"`
+		} `yaml:"labels"`
+	}
+	if yaml.Unmarshal(meta, &doc) != nil {
+		return false
+	}
+	return doc.Deprecated || doc.Labels.Deprecated == true || doc.Labels.Deprecated == "true"
 }
 
 // relationNode is the node of the relation project.dataset.name.

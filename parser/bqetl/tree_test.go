@@ -9,7 +9,7 @@ import (
 )
 
 // treeFixture is a hand-written bigquery-etl tree: a table, the view over
-// it, two incremental tables and one written whole.
+// it, two incremental tables, one written whole and a deprecated one.
 const treeFixture = "../../testdata/rules/BF801/bqetl/sql"
 
 func TestObjectsAndRoot(t *testing.T) {
@@ -25,6 +25,7 @@ func TestObjectsAndRoot(t *testing.T) {
 		"shop-prod.orders.orders view.sql",
 		"shop-prod.orders_derived.daily_totals_v1 query.sql",
 		"shop-prod.orders_derived.order_counts_v1 query.sql",
+		"shop-prod.orders_derived.orders_archive_v1 query.sql",
 		"shop-prod.orders_derived.orders_v1 query.sql",
 		"shop-prod.orders_derived.revenue_monthly_v1 query.sql",
 	}
@@ -100,6 +101,7 @@ func TestReadLineage(t *testing.T) {
 			{"shop-prod.orders_derived.daily_totals_v1", "incremental", []string{"shop-prod.orders.orders"}},
 			{"shop-prod.orders_derived.revenue_monthly_v1", "incremental", []string{"shop-prod.orders_derived.daily_totals_v1"}},
 			{"shop-prod.orders_derived.order_counts_v1", "table", []string{"shop-prod.orders_derived.orders_v1"}},
+			{"shop-prod.orders_derived.orders_archive_v1", Deprecated, []string{"shop-prod.orders_derived.orders_v1"}},
 		}
 		for _, c := range cases {
 			n := m.Node(c.name)

@@ -110,7 +110,7 @@ func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 	e := pl.Entry
 	// Without metadata.yaml (a generated table, on a branch without the
 	// generated files) depends_on_past is unknown, and with it the exemption.
-	if e.Cancelled() || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
+	if e.Settled() || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
 		return
 	}
 	pass.Reportf(e.EndDate.Key, "end_date %s reaches the entry date %s, the day the backfill of %q starts: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; end the entry at %s",

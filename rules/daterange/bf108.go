@@ -20,7 +20,8 @@ var Expired = &rules.Rule{
 			"A backfill that starts earlier recomputes partitions BigQuery drops as soon as they are written, or, worse, " +
 			"reads sources that expired the same way and writes them near empty; either way the effort buys nothing and the " +
 			"entry's reason is not met for those days. Start the range at the entry date minus expiration_days, or raise the " +
-			"expiration first if the history is wanted back. Only bqetl entries are checked.",
+			"expiration first if the history is wanted back. Only bqetl entries still to run (status Initiate) are checked: a " +
+			"completed one ran under the metadata of its day, which may have set no expiry.",
 		Bad: rules.Example{Lang: "yaml", Text: `# metadata.yaml: time_partitioning.expiration_days: 180
 2026-06-01:
   start_date: 2025-06-01   # a year back
@@ -39,7 +40,7 @@ var Expired = &rules.Rule{
 	},
 	Run: func(pass *rules.Pass) error {
 		pl := bqetl.Of(pass.Plan)
-		if pl == nil || pl.Entry.Cancelled() || !pl.Table.ExpirationDays.Set || !pl.Entry.StartDate.Valid() || !pl.Entry.Date.Valid() {
+		if pl == nil || pl.Entry.Settled() || !pl.Table.ExpirationDays.Set || !pl.Entry.StartDate.Valid() || !pl.Entry.Date.Valid() {
 			return nil
 		}
 		days := pl.Table.ExpirationDays.V

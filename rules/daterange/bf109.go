@@ -56,7 +56,7 @@ var DependsOnPastEnd = &rules.Rule{
 		// override_depends_on_past_null_partition runs a custom query per
 		// partition that reads the table's own partition, not the one
 		// before (a side-fill of new columns): no chain is broken.
-		if e.Cancelled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
+		if e.Settled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
 			return nil
 		}
 		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error; end the entry on %s",

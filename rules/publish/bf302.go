@@ -113,7 +113,7 @@ func checkRunCommand(pass *rules.Pass) {
 // partition it means.
 func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
 	e, t := pl.Entry, pl.Table
-	if e.Cancelled() || !t.Null || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
+	if e.Settled() || !t.Null || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
 		return
 	}
 	if !e.StartDate.Valid() || !e.EndDate.Valid() || !e.EndDate.T.After(e.StartDate.T) {
