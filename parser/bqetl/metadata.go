@@ -31,6 +31,10 @@ type Table struct {
 	Null          bool
 	// Offset is scheduling.date_partition_offset, in days.
 	Offset yamlx.Int
+	// Parameters is set when scheduling.parameters lists any: the query
+	// takes a date (or other values) that way, not only through
+	// date_partition_parameter.
+	Parameters bool
 }
 
 // Number is a scalar read as a number, integer or not.
@@ -76,6 +80,9 @@ func ReadTable(f *source.File) *Table {
 			t.DateParameter.Set = false
 			t.DateParameter.Key = f.LineCol(k.Line, k.Column)
 		}
+	}
+	if _, v := lookup(root, "scheduling", "parameters"); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
+		t.Parameters = true
 	}
 	if k, v := lookup(root, "scheduling", "date_partition_offset"); v != nil && v.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(v.Value); err == nil {

@@ -100,21 +100,24 @@ func checkPlanEnd(pass *rules.Pass) {
 	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s; end the range at %s or earlier", p.Range.End.Raw, o.text, g.Format(g.Add(o.oldest, -1)))
 }
 
-// checkEntryEnd reads a bqetl entry: a run date on or after the entry
-// date, the day the backfill started, was still being loaded that day, so
-// the staging table holds a partial day, which completing the entry later
-// copies over the finished partition. A depends_on_past table is exempt:
-// bqetl requires its range to reach the entry date, so that no scheduled
-// run chains on an uncorrected partition.
+// checkEntryEnd reads a bqetl entry still to run. bqetl starts it about
+// an hour after it is merged, which is about when this check runs (--now):
+// a run date of today or later is a day whose upstream runs have not
+// happened yet, so the staging table gets an empty or partial partition,
+// which completing the entry later copies over the finished one (bqetl's
+// backfill guide warns of it). A depends_on_past table is exempt: bqetl
+// requires its range to reach the entry date, so that no scheduled run
+// chains on an uncorrected partition.
 func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 	e := pl.Entry
+	today := time.Date(pass.Now.Year(), pass.Now.Month(), pass.Now.Day(), 0, 0, 0, 0, time.UTC)
 	// Without metadata.yaml (a generated table, on a branch without the
 	// generated files) depends_on_past is unknown, and with it the exemption.
-	if e.Settled() || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
+	if e.Settled() || !e.EndDate.Valid() || e.EndDate.T.Before(today) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
 		return
 	}
-	pass.Reportf(e.EndDate.Key, "end_date %s reaches the entry date %s, the day the backfill of %q starts: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; end the entry at %s",
-		e.EndDate.Raw, e.Date.Raw, pl.Target, pl.Staging, e.Date.T.AddDate(0, 0, -1).Format(time.DateOnly))
+	pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; end the entry at %s",
+		e.EndDate.Raw, today.Format(time.DateOnly), pl.Target, pl.Staging, today.AddDate(0, 0, -1).Format(time.DateOnly))
 }
 
 // checkRunEnd compares the last partition run.command runs with the

@@ -110,10 +110,12 @@ func checkRunCommand(pass *rules.Pass) {
 // entry copies. A one-day range, or an entry that rebuilds the table once
 // (reinitialize_table) or forces a per-date parameter
 // (override_depends_on_past_null_partition), runs the query once per
-// partition it means.
+// partition it means. A query given no parameters (scheduling.parameters)
+// reads no date at all: every date computes the same table, which costs
+// runs but publishes what one run would.
 func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
 	e, t := pl.Entry, pl.Table
-	if e.Settled() || !t.Null || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
+	if e.Settled() || !t.Null || !t.Parameters || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
 		return
 	}
 	if !e.StartDate.Valid() || !e.EndDate.Valid() || !e.EndDate.T.After(e.StartDate.T) {
