@@ -8,6 +8,7 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -62,6 +63,9 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 			bqetl.SetBefore(plans, bqetl.ReadFile(source.Add(l.fset, displayName(l.root, path)+" (before)", before)))
 		}
 	}
+	if table.DependsOnPast.V {
+		bqetl.SetReadsItself(plans, readDefinition(dir))
+	}
 	tree := l.tree(dir)
 	out := make([]loadedPlan, len(plans))
 	for i, p := range plans {
@@ -104,4 +108,15 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 	}
 	l.trees[root] = d
 	return d
+}
+
+// readDefinition parses the table's query.sql or script.sql, for what the
+// entries' rules ask of it; nil when it has neither or cannot be read.
+func readDefinition(dir string) *sqlparse.File {
+	for _, name := range []string{"query.sql", "script.sql"} {
+		if content, err := readFile(filepath.Join(dir, name)); err == nil {
+			return sqlparse.Parse(string(content), sqlparse.Options{ModelName: strings.TrimSuffix(name, ".sql")})
+		}
+	}
+	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/yamlx"
 )
 
@@ -31,6 +32,10 @@ type Planned struct {
 	Target string
 	// Staging is the table bqetl writes the entry's run to.
 	Staging string
+	// ReadsItself is set when the table's query reads the table itself
+	// (its earlier partitions, as a depends_on_past table's chain does);
+	// false when it does not, or its query could not be read.
+	ReadsItself bool
 	// Before is the entry of the same date in the file at the revision
 	// --new-from-rev names: what had been merged, and so run. nil without
 	// that flag, or when the entry is new.
@@ -193,6 +198,27 @@ func SetBefore(plans []*plan.Plan, before *File) {
 	for _, p := range plans {
 		if pl := Of(p); pl != nil {
 			pl.Before = byDate[pl.Entry.Date.T.Format(time.DateOnly)]
+		}
+	}
+}
+
+// SetReadsItself records, on each plan of a table, whether the table's
+// query reads the table: definition is the query.sql or script.sql read,
+// nil when there is none.
+func SetReadsItself(plans []*plan.Plan, definition *sqlparse.File) {
+	if definition == nil {
+		return
+	}
+	for _, p := range plans {
+		pl := Of(p)
+		if pl == nil {
+			continue
+		}
+		project, _, _ := strings.Cut(pl.Target, ".")
+		for _, r := range definition.Reads().Relations {
+			if name, ok := Qualify(r, project); ok && name == strings.ToLower(pl.Target) {
+				pl.ReadsItself = true
+			}
 		}
 	}
 }

@@ -23,7 +23,8 @@ var DependsOnPastEnd = &rules.Rule{
 			"the entry sets override_depends_on_past_end_date; this rule reports the entries that set it. Extend end_date to " +
 			"the entry date, so the backfill recomputes the chain up to the partitions the scheduled runs continue from. " +
 			"Not reported: an entry with override_depends_on_past_null_partition, whose custom query fills each partition from " +
-			"itself (new columns, say) rather than from the one before. " +
+			"itself (new columns, say) rather than from the one before, and a table whose query does not read the table itself " +
+			"(depends_on_past then only orders the runs); a query bflint cannot read is not judged. " +
 			"The same break happens when an entry that ends on its entry date is completed days later: until the copy, the " +
 			"scheduled runs after end_date build on the uncorrected partitions, and the copy replaces only the dates of the entry. " +
 			"With --new-from-rev, an entry whose status turns to Complete more than a day after its end_date is reported, " +
@@ -56,7 +57,7 @@ var DependsOnPastEnd = &rules.Rule{
 		// override_depends_on_past_null_partition runs a custom query per
 		// partition that reads the table's own partition, not the one
 		// before (a side-fill of new columns): no chain is broken.
-		if e.Settled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
+		if e.Settled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !pl.ReadsItself || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
 			return nil
 		}
 		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error; end the entry on %s",
@@ -74,7 +75,7 @@ func completedLate(pass *rules.Pass, pl *bqetl.Planned) {
 	e, was := pl.Entry, pl.Before
 	// An entry ending before its entry date is reported for that gap,
 	// which the late copy only widens.
-	if was == nil || !pl.Table.DependsOnPast.V || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || !strings.EqualFold(e.Status.V, "Complete") ||
+	if was == nil || !pl.Table.DependsOnPast.V || !pl.ReadsItself || !e.EndDate.Valid() || !e.Date.Valid() || e.EndDate.T.Before(e.Date.T) || !strings.EqualFold(e.Status.V, "Complete") ||
 		strings.EqualFold(was.Status.V, "Complete") || was.Cancelled() || e.OverrideDependsOnPastNullPartition.V {
 		return
 	}
