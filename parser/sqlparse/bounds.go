@@ -54,6 +54,10 @@ type Literal struct {
 	// Offset is where the literal starts (its DATE or CAST keyword
 	// included), or for LiteralNow where the time function is.
 	Offset int
+	// Parameter is set for a value computed from a query parameter
+	// (DATE_SUB(@submission_date, INTERVAL 3 DAY)): it moves with the date
+	// each run is for, a backfill's past dates included.
+	Parameter bool
 }
 
 // Bound is a comparison of a column with a value.
@@ -177,7 +181,7 @@ func literal(st *Statement, n *pg_query.Node) Literal {
 	if calls := nowCalls(n, false); len(calls) > 0 {
 		return Literal{Kind: LiteralNow, Text: calls[0].name, Offset: st.Orig(calls[0].loc)}
 	}
-	lit := Literal{Offset: st.Orig(exprStart(n))}
+	lit := Literal{Offset: st.Orig(exprStart(n)), Parameter: readsParameter(n)}
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_AConst:
 		switch x.AConst.GetVal().(type) {
@@ -211,6 +215,21 @@ func literal(st *Statement, n *pg_query.Node) Literal {
 		lit.Text = args[0].GetAConst().GetSval().GetSval()
 	}
 	return lit
+}
+
+// readsParameter reports whether an expression uses a query parameter,
+// which the dialect rewrite leaves as a quoted identifier (@name, :name).
+func readsParameter(n *pg_query.Node) bool {
+	found := false
+	Walk(n, func(m proto.Message) bool {
+		if ref, ok := m.(*pg_query.ColumnRef); ok {
+			if fields := ref.GetFields(); len(fields) > 0 && sqltext.IsParameter(fields[len(fields)-1].GetString_().GetSval()) {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 // constText returns the text of a constant, through casts of it.

@@ -221,7 +221,12 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 			}
 		}
 		for _, b := range openLowerBounds(pass, conds) {
-			if !clocked[b.Column] {
+			switch {
+			case clocked[b.Column]:
+			case b.Value.Parameter:
+				report(f.Pos(b.Value.Offset), "%q is bounded below here by a value computed from the run's parameter, and not above: run for a past date, as a backfill runs it, %s covers every partition from that date up to today, those the scheduled runs wrote since included; add an upper bound at the last partition the run is for",
+					b.Column, write)
+			default:
 				report(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes; add an upper bound at the last partition of the range",
 					b.Column, write)
 			}

@@ -24,3 +24,11 @@ USING (
 WHEN NOT MATCHED THEN INSERT (order_id, order_date) VALUES (s.order_id, s.order_date);
 
 DELETE FROM analytics.fct_orders WHERE order_date > '2026-10-31';  -- want BF102 "bounded below"
+
+-- A look-back from the run's own date: run for a past date, the MERGE
+-- reaches every newer partition, and its NOT MATCHED BY SOURCE deletes them.
+MERGE INTO monitoring.flow_counts AS t
+USING staged_counts AS s
+  ON t.flow_id = s.flow_id AND t.submission_date = s.submission_date
+WHEN NOT MATCHED BY SOURCE
+  AND t.submission_date > DATE_SUB(@submission_date, INTERVAL 3 DAY) THEN DELETE;  -- want BF102 "bounded below here by a value computed from the run's parameter, and not above: run for a past date"

@@ -37,3 +37,8 @@ SELECT COUNT(*) FROM analytics.fct_orders WHERE order_date >= CURRENT_DATE - 7;
 
 -- TRUNCATE and DROP choose no rows by a predicate.
 TRUNCATE TABLE backfill_staging.fct_orders__bf20260826_c;
+
+-- A look-back from the run's date, bounded above by that date too.
+DELETE FROM monitoring.flow_counts
+WHERE submission_date > DATE_SUB(@submission_date, INTERVAL 3 DAY)
+  AND submission_date <= @submission_date;
