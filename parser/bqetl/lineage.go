@@ -1,9 +1,9 @@
 package bqetl
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"go/token"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -13,7 +13,6 @@ import (
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlparse"
-	"go.yaml.in/yaml/v3"
 )
 
 // Lineage is the graph of a bigquery-etl tree, as a manifest lineage reads
@@ -65,11 +64,7 @@ func (l *Lineage) ParentsOf(name string) ParentsFrom {
 // its parents from there, as bqetl's own dependency graph does; without,
 // or where there is none, they are read from the definition's SQL.
 func ReadLineage(root string, references bool) (*Lineage, error) {
-	objects, err := Objects(root)
-	if err != nil {
-		return nil, err
-	}
-	return &Lineage{Manifest: assemble(root, objects, references), Objects: objects}, nil
+	return ReadLineageCached(root, references, "")
 }
 
 // ReadLineageCached is ReadLineage through the cache in cacheDir (see
@@ -167,50 +162,23 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 // partitioning), which the next scheduled run recomputes from corrected
 // data by itself; Deprecated for a table no longer maintained.
 func materialization(o Object, meta []byte) string {
-	switch {
-	case o.View:
+	if o.View {
 		return "view"
-	case bytes.Contains(meta, []byte("deprecated: true")) && deprecated(meta):
+	}
+	t := readTable(meta, func(int, int) token.Pos { return token.NoPos })
+	switch {
+	case t.Deprecated:
 		return Deprecated
-	case !bytes.Contains(meta, []byte("time_partitioning")):
-		return "table"
-	}
-	var doc struct {
-		BigQuery struct {
-			TimePartitioning struct {
-				Type string `yaml:"type"`
-			} `yaml:"time_partitioning"`
-		} `yaml:"bigquery"`
-		Scheduling struct {
-			DateParameter yaml.Node `yaml:"date_partition_parameter"`
-		} `yaml:"scheduling"`
-	}
-	if yaml.Unmarshal(meta, &doc) != nil || doc.BigQuery.TimePartitioning.Type == "" {
-		return "table"
-	}
-	if p := &doc.Scheduling.DateParameter; p.Kind != 0 && isNull(p) {
+	case t.Partitioning.V == "" || t.Null:
 		return "table"
 	}
 	return "incremental"
 }
 
 // Deprecated is the materialization of a table its metadata.yaml marks
-// deprecated (deprecated: true, or the label): no longer maintained, it
-// needs no backfill of its own, and lineage still shows it.
+// deprecated: no longer maintained, it needs no backfill of its own, and
+// lineage still shows it.
 const Deprecated = "deprecated"
-
-func deprecated(meta []byte) bool {
-	var doc struct {
-		Deprecated bool `yaml:"deprecated"`
-		Labels     struct {
-			Deprecated any `yaml:"deprecated"`
-		} `yaml:"labels"`
-	}
-	if yaml.Unmarshal(meta, &doc) != nil {
-		return false
-	}
-	return doc.Deprecated || doc.Labels.Deprecated == true || doc.Labels.Deprecated == "true"
-}
 
 // relationNode is the node of the relation project.dataset.name.
 func relationNode(name, kind string) *manifest.Node {

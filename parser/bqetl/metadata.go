@@ -1,6 +1,7 @@
 package bqetl
 
 import (
+	"go/token"
 	"strconv"
 	"strings"
 
@@ -31,6 +32,9 @@ type Table struct {
 	Null          bool
 	// Offset is scheduling.date_partition_offset, in days.
 	Offset yamlx.Int
+	// Deprecated is set for a table marked deprecated (deprecated: true,
+	// or the label): no longer maintained.
+	Deprecated bool
 	// Parameters is set when scheduling.parameters lists any: the query
 	// takes a date (or other values) that way, not only through
 	// date_partition_parameter.
@@ -46,17 +50,32 @@ type Number struct {
 // ReadTable reads a metadata.yaml; a file that is not YAML yields a Table
 // with what could be read, which is nothing.
 func ReadTable(f *source.File) *Table {
-	t := &Table{File: f}
 	if f == nil {
-		return t
+		return &Table{}
 	}
+	t := readTable(f.Content, f.LineCol)
+	t.File = f
+	return t
+}
+
+// readTable reads metadata.yaml content; at places a line and column,
+// token.NoPos when the positions are not wanted (the lineage reads every
+// table's metadata and reports on none).
+func readTable(content []byte, at func(line, col int) token.Pos) *Table {
+	t := &Table{}
 	var doc yaml.Node
-	if yaml.Unmarshal(f.Content, &doc) != nil || len(doc.Content) == 0 {
+	if yaml.Unmarshal(content, &doc) != nil || len(doc.Content) == 0 {
 		return t
 	}
 	root := doc.Content[0]
 	field := func(k, v *yaml.Node) yamlx.Field {
-		return yamlx.Field{Key: f.LineCol(k.Line, k.Column), Value: f.LineCol(v.Line, v.Column), Set: !isNull(v)}
+		return yamlx.Field{Key: at(k.Line, k.Column), Value: at(v.Line, v.Column), Set: !isNull(v)}
+	}
+	// deprecated: true at the top, or as a label.
+	for _, keys := range [][]string{{"deprecated"}, {"labels", "deprecated"}} {
+		if _, v := lookup(root, keys...); v != nil && v.Kind == yaml.ScalarNode && strings.EqualFold(v.Value, "true") {
+			t.Deprecated = true
+		}
 	}
 	if k, v := lookup(root, "bigquery", "time_partitioning", "type"); v != nil && v.Kind == yaml.ScalarNode {
 		t.Partitioning = yamlx.String{Field: field(k, v), V: strings.ToLower(v.Value)}
@@ -78,7 +97,7 @@ func ReadTable(f *source.File) *Table {
 		if t.Null {
 			// Present, but null: the key itself is what a finding points at.
 			t.DateParameter.Set = false
-			t.DateParameter.Key = f.LineCol(k.Line, k.Column)
+			t.DateParameter.Key = at(k.Line, k.Column)
 		}
 	}
 	if _, v := lookup(root, "scheduling", "parameters"); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {

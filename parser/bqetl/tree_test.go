@@ -134,3 +134,26 @@ func TestReadLineage(t *testing.T) {
 		t.Errorf("cache entries %v, want one", entries)
 	}
 }
+
+func TestMaterialization(t *testing.T) {
+	table := Object{Definition: "query.sql"}
+	cases := []struct {
+		meta, want string
+	}{
+		{"bigquery:\n  time_partitioning:\n    type: day\n    field: d\n", "incremental"},
+		{"bigquery:\n  time_partitioning:\n    type: day\nscheduling:\n  date_partition_parameter: null\n", "table"},
+		{"friendly_name: no partitioning\n", "table"},
+		{"deprecated: true\nbigquery:\n  time_partitioning:\n    type: day\n", Deprecated},
+		{"labels:\n  deprecated: true\nbigquery:\n  time_partitioning:\n    type: day\n", Deprecated},
+		{"labels:\n  deprecated: false\nbigquery:\n  time_partitioning:\n    type: day\n", "incremental"},
+		{"not: [yaml", "table"},
+	}
+	for _, c := range cases {
+		if got := materialization(table, []byte(c.meta)); got != c.want {
+			t.Errorf("materialization(%q) = %q, want %q", c.meta, got, c.want)
+		}
+	}
+	if got := materialization(Object{Definition: "view.sql", View: true}, nil); got != "view" {
+		t.Errorf("a view is %q", got)
+	}
+}
