@@ -28,13 +28,14 @@ func isBqetlFile(path string) bool {
 	return err == nil && info.Mode().IsRegular()
 }
 
-// isBqetl reports whether the plan file at path holds bigquery-etl entries.
-func (l *loader) isBqetl(path string) bool {
-	name := strings.ToLower(filepath.Base(path))
-	switch l.format {
+// isBqetlPlan reports whether the plan file at path holds bigquery-etl
+// entries, as format reads plan files.
+func isBqetlPlan(path string, format PlanFormat) bool {
+	switch format {
 	case FormatBflint:
 		return false
 	case FormatBqetl:
+		name := strings.ToLower(filepath.Base(path))
 		return !strings.HasSuffix(name, ".backfill.yaml") && !strings.HasSuffix(name, ".backfill.yml")
 	}
 	return isBqetlFile(path)

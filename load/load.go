@@ -173,7 +173,7 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 		// tree (BF801), which is known even outside a git repository.
 		trees := map[string]bool{}
 		for _, p := range d.Plans {
-			if format == FormatBflint || filepath.Base(p) != bqetl.FileName {
+			if !isBqetlPlan(p, format) {
 				continue
 			}
 			if tree, ok := bqetl.Root(filepath.Dir(p)); ok && !trees[tree] {
@@ -257,7 +257,7 @@ func classify(path string, explicit bool, format PlanFormat) string {
 		return "plan"
 	case strings.HasSuffix(name, ".sql"):
 		return "sql"
-	case format == FormatBqetl && name == bqetl.FileName, format == Auto && isBqetlFile(path):
+	case name == bqetl.FileName && isBqetlPlan(path, format):
 		return "plan"
 	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
 		if explicit {
@@ -539,7 +539,7 @@ func (l *loader) plans(d *Discovered) []loadedPlan {
 // readPlans reads the plans of one file: a bflint plan, or the entries of
 // a bqetl backfill.yaml, one plan each.
 func (l *loader) readPlans(path string) []loadedPlan {
-	if l.isBqetl(path) {
+	if isBqetlPlan(path, l.format) {
 		return l.readBqetl(path)
 	}
 	return []loadedPlan{l.readPlan(path)}

@@ -110,7 +110,7 @@ func checkPlanEnd(pass *rules.Pass) {
 // chains on an uncorrected partition.
 func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 	e := pl.Entry
-	today := time.Date(pass.Now.Year(), pass.Now.Month(), pass.Now.Day(), 0, 0, 0, 0, time.UTC)
+	today := dayOf(pass.Now)
 	// Without metadata.yaml (a generated table, on a branch without the
 	// generated files) depends_on_past is unknown, and with it the exemption.
 	if e.Settled() || !e.EndDate.Valid() || e.EndDate.T.Before(today) || pl.Table.DependsOnPast.V || pl.Table.File == nil {

@@ -79,7 +79,7 @@ func completedLate(pass *rules.Pass, pl *bqetl.Planned) {
 		strings.EqualFold(was.Status.V, "Complete") || was.Cancelled() || e.OverrideDependsOnPastNullPartition.V {
 		return
 	}
-	today := time.Date(pass.Now.Year(), pass.Now.Month(), pass.Now.Day(), 0, 0, 0, 0, time.UTC)
+	today := dayOf(pass.Now)
 	first, last := e.EndDate.T.AddDate(0, 0, 1), today.AddDate(0, 0, -1)
 	if last.Before(first) {
 		return

@@ -6,6 +6,8 @@
 package daterange
 
 import (
+	"time"
+
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 )
@@ -17,3 +19,8 @@ var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, In
 // rejected counts as written: BF001 already reports it, and calling it
 // missing as well would send the author looking for the wrong mistake.
 func written(d plan.Date) bool { return d.Set || d.Raw != "" }
+
+// dayOf is the calendar day of t, at midnight UTC, as bqetl's dates are.
+func dayOf(t time.Time) time.Time {
+	return time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, time.UTC)
+}
