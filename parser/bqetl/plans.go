@@ -32,6 +32,11 @@ type Planned struct {
 	Target string
 	// Staging is the table bqetl writes the entry's run to.
 	Staging string
+	// EarlierStaging is the name bqetl gave the staging table before it
+	// prefixed tables of other projects with their project, for an entry
+	// dated before that change: the bqetl that ran it may have used either.
+	// Empty when the two names are the same.
+	EarlierStaging string
 	// ReadsItself is set when the table's query reads the table itself
 	// (its earlier partitions, as a depends_on_past table's chain does);
 	// false when it does not, or its query could not be read.
@@ -80,6 +85,11 @@ func entryPlan(f *File, e *Entry, t *Table, target string) *plan.Plan {
 	at := e.Field
 	id := "bqetl_" + strings.ReplaceAll(e.Date.T.Format(time.DateOnly), "-", "_")
 	pl := &Planned{Entry: e, Table: t, Target: target, Staging: StagingTable(target, e.Date.T)}
+	if e.Date.T.Before(projectPrefixSince) {
+		if earlier := unprefixedStaging(target, e.Date.T); earlier != pl.Staging {
+			pl.EarlierStaging = earlier
+		}
+	}
 	p := &plan.Plan{
 		Field:    at,
 		File:     f.Source,
@@ -131,20 +141,44 @@ func targetOf(dir string) string {
 	return strings.Join(parts[len(parts)-3:], ".")
 }
 
+// defaultProject is the project bqetl's staging tables live in, and whose
+// tables it names without a project prefix.
+const defaultProject = "moz-fx-data-shared-prod"
+
+// projectPrefixSince is the day bqetl began prefixing the staging tables
+// of projects other than its default one with the project's name
+// (bigquery-etl commit fddda80864, 2026-08-21).
+var projectPrefixSince = time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)
+
 // StagingTable is the table bqetl backfills an entry into: one per table
 // and entry date, in backfills_staging_derived, named after the dataset
-// and table (bigquery_etl/backfill/utils.py).
+// and table, and the project when it is not the default one
+// (bigquery_etl/backfill/utils.py).
 func StagingTable(target string, entryDate time.Time) string {
 	parts := strings.Split(target, ".")
 	if len(parts) != 3 {
 		return ""
 	}
 	prefix := ""
-	if parts[0] != "moz-fx-data-shared-prod" {
-		prefix = strings.ReplaceAll(parts[0], "-", "_") + "__"
+	if parts[0] != defaultProject {
+		prefix = parts[0] + "__"
 	}
-	table := fmt.Sprintf("%s%s__%s_%s", prefix, parts[1], parts[2], entryDate.Format(time.DateOnly))
-	return "moz-fx-data-shared-prod.backfills_staging_derived." + strings.ReplaceAll(table, "-", "_")
+	return stagingName(prefix, parts[1], parts[2], entryDate)
+}
+
+// unprefixedStaging is StagingTable as bqetl computed it before
+// projectPrefixSince.
+func unprefixedStaging(target string, entryDate time.Time) string {
+	parts := strings.Split(target, ".")
+	if len(parts) != 3 {
+		return ""
+	}
+	return stagingName("", parts[1], parts[2], entryDate)
+}
+
+func stagingName(prefix, dataset, table string, entryDate time.Time) string {
+	name := fmt.Sprintf("%s%s__%s_%s", prefix, dataset, table, entryDate.Format(time.DateOnly))
+	return defaultProject + ".backfills_staging_derived." + strings.ReplaceAll(name, "-", "_")
 }
 
 // ScriptDestination is where an entry's query_script_args point a

@@ -19,8 +19,9 @@ var BuildWritesTarget = &rules.Rule{
 			"and the rollback capture may copy data that is already changed. A build that writes any other relation outside staging changes a table " +
 			"that other pipelines or consumers own, with no plan to validate or undo it. Temporary tables end with the session and are fine. " +
 			"For a bigquery-etl entry that runs a query.py, bqetl does not redirect the script: its query_script_args must send the output " +
-			"to the staging table bqetl copies from on completion (backfills_staging_derived.<dataset>__<table>_<entry date>); entries " +
-			"already completed or cancelled are not judged.",
+			"to the staging table bqetl copies from on completion (backfills_staging_derived.<dataset>__<table>_<entry date>, with " +
+			"<project>__ in front for a table outside moz-fx-data-shared-prod since 2026-08-21; an entry dated before then may use " +
+			"either name); entries already completed or cancelled are not judged.",
 		Bad: rules.Example{Lang: "sql", Text: `-- staging.build
 DELETE FROM analytics.fct_orders
 WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';

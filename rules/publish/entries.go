@@ -20,16 +20,26 @@ func scriptDestination(pass *rules.Pass, pl *bqetl.Planned) {
 	if !ok {
 		return
 	}
-	got, want := strings.Split(dest, "."), strings.Split(pl.Staging, ".")
+	if names(dest, pl.Staging) || (pl.EarlierStaging != "" && names(dest, pl.EarlierStaging)) {
+		return
+	}
+	where := "a table bqetl never reads"
+	if strings.EqualFold(dest, pl.Target) {
+		where = "the production table itself, before anything is validated"
+	}
+	want := strings.Split(pl.Staging, ".")
+	pass.Reportf(at.Value, "query_script_args send the script's output to %s, %s: completing the entry copies the partitions of %s, which this run does not write; pass --destination_table=%s",
+		strings.Trim(dest, "."), where, pl.Staging, want[len(want)-1])
+}
+
+// names reports whether a destination the arguments may leave partly
+// unqualified (empty project or dataset) can name table.
+func names(dest, table string) bool {
+	got, want := strings.Split(dest, "."), strings.Split(table, ".")
 	for i := range want {
 		if i < len(got) && got[i] != "" && !strings.EqualFold(got[i], want[i]) {
-			where := "a table bqetl never reads"
-			if strings.EqualFold(dest, pl.Target) {
-				where = "the production table itself, before anything is validated"
-			}
-			pass.Reportf(at.Value, "query_script_args send the script's output to %s, %s: completing the entry copies the partitions of %s, which this run does not write; pass --destination_table=%s",
-				strings.Trim(dest, "."), where, pl.Staging, want[len(want)-1])
-			return
+			return false
 		}
 	}
+	return true
 }
