@@ -106,6 +106,9 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 	} else {
 		d.Manifest = lin.Manifest
 		d.Graph = lineage.New(lin.Manifest)
+		if l.history != nil {
+			d.History = l.history(root)
+		}
 	}
 	l.trees[root] = d
 	return d

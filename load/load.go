@@ -19,6 +19,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
@@ -321,6 +322,10 @@ type Options struct {
 	// unchanged or did not exist there; nil without that flag.
 	// bigquery-etl entries are compared with it.
 	Previous func(path string) ([]byte, bool)
+	// History returns what version control holds of the bigquery-etl tree
+	// at root (its sql folder) on earlier days; nil, or a nil History,
+	// when nothing is known (the command reads it from git).
+	History func(root string) lineage.History
 	// PlanFormat is how plan files are read (see PlanFormat).
 	PlanFormat PlanFormat
 	// Streamed defers the parse of each standalone SQL file to Run, just
@@ -337,7 +342,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous, format: opts.PlanFormat,
+		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -577,6 +582,7 @@ type loader struct {
 	projects map[string]string
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
 	trees    map[string]*rules.DBT
+	history  func(root string) lineage.History
 	previous func(path string) ([]byte, bool)
 	format   PlanFormat
 }

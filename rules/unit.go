@@ -50,6 +50,9 @@ type DBT struct {
 	Graph      *lineage.Graph
 	Catalog    *manifest.Catalog
 	CatalogErr error
+	// History is what the project held on earlier days, nil when it is
+	// not in version control (or is a dbt project, which has none here).
+	History lineage.History
 }
 
 // Fact returns what compute derives from the unit, computing it once: the

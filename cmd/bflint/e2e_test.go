@@ -166,8 +166,10 @@ func TestPlanFormat(t *testing.T) {
 
 // TestBqetlEntryAlone lints one backfill.yaml of a bigquery-etl tree
 // outside any git repository, as an editor or a hook on a copy would: the
-// other entries of the tree still count, so only the entry no later
-// entry covers is reported.
+// other entries of the tree still count, so only the entries no later
+// entry covers are reported, and with no history to tell when a table was
+// created, a table created after a correction counts as one that read the
+// uncorrected rows.
 func TestBqetlEntryAlone(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../../testdata/rules/BF801/bqetl")); err != nil {
@@ -180,7 +182,48 @@ func TestBqetlEntryAlone(t *testing.T) {
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	if n := strings.Count(stdout.String(), "[BF801 "); n != 1 || !strings.Contains(stdout.String(), "backfill.yaml:4:1:") {
-		t.Errorf("want one BF801, on the 2026-04-02 entry (line 4); got:\n%s", stdout.String())
+	out := stdout.String()
+	if n := strings.Count(out, "[BF801 "); n != 2 || !strings.Contains(out, "backfill.yaml:4:1: error: this entry corrects shop-prod.orders_derived.orders_v1 (its reason: \"Fix the wrong currency of orders placed through the mobile app.\"), but 3 incremental table(s)") ||
+		!strings.Contains(out, "backfill.yaml:12:1:") {
+		t.Errorf("want two BF801, on the 2026-04-02 entry (line 4, with the table created later) and the 2026-03-10 one (line 12); got:\n%s", out)
+	}
+}
+
+// TestBqetlHistory lints a bigquery-etl tree in a git repository whose
+// history shows a table created after the corrections upstream of it: it
+// computed every partition from corrected rows, so neither correction is
+// reported for it. An entry older than the tree's first commit is judged
+// without history.
+func TestBqetlHistory(t *testing.T) {
+	dir, gitRun := gitRepo(t)
+	if err := os.CopyFS(dir, os.DirFS("../../testdata/rules/BF801/bqetl")); err != nil {
+		t.Fatal(err)
+	}
+	later := filepath.Join("sql", "shop-prod", "orders_derived", "orders_by_channel_v1")
+	aside := filepath.Join(t.TempDir(), "later")
+	if err := os.Rename(filepath.Join(dir, later), aside); err != nil {
+		t.Fatal(err)
+	}
+	commitOn := func(day string) {
+		t.Setenv("GIT_COMMITTER_DATE", day+"T12:00:00Z")
+		t.Setenv("GIT_AUTHOR_DATE", day+"T12:00:00Z")
+		gitRun("add", "-A")
+		gitRun("commit", "-q", "-m", "tables as of "+day)
+	}
+	commitOn("2026-03-01")
+	if err := os.Rename(aside, filepath.Join(dir, later)); err != nil {
+		t.Fatal(err)
+	}
+	commitOn("2026-04-15")
+	t.Setenv("BFLINT_CACHE_DIR", "off")
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"--now", "2026-11-30T09:00:00Z", "--fail-on", "never", "--no-color", "."}, &stdout, &stderr)
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	out := stdout.String()
+	if n := strings.Count(out, "[BF801 "); n != 1 || !strings.Contains(out, "orders_v1/backfill.yaml:4:1: error: this entry corrects shop-prod.orders_derived.orders_v1 (its reason: \"Fix the wrong currency of orders placed through the mobile app.\"), but 2 incremental table(s)") {
+		t.Errorf("want one BF801, on the 2026-04-02 entry and without orders_by_channel_v1; got:\n%s", out)
 	}
 }

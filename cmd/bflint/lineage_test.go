@@ -281,9 +281,11 @@ func TestLineageBqetlTree(t *testing.T) {
     "shop-prod.orders_derived.daily_totals_v1",
     "shop-prod.orders_derived.order_counts_v1",
     "shop-prod.orders_derived.orders_archive_v1",
+    "shop-prod.orders_derived.orders_by_channel_v1",
     "shop-prod.orders_derived.revenue_monthly_v1"
   ],
   "rebuild": [
+    "shop-prod.orders_derived.orders_by_channel_v1",
     "shop-prod.orders_derived.orders_archive_v1",
     "shop-prod.orders_derived.order_counts_v1",
     "shop-prod.orders_derived.daily_totals_v1",
@@ -292,6 +294,7 @@ func TestLineageBqetlTree(t *testing.T) {
   "notify": [],
   "snapshots": [],
   "backfill": [
+    "shop-prod.orders_derived.orders_by_channel_v1",
     "shop-prod.orders_derived.daily_totals_v1",
     "shop-prod.orders_derived.revenue_monthly_v1"
   ]
@@ -306,10 +309,10 @@ func TestLineageBqetlTree(t *testing.T) {
 	}
 	for _, line := range []string{
 		"├── shop-prod.orders.orders (view)",
-		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental) [rebuild 3]",
-		"└── shop-prod.orders_derived.orders_archive_v1 (deprecated) [rebuild 1]",
-		"Backfill entries needed, in the order above (2 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none:",
-		"Through views: 2 of the 4 tables read the target only through views or other tables; 2 read it directly.",
+		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental) [rebuild 4]",
+		"├── shop-prod.orders_derived.orders_archive_v1 (deprecated) [rebuild 2]",
+		"Backfill entries needed, in the order above (3 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none:",
+		"Through views: 2 of the 5 tables read the target only through views or other tables; 3 read it directly.",
 	} {
 		if !strings.Contains(stdout, line+"\n") {
 			t.Errorf("output lacks %q:\n%s", line, stdout)

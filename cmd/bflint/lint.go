@@ -207,7 +207,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir()}
+	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir(), History: gitHistoryOf}
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
 			return usageErrorf("--manifest %s: no such file", o.manifest)

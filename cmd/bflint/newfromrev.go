@@ -84,8 +84,15 @@ func previousFiles(root, rev string, changed map[string]bool) (func(path string)
 // error is git's own message, which says best what is wrong (no
 // repository, unknown revision).
 func git(dir string, args ...string) (string, error) {
+	return gitWithInput(dir, "", args...)
+}
+
+// gitWithInput is git with stdin, for the commands that read their
+// requests from it.
+func gitWithInput(dir, stdin string, args ...string) (string, error) {
 	cmd := exec.Command("git", args...)
 	cmd.Dir = dir
+	cmd.Stdin = strings.NewReader(stdin)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -20,8 +20,9 @@ import (
 // networkPackages open connections; none may be linked into bflint.
 var networkPackages = []string{"net", "net/http", "crypto/tls", "net/rpc"}
 
-// execUsers is where bflint may start a process: only --new-from-rev runs
-// git, from newfromrev.go of the command itself.
+// execUsers is where bflint may start a process: only git runs, for
+// --new-from-rev and a bigquery-etl tree's history, from newfromrev.go of
+// the command itself.
 var execUsers = map[string][]string{"github.com/bflint/bflint/cmd/bflint": {"newfromrev.go"}}
 
 type listedPackage struct {

@@ -29,6 +29,16 @@ var definitions = []struct {
 	{"view.sql", true},
 }
 
+// DefinitionFiles are the files that may define an object, in the order
+// bqetl looks for them.
+func DefinitionFiles() []string {
+	out := make([]string, len(definitions))
+	for i, d := range definitions {
+		out[i] = d.file
+	}
+	return out
+}
+
 // Object is a table or view defined by a folder of the tree.
 type Object struct {
 	// Name is project.dataset.name.

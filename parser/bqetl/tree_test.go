@@ -26,6 +26,7 @@ func TestObjectsAndRoot(t *testing.T) {
 		"shop-prod.orders_derived.daily_totals_v1 query.sql",
 		"shop-prod.orders_derived.order_counts_v1 query.sql",
 		"shop-prod.orders_derived.orders_archive_v1 query.sql",
+		"shop-prod.orders_derived.orders_by_channel_v1 query.sql",
 		"shop-prod.orders_derived.orders_v1 query.sql",
 		"shop-prod.orders_derived.revenue_monthly_v1 query.sql",
 	}

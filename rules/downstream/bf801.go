@@ -32,7 +32,11 @@ var UnlistedDownstream = &rules.Rule{
 			"a logic change; not a first fill of a table or a column), every incremental table built from the target (through views " +
 			"and tables written whole) needs an entry of its own, dated on or after this one and covering some of its dates; " +
 			"one finding per entry names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
-			"required; the tables a query.py builds are not read, so what they read from the target is not known.",
+			"required; the tables a query.py builds are not read, so what they read from the target is not known. For a Complete " +
+			"entry in a git repository, a table created on or after the entry's date (its folder absent from the last commit " +
+			"before that day) is not counted: it computed every partition from corrected rows. Outside git, or when the " +
+			"history does not reach back to that day, every table is counted; a table created between the entry's date and its " +
+			"completion and filled from the uncorrected rows in that time is missed.",
 		Bad: rules.Example{Lang: "yaml", Text: `target: model.shop.fct_orders
 downstream:
   rebuild: []

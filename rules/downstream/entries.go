@@ -2,7 +2,9 @@ package downstream
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/rules"
@@ -43,6 +45,9 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 			missing = append(missing, id)
 		}
 	}
+	if strings.EqualFold(e.Status.V, "Complete") {
+		missing = createdBefore(pass, e.Date.T, missing)
+	}
 	if len(missing) == 0 {
 		return nil
 	}
@@ -59,6 +64,24 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
 		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
 	return nil
+}
+
+// createdBefore keeps the tables of missing the tree defined before the
+// entry's day, as its history tells: a table created on that day or later
+// computed every partition it has from corrected rows. A table that
+// existed but read the corrected one through another source then (an
+// earlier version, since swapped for this one behind a view) is kept: the
+// partitions it computed then may hold the error the entry corrects.
+// Without the tree's history, every table is kept.
+func createdBefore(pass *rules.Pass, day time.Time, missing []string) []string {
+	if pass.Unit.DBT == nil || pass.Unit.DBT.History == nil {
+		return missing
+	}
+	defined, ok := pass.Unit.DBT.History.DefinedOn(day, missing)
+	if !ok {
+		return missing
+	}
+	return slices.DeleteFunc(missing, func(id string) bool { return !defined[id] })
 }
 
 // overlaps reports whether two entries' date ranges share a day.
