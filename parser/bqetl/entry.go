@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
@@ -72,6 +73,12 @@ func (ds *Dates) UnmarshalYAMLX(dec *yamlx.Decoder, path string, n *yaml.Node) {
 // statuses are the values bqetl accepts, by their upper-case form, as it
 // compares them.
 var statuses = map[string]bool{"INITIATE": true, "COMPLETE": true, "CANCELLED": true}
+
+// drafting is what bqetl called Initiate before initiateSince (bigquery-etl
+// commit 027eb69562): an entry dated earlier was written for that bqetl.
+const drafting = "Drafting"
+
+var initiateSince = time.Date(2024, 3, 5, 0, 0, 0, 0, time.UTC)
 
 // File is a backfill.yaml read: its entries, newest first as bqetl writes
 // them, and the defects of the file (BF001).
@@ -137,7 +144,12 @@ func (e *Entry) check() []yamlx.Problem {
 		}
 	}
 	if e.Status.Set && !statuses[strings.ToUpper(e.Status.V)] {
-		add(e.Status.Field, "status %q is none of Initiate, Complete, Cancelled", e.Status.V)
+		switch {
+		case !strings.EqualFold(e.Status.V, drafting):
+			add(e.Status.Field, "status %q is none of Initiate, Complete, Cancelled", e.Status.V)
+		case !e.Date.Valid() || !e.Date.T.Before(initiateSince):
+			add(e.Status.Field, "status %q is none of Initiate, Complete, Cancelled: bqetl renamed Drafting to Initiate on 2024-03-05", e.Status.V)
+		}
 	}
 	if e.StartDate.Valid() && e.EndDate.Valid() && e.StartDate.T.After(e.EndDate.T) {
 		add(e.StartDate.Field, "start_date %s is after end_date %s", e.StartDate.Raw, e.EndDate.Raw)
