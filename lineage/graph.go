@@ -250,11 +250,19 @@ func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {
 // independent children of id, the one with the greater unique_id leads.
 // Within a cycle no order can hold, and the search's order is kept.
 func (g *Graph) Rebuild(id string) []string {
+	return g.RebuildAvoiding(id, func(string) bool { return false })
+}
+
+// RebuildAvoiding is Rebuild leaving out the models that id reaches only
+// through a node avoid accepts: the correction may not reach their rows
+// through it (a view unioning several sources, of which a reader filters
+// some).
+func (g *Graph) RebuildAvoiding(id string, avoid func(id string) bool) []string {
 	start, ok := g.index(id)
 	if !ok {
 		return nil
 	}
-	required := g.reach(start, carries)
+	required := g.reach(start, func(v int32) bool { return carries(g.role(v)) && !avoid(g.ids[v]) })
 	post := g.postOrder(start)
 	out := []string{}
 	for i := len(post) - 1; i >= 0; i-- {
@@ -269,17 +277,17 @@ func (g *Graph) Rebuild(id string) []string {
 // to require rebuilds below it.
 func carries(r role) bool { return r == passThrough || r == stored }
 
-// reach marks the nodes reachable from start, expanding only nodes whose
-// role passes through (start is always expanded: a corrected snapshot
-// still feeds its readers).
-func (g *Graph) reach(start int32, through func(role) bool) []bool {
+// reach marks the nodes reachable from start, expanding only nodes through
+// accepts (start is always expanded: a corrected snapshot still feeds its
+// readers).
+func (g *Graph) reach(start int32, through func(int32) bool) []bool {
 	seen := make([]bool, len(g.ids))
 	seen[start] = true
 	stack := []int32{start}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		if v != start && !through(g.role(v)) {
+		if v != start && !through(v) {
 			continue
 		}
 		for _, c := range g.children(v) {

@@ -31,11 +31,14 @@ tree's own: metadata.yaml references where bqetl generated them, else each
 table's and view's SQL. There the target is project.dataset.table (or
 dataset.table), and "backfill" lists the incremental tables, which keep
 their partitions and need entries of their own; a table its query writes
-whole is recomputed by its next scheduled run.
+whole is recomputed by its next scheduled run. "through_union" lists the
+incremental tables that read the target only through a view unioning it
+with other relations (a per-app view): whether they read its rows depends
+on what they filter on, so check their queries.
 
 JSON output: {"target", "downstream" (every descendant but tests, sorted),
 "rebuild" (in rebuild order), "notify" (exposures), "snapshots",
-"backfill" for a bigquery-etl tree, and "cycles" when child_map loops
+"backfill" and "through_union" for a bigquery-etl tree, and "cycles" when child_map loops
 through the target's lineage}.
 
 The decoded manifest, and a tree's lineage, are cached in
@@ -49,13 +52,14 @@ Flags:
 // lineageReport is the JSON form of the command's output; the field order is
 // the documented key order.
 type lineageReport struct {
-	Target     string     `json:"target"`
-	Downstream []string   `json:"downstream"`
-	Rebuild    []string   `json:"rebuild"`
-	Notify     []string   `json:"notify"`
-	Snapshots  []string   `json:"snapshots"`
-	Backfill   []string   `json:"backfill,omitempty"`
-	Cycles     [][]string `json:"cycles,omitempty"`
+	Target       string     `json:"target"`
+	Downstream   []string   `json:"downstream"`
+	Rebuild      []string   `json:"rebuild"`
+	Notify       []string   `json:"notify"`
+	Snapshots    []string   `json:"snapshots"`
+	Backfill     []string   `json:"backfill,omitempty"`
+	ThroughUnion []string   `json:"through_union,omitempty"`
+	Cycles       [][]string `json:"cycles,omitempty"`
 }
 
 func lineageCommand(args []string, stdout io.Writer) error {
@@ -109,10 +113,15 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		Snapshots:  g.Snapshots(id),
 	}
 	if m.ProjectName == bqetl.ProjectName {
-		report.Backfill = []string{}
+		report.Backfill, report.ThroughUnion = []string{}, []string{}
+		reached := g.RebuildAvoiding(id, func(n string) bool { return bqetl.IsUnionView(m.Node(n)) })
 		for _, r := range report.Rebuild {
-			if g.Materialization(r) == "incremental" {
+			switch {
+			case g.Materialization(r) != "incremental":
+			case slices.Contains(reached, r):
 				report.Backfill = append(report.Backfill, r)
+			default:
+				report.ThroughUnion = append(report.ThroughUnion, r)
 			}
 		}
 	}
@@ -354,6 +363,12 @@ func writeBackfill(bw *bufio.Writer, g *lineage.Graph, m *manifest.Manifest, r *
 	for _, id := range r.Backfill {
 		fmt.Fprintf(bw, "  %s\n", id)
 	}
+	if len(r.ThroughUnion) > 0 {
+		fmt.Fprintf(bw, "Through a union only (%d incremental table(s)): each reads the target through a view marked union that combines it with other relations; whether it reads the target's rows depends on its filters:\n", len(r.ThroughUnion))
+		for _, id := range r.ThroughUnion {
+			fmt.Fprintf(bw, "  %s\n", id)
+		}
+	}
 	direct := 0
 	for _, id := range r.Rebuild {
 		if slices.Contains(m.Parents(id), r.Target) {
@@ -378,6 +393,9 @@ func nodeLabel(g *lineage.Graph, m *manifest.Manifest, id string) string {
 	}
 	if label == "incremental" && n.Config.IncrementalStrategy != "" {
 		label += ", " + n.Config.IncrementalStrategy
+	}
+	if bqetl.IsUnionView(n) {
+		label += ", union"
 	}
 	return label
 }

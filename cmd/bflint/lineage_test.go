@@ -277,11 +277,13 @@ func TestLineageBqetlTree(t *testing.T) {
 	const want = `{
   "target": "shop-prod.orders_derived.orders_v1",
   "downstream": [
+    "shop-prod.orders.all_stores",
     "shop-prod.orders.orders",
     "shop-prod.orders_derived.daily_totals_v1",
     "shop-prod.orders_derived.order_counts_v1",
     "shop-prod.orders_derived.orders_archive_v1",
     "shop-prod.orders_derived.orders_by_channel_v1",
+    "shop-prod.orders_derived.outlet_revenue_v1",
     "shop-prod.orders_derived.revenue_monthly_v1"
   ],
   "rebuild": [
@@ -289,7 +291,8 @@ func TestLineageBqetlTree(t *testing.T) {
     "shop-prod.orders_derived.orders_archive_v1",
     "shop-prod.orders_derived.order_counts_v1",
     "shop-prod.orders_derived.daily_totals_v1",
-    "shop-prod.orders_derived.revenue_monthly_v1"
+    "shop-prod.orders_derived.revenue_monthly_v1",
+    "shop-prod.orders_derived.outlet_revenue_v1"
   ],
   "notify": [],
   "snapshots": [],
@@ -297,6 +300,9 @@ func TestLineageBqetlTree(t *testing.T) {
     "shop-prod.orders_derived.orders_by_channel_v1",
     "shop-prod.orders_derived.daily_totals_v1",
     "shop-prod.orders_derived.revenue_monthly_v1"
+  ],
+  "through_union": [
+    "shop-prod.orders_derived.outlet_revenue_v1"
   ]
 }
 `
@@ -312,7 +318,10 @@ func TestLineageBqetlTree(t *testing.T) {
 		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental) [rebuild 4]",
 		"├── shop-prod.orders_derived.orders_archive_v1 (deprecated) [rebuild 2]",
 		"Backfill entries needed, in the order above (3 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none:",
-		"Through views: 2 of the 5 tables read the target only through views or other tables; 3 read it directly.",
+		"│   ├── shop-prod.orders.all_stores (view, union)",
+		"Through a union only (1 incremental table(s)): each reads the target through a view marked union that combines it with other relations; whether it reads the target's rows depends on its filters:",
+		"  shop-prod.orders_derived.outlet_revenue_v1",
+		"Through views: 3 of the 6 tables read the target only through views or other tables; 3 read it directly.",
 	} {
 		if !strings.Contains(stdout, line+"\n") {
 			t.Errorf("output lacks %q:\n%s", line, stdout)

@@ -113,3 +113,28 @@ func TestPlansWithoutEntries(t *testing.T) {
 		t.Fatalf("a file without a readable entry: %+v", bad)
 	}
 }
+
+func TestCorrects(t *testing.T) {
+	tests := []struct {
+		reason string
+		want   bool
+	}{
+		{"Fix duplicated orders from the mobile app", true},
+		{"Rows missing because the upstream job ran too early", true},
+		{"Logic change: recompute the table", true},
+		{"Initial backfill", false},
+		{"Populate the new discount column", false},
+		// A field named by itself and missing is a first fill of it.
+		{"discount_code missing period", false},
+		{"sales_channel values are missing before the launch", false},
+		{"Fix missing sales_channel", true},
+		{"Backfill for the dashboard", false},
+	}
+	for _, tt := range tests {
+		e := &Entry{}
+		e.Reason.V = tt.reason
+		if got := e.Corrects(); got != tt.want {
+			t.Errorf("Corrects(%q) = %t, want %t", tt.reason, got, tt.want)
+		}
+	}
+}

@@ -181,8 +181,9 @@ func (e *Entry) Corrects() bool {
 
 var (
 	// newData are the words of a reason for a first fill of a table or
-	// of a field.
-	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field`)
+	// of a field; a field is also named by itself, as in "install_source
+	// missing period" (a column added after the dates it fills).
+	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field|\b[a-z][a-z0-9]*(_[a-z0-9]+)+ (values? )?(is |are |was |were )?missing\b`)
 	// correction are the words of a reason for rows that were wrong.
 	correction = regexp.MustCompile(`\bfix|\bbug\b|incorrect|\bwrong\b|duplicat|inflated|logic change|\brevert|\bmissing\b|recompute|reprocess|corrupt|broken|erroneous`)
 )

@@ -106,6 +106,7 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 	parents := make([][]string, len(objects))
 	from := make([]ParentsFrom, len(objects))
 	materialized := make([]string, len(objects))
+	union := make([]bool, len(objects))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range runtime.GOMAXPROCS(0) {
@@ -114,7 +115,7 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 			defer wg.Done()
 			for i := range next {
 				meta, _ := os.ReadFile(filepath.Join(objects[i].Dir, MetadataName))
-				parents[i], from[i] = readParents(objects[i], meta, references)
+				parents[i], from[i], union[i] = readObject(objects[i], meta, references)
 				materialized[i] = materialization(objects[i], meta)
 			}
 		}()
@@ -135,6 +136,9 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 		n := relationNode(o.Name, manifest.Model)
 		n.Type = string(from[i])
 		n.Config.Materialized = materialized[i]
+		if union[i] {
+			n.Union = UnionView
+		}
 		n.OriginalFilePath = filepath.ToSlash(filepath.Join(filepath.Base(root), strings.ReplaceAll(o.Name, ".", "/"), o.Definition))
 		for _, p := range parents[i] {
 			if p == o.Name {
@@ -194,31 +198,62 @@ func relationNode(name, kind string) *manifest.Node {
 	return n
 }
 
-// readParents reads what an object reads, by full name.
-func readParents(o Object, meta []byte, references bool) ([]string, ParentsFrom) {
+// UnionView is the Union of a view node whose query unions different
+// relations.
+const UnionView = "union"
+
+// IsUnionView reports whether a node of a tree's lineage is a view that
+// unions the rows of different relations, as the per-app and per-channel
+// views of a bigquery-etl tree do. Whether a table reading such a view
+// reads a given source's rows depends on the values it filters on (the
+// app, the channel), which bflint does not follow.
+func IsUnionView(n *manifest.Node) bool { return n != nil && n.Union == UnionView }
+
+// readObject reads what an object reads, by full name, and whether it is
+// a view unioning different relations. Parents listed in metadata.yaml's
+// references spare reading the SQL, except a view's, whose union only the
+// SQL tells.
+func readObject(o Object, meta []byte, references bool) (parents []string, from ParentsFrom, union bool) {
+	listed := false
 	if references {
-		if refs, ok := References(meta, o.Definition, o.Project()); ok {
-			return dedupe(refs), FromReferences
-		}
+		parents, listed = References(meta, o.Definition, o.Project())
 	}
-	if !strings.HasSuffix(o.Definition, ".sql") {
-		return nil, Unknown
+	var def *sqlparse.File
+	if !listed || o.View {
+		def = parseDefinition(o)
 	}
-	text, err := os.ReadFile(filepath.Join(o.Dir, o.Definition))
-	if err != nil {
-		return nil, Unknown
+	if def != nil && o.View {
+		union = slices.ContainsFunc(def.Statements, (*sqlparse.Statement).UnionsRelations)
 	}
-	reads := sqlparse.Parse(string(text), sqlparse.Options{ModelName: strings.TrimSuffix(o.Definition, ".sql")}).Reads()
-	var out []string
+	switch {
+	case listed:
+		return dedupe(parents), FromReferences, union
+	case def == nil:
+		return nil, Unknown, false
+	}
+	reads := def.Reads()
 	for _, r := range reads.Relations {
 		if name, ok := Qualify(r, o.Project()); ok {
-			out = append(out, name)
+			parents = append(parents, name)
 		}
 	}
 	if reads.Unread > 0 || reads.Templated > 0 {
-		return dedupe(out), FromPartialSQL
+		return dedupe(parents), FromPartialSQL, union
 	}
-	return dedupe(out), FromSQL
+	return dedupe(parents), FromSQL, union
+}
+
+// parseDefinition parses the object's SQL definition; nil for a Python
+// query or a file that cannot be read.
+func parseDefinition(o Object) *sqlparse.File {
+	if !strings.HasSuffix(o.Definition, ".sql") {
+		return nil
+	}
+	text, err := os.ReadFile(filepath.Join(o.Dir, o.Definition))
+	if err != nil {
+		return nil
+	}
+	return sqlparse.Parse(string(text), sqlparse.Options{ModelName: strings.TrimSuffix(o.Definition, ".sql")})
 }
 
 func dedupe(names []string) []string {

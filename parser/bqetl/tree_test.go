@@ -22,12 +22,14 @@ func TestObjectsAndRoot(t *testing.T) {
 		names = append(names, o.Name+" "+o.Definition)
 	}
 	want := []string{
+		"shop-prod.orders.all_stores view.sql",
 		"shop-prod.orders.orders view.sql",
 		"shop-prod.orders_derived.daily_totals_v1 query.sql",
 		"shop-prod.orders_derived.order_counts_v1 query.sql",
 		"shop-prod.orders_derived.orders_archive_v1 query.sql",
 		"shop-prod.orders_derived.orders_by_channel_v1 query.sql",
 		"shop-prod.orders_derived.orders_v1 query.sql",
+		"shop-prod.orders_derived.outlet_revenue_v1 query.sql",
 		"shop-prod.orders_derived.revenue_monthly_v1 query.sql",
 	}
 	if !slices.Equal(names, want) {
@@ -112,6 +114,11 @@ func TestReadLineage(t *testing.T) {
 			}
 			if n.Config.Materialized != c.materialized || !slices.Equal(m.Parents(c.name), c.parents) || l.ParentsOf(c.name) != FromSQL {
 				t.Errorf("%s: %s with parents %v from %q; want %s with %v from SQL", c.name, n.Config.Materialized, m.Parents(c.name), l.ParentsOf(c.name), c.materialized, c.parents)
+			}
+		}
+		for name, want := range map[string]string{"shop-prod.orders.all_stores": UnionView, "shop-prod.orders.orders": ""} {
+			if n := m.Node(name); n == nil || n.Union != want {
+				t.Errorf("%s: union %+v, want %q", name, n, want)
 			}
 		}
 		if n := m.Node("shop-prod.orders_stable.orders_v1"); n == nil || n.ResourceType != "source" {

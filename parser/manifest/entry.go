@@ -32,7 +32,7 @@ import (
 // list from an empty one, and so must the cache), then its elements.
 
 // recordStrings counts a Node's string fields.
-const recordStrings = 28
+const recordStrings = 29
 
 // nodeStrings lists the string fields of a Node, the id and the kind first;
 // TestNodeStringsCoverNode keeps it complete.
@@ -45,7 +45,7 @@ func nodeStrings(n *Node) [recordStrings]*string {
 		&n.Checksum.Name, &n.Checksum.Checksum, (*string)(&n.Version), (*string)(&n.LatestVersion),
 		&c.Materialized, &c.IncrementalStrategy, &c.EventTime, &c.BatchSize, &c.Strategy,
 		&meta.ValidFrom, &meta.ValidTo, &meta.SCDID, &meta.UpdatedAt, &meta.IsDeleted,
-		&c.DBTValidToCurrent, &n.Owner.Name, &n.Owner.Email, &n.Type,
+		&c.DBTValidToCurrent, &n.Owner.Name, &n.Owner.Email, &n.Type, &n.Union,
 	}
 }
 

@@ -117,6 +117,10 @@ type Node struct {
 	// is also a metric's kind.
 	Owner Owner  `json:"owner"`
 	Type  string `json:"type"`
+	// Union is set on a bigquery-etl view whose query is a UNION of
+	// queries reading different relations (see
+	// sqlparse.Statement.UnionsRelations); dbt records nothing of the kind.
+	Union string `json:"-"`
 }
 
 // Config holds the node configuration keys that decide how a backfill

@@ -1,11 +1,13 @@
 package sqlparse
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
 
 	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
 )
 
 // What a statement says about the relation it builds, for rules that
@@ -47,6 +49,54 @@ func (s *Statement) Defines() (rel sqlname.Relation, ok bool) {
 		}
 	}
 	return sqlname.Relation{}, false
+}
+
+// UnionsRelations reports whether the query the statement builds its
+// relation from is a UNION of queries that read different relations. Each
+// row of such a relation comes from one branch, and a reader filtering on
+// a column that tells the branches apart (an app, a channel) reads the
+// rows of some sources and none of the others. A branch reading nothing
+// (literals) does not count.
+func (s *Statement) UnionsRelations() bool {
+	sel := s.definingQuery()
+	if sel.GetOp() != pg_query.SetOperation_SETOP_UNION {
+		return false
+	}
+	first := ""
+	for _, branch := range unionBranches(sel, nil) {
+		sources := branchSources(s, branch)
+		switch {
+		case sources == "":
+		case first == "":
+			first = sources
+		case sources != first:
+			return true
+		}
+	}
+	return false
+}
+
+// unionBranches appends the queries a UNION combines to out, nested
+// UNIONs flattened; an INTERSECT or EXCEPT is one branch.
+func unionBranches(sel *pg_query.SelectStmt, out []*pg_query.SelectStmt) []*pg_query.SelectStmt {
+	if sel.GetOp() != pg_query.SetOperation_SETOP_UNION {
+		return append(out, sel)
+	}
+	return unionBranches(sel.GetRarg(), unionBranches(sel.GetLarg(), out))
+}
+
+// branchSources names the relations a query reads, sorted and joined, as
+// a key telling two branches' sources apart.
+func branchSources(s *Statement, sel *pg_query.SelectStmt) string {
+	var names []string
+	inspect(sel, func(m proto.Message, sc *scope) bool {
+		if rv, ok := m.(*pg_query.RangeVar); ok && !sc.isCTE(rv) {
+			names = append(names, strings.ToLower(relationKey(relationOf(s, rv))))
+		}
+		return true
+	})
+	slices.Sort(names)
+	return strings.Join(slices.Compact(names), ",")
 }
 
 // definingQuery is the query a statement builds its relation from.

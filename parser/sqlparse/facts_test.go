@@ -636,6 +636,29 @@ func TestDayBeforeNext(t *testing.T) {
 	}
 }
 
+func TestUnionsRelations(t *testing.T) {
+	tests := []struct {
+		src  string
+		want bool
+	}{
+		{"CREATE OR REPLACE VIEW `p.d.all_apps` AS SELECT * FROM `p.a.daily` UNION ALL SELECT * FROM `p.b.daily`", true},
+		{"CREATE VIEW v AS SELECT 'a' AS app, x FROM a.t UNION ALL SELECT 'b', x FROM b.t UNION ALL SELECT 'c', x FROM c.t", true},
+		{"CREATE TABLE u AS SELECT x FROM a.t UNION DISTINCT SELECT x FROM (SELECT x FROM b.t) s", true},
+		// The same source in every branch, or literals beside one source.
+		{"CREATE VIEW v AS SELECT x FROM a.t WHERE y UNION ALL SELECT x FROM a.t WHERE NOT y", false},
+		{"CREATE VIEW v AS SELECT x FROM a.t UNION ALL SELECT 1", false},
+		// Rows that are in both, or in one and not the other, come from both.
+		{"CREATE VIEW v AS SELECT x FROM a.t INTERSECT SELECT x FROM b.t", false},
+		{"CREATE VIEW v AS SELECT x FROM a.t JOIN b.t USING (x)", false},
+		{"DELETE FROM x WHERE d < '2026-01-01'", false},
+	}
+	for _, tt := range tests {
+		if got := last(t, tt.src).UnionsRelations(); got != tt.want {
+			t.Errorf("%s\nUnionsRelations = %t, want %t", tt.src, got, tt.want)
+		}
+	}
+}
+
 func TestDefines(t *testing.T) {
 	tests := []struct{ src, want string }{
 		{"CREATE OR REPLACE VIEW `p.d.v` AS SELECT 1 AS x", "p.d.v"},

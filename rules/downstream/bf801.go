@@ -29,10 +29,14 @@ var UnlistedDownstream = &rules.Rule{
 			"so it still needs its own rebuild unless it is a microbatch model run with --event-time-start and --event-time-end), " +
 			"or list it in downstream.skip with the reason it may stay as it is. " +
 			"A bigquery-etl entry has no rebuild list: when its reason says it corrects rows (a fix, duplicates, missing data, " +
-			"a logic change; not a first fill of a table or a column), every incremental table built from the target (through views " +
-			"and tables written whole) needs an entry of its own, dated on or after this one and covering some of its dates; " +
+			"a logic change; not a first fill of a table or a column, including a reason that names a column as missing), every " +
+			"incremental table built from the target (through views and tables written whole) needs an entry of its own, dated on or " +
+			"after this one and covering some of its dates; " +
 			"one finding per entry names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
-			"required; the tables a query.py builds are not read, so what they read from the target is not known. For a Complete " +
+			"required; the tables a query.py builds are not read, so what they read from the target is not known. A table reached " +
+			"only through a view that unions the target with other relations (a per-app or per-channel view) is not counted: whether " +
+			"it reads the target's rows depends on the values it filters on, which bflint does not follow; bflint lineage lists such " +
+			"tables apart, and a table that does read them is missed. For a Complete " +
 			"entry in a git repository, a table created on or after the entry's date (its folder absent from the last commit " +
 			"before that day) is not counted: it computed every partition from corrected rows. Outside git, or when the " +
 			"history does not reach back to that day, every table is counted; a table created between the entry's date and its " +

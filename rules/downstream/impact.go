@@ -147,11 +147,17 @@ type paths struct {
 }
 
 func pathsFrom(l *lookup, from string) *paths {
+	return pathsThrough(l, from, l.carries)
+}
+
+// pathsThrough is pathsFrom expanding, below from, only the nodes through
+// says a correction goes on from.
+func pathsThrough(l *lookup, from string, through func(id string) bool) *paths {
 	prev := map[string]string{from: ""}
 	queue := []string{from}
 	for i := 0; i < len(queue); i++ {
 		v := queue[i]
-		if v != from && !l.carries(v) {
+		if v != from && !through(v) {
 			continue
 		}
 		for _, c := range l.m.Children(v) {
