@@ -121,6 +121,12 @@ func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
 	if !e.StartDate.Valid() || !e.EndDate.Valid() || !e.EndDate.T.After(e.StartDate.T) {
 		return
 	}
-	pass.Reportf(e.StartDate.Key, "the query of %q writes the whole table (date_partition_parameter is null in its metadata), yet the entry runs it for every date from %s to %s: each run truncates all of %s, up to 16 run at once, and the one that finishes last is what completing the entry publishes; backfill one date, or set reinitialize_table: true to rebuild the table once",
-		pl.Target, e.StartDate.Raw, e.EndDate.Raw, pl.Staging)
+	// A partitioned table whose query takes a date most often computes
+	// one partition per date, and its metadata only lacks the parameter.
+	perDate := ""
+	if t.Partitioning.V != "" {
+		perDate = "; or, if the query computes the partition of the date it is given, name that parameter in scheduling.date_partition_parameter so that each date writes its own partition"
+	}
+	pass.Reportf(e.StartDate.Key, "the query of %q writes the whole table (date_partition_parameter is null in its metadata), yet the entry runs it for every date from %s to %s: each run truncates all of %s, up to 16 run at once, and the one that finishes last is what completing the entry publishes; backfill one date, or set reinitialize_table: true to rebuild the table once%s",
+		pl.Target, e.StartDate.Raw, e.EndDate.Raw, pl.Staging, perDate)
 }
