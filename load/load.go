@@ -140,18 +140,26 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 			}
 			continue
 		}
+		found, skippedYAML := 0, 0
 		err = w.walk(abs, func(kind, p string) {
 			switch kind {
 			case "plan":
+				found++
 				add(&d.Plans, p)
 			case "sql", "unreadable":
 				// An unreadable folder or file is listed so that the run
 				// reports it instead of hiding it.
+				found++
 				add(&d.SQL, p)
+			case "yaml":
+				skippedYAML++
 			}
 		})
 		if err != nil {
 			return nil, &UsageError{err.Error()}
+		}
+		if found == 0 {
+			return nil, &UsageError{nothingToLint(arg, skippedYAML)}
 		}
 	}
 	if fileArgs && isRepositoryRoot(root) {
@@ -192,6 +200,19 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 	return d, nil
 }
 
+// nothingToLint says why a folder argument gave no file to lint, so that
+// a mistyped path fails a check instead of passing it with no findings.
+func nothingToLint(arg string, skippedYAML int) string {
+	msg := fmt.Sprintf("%s: nothing to lint: no backfill plan (*.backfill.yaml, a YAML file with a top-level bflint: key, a bigquery-etl backfill.yaml beside a metadata.yaml) and no SQL file in it", arg)
+	switch {
+	case skippedYAML == 1:
+		msg += "; its 1 other YAML file has no top-level bflint: key"
+	case skippedYAML > 1:
+		msg += fmt.Sprintf("; its %d other YAML files have no top-level bflint: key", skippedYAML)
+	}
+	return msg
+}
+
 func isRepositoryRoot(dir string) bool {
 	_, err := os.Lstat(filepath.Join(dir, ".git"))
 	return err == nil
@@ -220,7 +241,7 @@ func (w walker) excluded(abs string) bool {
 }
 
 // walk calls visit with "plan", "sql" or "unreadable" for each file of
-// dir that is one.
+// dir that is one, and "yaml" for another YAML file, which is not linted.
 func (w walker) walk(dir string, visit func(kind, path string)) error {
 	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -243,6 +264,8 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		}
 		if kind := classify(p, false, w.format); kind != "" {
 			visit(kind, p)
+		} else if isYAML(p) && !strings.EqualFold(e.Name(), ".bflint.yaml") {
+			visit("yaml", p)
 		}
 		return nil
 	})
@@ -273,6 +296,11 @@ func classify(path string, explicit bool, format PlanFormat) string {
 		}
 	}
 	return ""
+}
+
+func isYAML(path string) bool {
+	ext := strings.ToLower(filepath.Ext(path))
+	return ext == ".yaml" || ext == ".yml"
 }
 
 // hasBflintKey reports whether a line of the YAML starts with the key

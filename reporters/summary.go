@@ -2,6 +2,7 @@ package reporters
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/bflint/bflint/rules"
 )
@@ -36,6 +37,15 @@ func Count(res *rules.Result) Counts {
 // acts on, with suppressed findings and internal errors only when there
 // are some.
 func (c Counts) String() string {
+	s := c.findings()
+	if c.Internal > 0 {
+		s += "; " + Plural(c.Internal, "internal error")
+	}
+	return s
+}
+
+// findings is String without the internal errors.
+func (c Counts) findings() string {
 	var s string
 	if c.Errors+c.Warnings+c.Infos == 0 {
 		s = "no findings"
@@ -48,6 +58,35 @@ func (c Counts) String() string {
 	if c.Suppressed > 0 {
 		s += fmt.Sprintf(" (%d suppressed)", c.Suppressed)
 	}
+	return s
+}
+
+// Summary is the line a text or Markdown report closes or opens with: the
+// counts, and what the run linted ("3 errors, 2 warnings in 2 plans, 14
+// SQL files and 1 dbt manifest"), so that a clean run says what it
+// checked.
+func Summary(res *rules.Result) string {
+	var parts []string
+	add := func(n int, word string) {
+		if n > 0 {
+			parts = append(parts, Plural(n, word))
+		}
+	}
+	in := res.Inputs
+	add(in.Plans, "plan")
+	add(in.Entries, "bigquery-etl entry")
+	add(res.Coverage.Files, "SQL file")
+	add(in.DBTManifests, "dbt manifest")
+	add(in.BqetlTrees, "bigquery-etl tree")
+	c := Count(res)
+	s := c.findings()
+	switch len(parts) {
+	case 0:
+	case 1:
+		s += " in " + parts[0]
+	default:
+		s += " in " + strings.Join(parts[:len(parts)-1], ", ") + " and " + parts[len(parts)-1]
+	}
 	if c.Internal > 0 {
 		s += "; " + Plural(c.Internal, "internal error")
 	}
@@ -59,7 +98,10 @@ func Plural(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	if strings.HasSuffix(word, "ry") {
+		return fmt.Sprintf("%s %sies", thousands(n), strings.TrimSuffix(word, "y"))
+	}
+	return fmt.Sprintf("%s %ss", thousands(n), word)
 }
 
 // CoverageLine says how the run's SQL statements were read, for the text

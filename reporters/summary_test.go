@@ -6,7 +6,7 @@ import (
 	"github.com/bflint/bflint/rules"
 )
 
-func TestSummary(t *testing.T) {
+func TestCounts(t *testing.T) {
 	tests := []struct {
 		errs, warns, infos, suppressed, internal int
 		want                                     string
@@ -37,5 +37,29 @@ func TestCoverageLine(t *testing.T) {
 	one := rules.Coverage{Tally: rules.Tally{Files: 1, Statements: [3]int{1, 0, 0}}}
 	if got, want := CoverageLine(one), "1 SQL file, 1 statement: 100.0% parsed, 0.0% read from tokens, 0.0% not read"; got != want {
 		t.Errorf("CoverageLine = %q, want %q", got, want)
+	}
+}
+
+func TestSummaryNamesInputs(t *testing.T) {
+	tests := []struct {
+		inputs rules.Inputs
+		files  int
+		want   string
+	}{
+		{rules.Inputs{}, 0, "no findings"},
+		{rules.Inputs{Plans: 1}, 0, "no findings in 1 plan"},
+		{rules.Inputs{Plans: 2, DBTManifests: 1}, 14, "no findings in 2 plans, 14 SQL files and 1 dbt manifest"},
+		{rules.Inputs{Entries: 336, BqetlTrees: 1}, 4634, "no findings in 336 bigquery-etl entries, 4,634 SQL files and 1 bigquery-etl tree"},
+		{rules.Inputs{Entries: 1}, 1, "no findings in 1 bigquery-etl entry and 1 SQL file"},
+	}
+	for _, tt := range tests {
+		res := &rules.Result{Inputs: tt.inputs, Coverage: rules.Coverage{Tally: rules.Tally{Files: tt.files}}}
+		if got := Summary(res); got != tt.want {
+			t.Errorf("Summary(%+v, %d SQL files) = %q, want %q", tt.inputs, tt.files, got, tt.want)
+		}
+	}
+	res := &rules.Result{Inputs: rules.Inputs{Plans: 1}, Errors: []rules.InternalError{{}}}
+	if got, want := Summary(res), "no findings in 1 plan; 1 internal error"; got != want {
+		t.Errorf("Summary = %q, want %q", got, want)
 	}
 }

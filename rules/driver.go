@@ -67,6 +67,8 @@ type Result struct {
 	Findings []Finding
 	Errors   []InternalError
 	Units    int
+	// Inputs count the plans and lineages linted.
+	Inputs Inputs
 	// Coverage counts how the run's SQL statements were read.
 	Coverage Coverage
 }
@@ -104,7 +106,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		}
 	}
 	units = Linted(units)
-	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units)}
+	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units), Inputs: InputsOf(units)}
 	perUnit := make([]unitResult, len(units))
 	jobs := max(s.Jobs, 1)
 	var wg sync.WaitGroup

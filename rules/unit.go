@@ -5,6 +5,7 @@ import (
 	"path"
 
 	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
@@ -154,4 +155,39 @@ func Linted(units []*Unit) []*Unit {
 		}
 	}
 	return out
+}
+
+// Inputs count what a run linted, for the summary line: a check that
+// passes must say what it looked at.
+type Inputs struct {
+	// Plans are bflint plans; Entries are bigquery-etl backfill.yaml
+	// entries, each linted as a plan.
+	Plans, Entries int
+	// DBTManifests and BqetlTrees are the lineages the plans and SQL
+	// files were checked against.
+	DBTManifests, BqetlTrees int
+}
+
+// InputsOf counts the plans, entries and lineages of the linted units.
+func InputsOf(units []*Unit) Inputs {
+	var in Inputs
+	lineages := map[*manifest.Manifest]bool{}
+	for _, u := range units {
+		if u.Plan != nil {
+			if bqetl.Of(u.Plan) != nil {
+				in.Entries++
+			} else {
+				in.Plans++
+			}
+		}
+		if m := u.Manifest(); m != nil && !lineages[m] {
+			lineages[m] = true
+			if m.ProjectName == bqetl.ProjectName {
+				in.BqetlTrees++
+			} else {
+				in.DBTManifests++
+			}
+		}
+	}
+	return in
 }

@@ -48,6 +48,12 @@
 //	    "parsed": 37,              // from their parse tree
 //	    "from_tokens": 2,          // rejected by the parser, read from their tokens
 //	    "not_read": 1              // nothing could be read: each is a BF002 finding
+//	  },
+//	  "inputs": {                  // what else the run linted
+//	    "plans": 2,                // bflint plans
+//	    "bqetl_entries": 0,        // bigquery-etl backfill.yaml entries, each linted as a plan
+//	    "dbt_manifests": 1,        // lineages checked against
+//	    "bqetl_trees": 0
 //	  }
 //	}
 //

@@ -77,6 +77,11 @@ func (doc *document) encode() []byte {
 		{"sql_files", doc.Coverage.SQLFiles}, {"statements", doc.Coverage.Statements}, {"parsed", doc.Coverage.Parsed},
 		{"from_tokens", doc.Coverage.FromTokens}, {"not_read", doc.Coverage.NotRead},
 	})
+	e.WriteString("\n  }")
+	e.counts("inputs", []namedCount{
+		{"plans", doc.Inputs.Plans}, {"bqetl_entries", doc.Inputs.BqetlEntries},
+		{"dbt_manifests", doc.Inputs.DBTManifests}, {"bqetl_trees", doc.Inputs.BqetlTrees},
+	})
 	e.WriteString("\n  }\n}\n")
 	return e.Bytes()
 }

@@ -25,6 +25,7 @@ type document struct {
 	Errors   []ierror  `json:"errors"`
 	Summary  summary   `json:"summary"`
 	Coverage coverage  `json:"coverage"`
+	Inputs   inputs    `json:"inputs"`
 }
 
 type tool struct {
@@ -68,6 +69,14 @@ type summary struct {
 	Suppressed int `json:"suppressed"`
 }
 
+// inputs count the plans and lineages a run linted.
+type inputs struct {
+	Plans        int `json:"plans"`
+	BqetlEntries int `json:"bqetl_entries"`
+	DBTManifests int `json:"dbt_manifests"`
+	BqetlTrees   int `json:"bqetl_trees"`
+}
+
 // coverage counts how the run's SQL statements were read.
 type coverage struct {
 	SQLFiles   int `json:"sql_files"`
@@ -90,6 +99,8 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	doc.Summary = summary{Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed}
 	cov := res.Coverage
 	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead()}
+	in := res.Inputs
+	doc.Inputs = inputs{Plans: in.Plans, BqetlEntries: in.Entries, DBTManifests: in.DBTManifests, BqetlTrees: in.BqetlTrees}
 	for i, f := range res.Findings {
 		if f.Suppressed != nil {
 			continue

@@ -41,7 +41,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		}
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "### bflint: %s\n\n", reporters.Count(res))
+	fmt.Fprintf(bw, "### bflint: %s\n\n", reporters.Summary(res))
 	if line := reporters.CoverageLine(res.Coverage); line != "" {
 		fmt.Fprintf(bw, "%s.\n\n", escape(line))
 	}

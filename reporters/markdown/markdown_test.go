@@ -60,7 +60,7 @@ func TestLimit(t *testing.T) {
 	if !strings.Contains(out, "4 findings more not listed here") {
 		t.Errorf("no note about the 4 findings left out:\n%s", out)
 	}
-	if !strings.HasPrefix(out, "### bflint: 3 errors, 2 warnings, 1 info (1 suppressed); 1 internal error\n") {
+	if !strings.HasPrefix(out, "### bflint: 3 errors, 2 warnings, 1 info (1 suppressed) in 2 SQL files; 1 internal error\n") {
 		t.Errorf("the headline must count every finding:\n%s", out)
 	}
 }

@@ -50,7 +50,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		first, _, _ := strings.Cut(e.Message, "\n")
 		fmt.Fprintf(bw, "%s: %s: %s\n", printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
 	}
-	fmt.Fprintln(bw, reporters.Count(res))
+	fmt.Fprintln(bw, reporters.Summary(res))
 	if line := reporters.CoverageLine(res.Coverage); line != "" {
 		fmt.Fprintln(bw, line)
 	}
