@@ -74,7 +74,7 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	)
 	fs.Var(&formatList, "format", "output `format`: text, json, sarif, github, rdjsonl or markdown; repeat, or give format=FILE, to write several")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of stdout")
-	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339 (default: the current time)")
+	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339, or a date alone for noon UTC that day (default: the current time)")
 	fs.StringVar(&o.configPath, "config", "", "configuration `FILE` (default: .bflint.yaml found walking up to the project root)")
 	fs.StringVar(&o.manifest, "manifest", "", "dbt manifest.json `FILE` for plans that name none")
 	fs.StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or never")
@@ -135,9 +135,9 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	}
 	o.now = time.Now()
 	if nowText != "" {
-		t, err := time.Parse(time.RFC3339, nowText)
+		t, err := parseNow(nowText)
 		if err != nil {
-			return nil, usageErrorf("--now %q is not an RFC 3339 time such as 2026-11-30T09:00:00Z", nowText)
+			return nil, usageErrorf("--now %q is not an RFC 3339 time such as 2026-11-30T09:00:00Z, or a date such as 2026-11-30", nowText)
 		}
 		o.now = t
 	}
@@ -386,4 +386,14 @@ func buildSettings(reg *rules.Registry, cfg *config.Config, fset *token.FileSet,
 		return nil, usageErrorf("invalid configuration:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return s, nil
+}
+
+// parseNow reads --now: an RFC 3339 time, or a date alone, taken as noon
+// UTC, which is that same date in every time zone from UTC-11 to UTC+11,
+// so that a plan's local "today" is the date the user typed.
+func parseNow(text string) (time.Time, error) {
+	if day, err := time.Parse(time.DateOnly, text); err == nil {
+		return day.Add(12 * time.Hour), nil
+	}
+	return time.Parse(time.RFC3339, text)
 }
