@@ -114,11 +114,14 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	}
 	if m.ProjectName == bqetl.ProjectName {
 		report.Backfill, report.ThroughUnion = []string{}, []string{}
-		reached := g.RebuildAvoiding(id, func(n string) bool { return bqetl.IsUnionView(m.Node(n)) })
+		reached := map[string]bool{}
+		for _, r := range g.RebuildAvoiding(id, bqetl.UnionViews(m)) {
+			reached[r] = true
+		}
 		for _, r := range report.Rebuild {
 			switch {
 			case g.Materialization(r) != "incremental":
-			case slices.Contains(reached, r):
+			case reached[r]:
 				report.Backfill = append(report.Backfill, r)
 			default:
 				report.ThroughUnion = append(report.ThroughUnion, r)

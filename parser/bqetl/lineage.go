@@ -209,6 +209,12 @@ const UnionView = "union"
 // app, the channel), which bflint does not follow.
 func IsUnionView(n *manifest.Node) bool { return n != nil && n.Union == UnionView }
 
+// UnionViews is IsUnionView by unique id in m, the form lineage's
+// RebuildAvoiding takes.
+func UnionViews(m *manifest.Manifest) func(id string) bool {
+	return func(id string) bool { return IsUnionView(m.Node(id)) }
+}
+
 // readObject reads what an object reads, by full name, and whether it is
 // a view unioning different relations. Parents listed in metadata.yaml's
 // references spare reading the SQL, except a view's, whose union only the

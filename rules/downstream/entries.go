@@ -38,7 +38,9 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 		}
 		covered[l.id(other.Target)] = true
 	}
-	avoid := unionView(l)
+	// Tables reached only through a view unioning several relations may
+	// read none of the corrected rows, and are not reported.
+	avoid := bqetl.UnionViews(l.m)
 	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
 	var missing []string
 	for _, id := range l.g.RebuildAvoiding(target, avoid) {
@@ -65,13 +67,6 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
 		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
 	return nil
-}
-
-// unionView reports whether id is a view unioning several relations:
-// tables reached only through one may read none of the corrected rows,
-// and are not reported.
-func unionView(l *lookup) func(id string) bool {
-	return func(id string) bool { return bqetl.IsUnionView(l.m.Node(id)) }
 }
 
 // createdBefore keeps the tables of missing the tree defined before the
