@@ -396,9 +396,12 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 					mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
 				}
 			}
-			if mpath != "" {
+			switch {
+			case mpath != "":
 				m = l.manifest(mpath)
 				u.DBT = m
+			case !namesManifest(p):
+				u.DBT = l.absentManifest(lp.dir)
 			}
 		}
 		byPath := map[string]*rules.SQLFile{}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -30,6 +31,25 @@ func (l *loader) manifestFor(dir string) string {
 		}
 	}
 	return ""
+}
+
+// absentManifest is the DBT of a plan in a dbt project that has no
+// manifest where discovery looks, nil outside a dbt project.
+func (l *loader) absentManifest(dir string) *rules.DBT {
+	path, found := manifest.Discover(dir, l.root)
+	if !found {
+		return nil
+	}
+	return &rules.DBT{Path: displayName(l.root, path), Absent: true}
+}
+
+func namesManifest(p *plan.Plan) bool {
+	for _, ref := range p.Paths {
+		if ref.Key == "downstream.manifest" {
+			return true
+		}
+	}
+	return false
 }
 
 // manifest loads the manifest at path once per run.

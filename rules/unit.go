@@ -54,6 +54,10 @@ type DBT struct {
 	// History is what the project held on earlier days, nil when it is
 	// not in version control (or is a dbt project, which has none here).
 	History lineage.History
+	// Absent is set for a plan in a dbt project whose manifest, at Path,
+	// has not been written (dbt's target/ is not committed), so that the
+	// checks that need it can say they did not run.
+	Absent bool
 }
 
 // Fact returns what compute derives from the unit, computing it once: the

@@ -25,16 +25,16 @@ func prepareAdoption(o *lintOptions, root string) (*adoption, error) {
 		b, err := baseline.Read(o.baseline)
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-			return nil, usageErrorf("--baseline %s: no such file; record one with --write-baseline %s", o.baseline, o.baseline)
+			return nil, inputErrorf("--baseline %s: no such file; record one with --write-baseline %s", o.baseline, o.baseline)
 		case err != nil:
-			return nil, usageErrorf("--baseline %s: %v", o.baseline, err)
+			return nil, inputErrorf("--baseline %s: %v", o.baseline, err)
 		}
 		a.baseline = b
 	}
 	if o.newFromRev != "" {
 		changed, err := changedFiles(root, o.newFromRev)
 		if err != nil {
-			return nil, usageErrorf("--new-from-rev %s: %v", o.newFromRev, err)
+			return nil, inputErrorf("--new-from-rev %s: %v", o.newFromRev, err)
 		}
 		a.changed = changed
 	}
@@ -86,7 +86,7 @@ func writeBaseline(path string, stderr io.Writer) rules.Processor {
 	return rules.Processor{Name: "write-baseline", Run: func(fs []rules.Finding) ([]rules.Finding, error) {
 		b := baseline.New(fs, rules.Fingerprints(fs))
 		if err := b.WriteFile(path); err != nil {
-			return nil, usageErrorf("--write-baseline %s: %v", path, err)
+			return nil, inputErrorf("--write-baseline %s: %v", path, err)
 		}
 		fmt.Fprintf(stderr, "bflint: wrote %s with %d finding(s)\n", path, len(b.Findings))
 		return fs, nil

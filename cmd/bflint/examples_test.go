@@ -102,3 +102,35 @@ func TestRulesJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestReadmeFirstRun holds the README's first run to what it quotes: one
+// verdict line per example folder, from -q, and nothing else.
+func TestReadmeFirstRun(t *testing.T) {
+	t.Chdir("../..")
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	section := between(string(readme), "## First run", "\n## ")
+	command := between(section, "```sh\n", "\n")
+	if !strings.Contains(command, `./bflint -q --now 2026-11-30 "$example"`) || !strings.Contains(command, "for example in examples/*/") {
+		t.Fatalf("the README's first run is not the loop this test replays: %s", command)
+	}
+	quoted := between(section, "```console\n", "```")
+	entries, err := os.ReadDir("examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got strings.Builder
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		var stdout, stderr bytes.Buffer
+		run([]string{"-q", "--now", "2026-11-30", "examples/" + e.Name() + "/"}, &stdout, &stderr)
+		got.WriteString(stdout.String() + stderr.String())
+	}
+	if got.String() != quoted {
+		t.Errorf("the first run prints:\n%s\nthe README quotes:\n%s", got.String(), quoted)
+	}
+}

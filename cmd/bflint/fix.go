@@ -63,23 +63,23 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 		path := filepath.Join(root, filepath.FromSlash(f.Name))
 		info, err := os.Stat(path)
 		if err != nil {
-			return 0, usageErrorf("--fix: %v", err)
+			return 0, inputErrorf("--fix: %v", err)
 		}
 		if info.Mode().Perm()&0o222 == 0 {
-			return 0, usageErrorf("--fix: %s is read-only; no file was changed. Make it writable, or run without --fix", f.Name)
+			return 0, inputErrorf("--fix: %s is read-only; no file was changed. Make it writable, or run without --fix", f.Name)
 		}
 		disk, err := os.ReadFile(path)
 		if err != nil {
-			return 0, usageErrorf("--fix: %v", err)
+			return 0, inputErrorf("--fix: %v", err)
 		}
 		if !bytes.Equal(disk, f.Content) {
-			return 0, usageErrorf("--fix: %s changed while bflint read it; no file was changed", f.Name)
+			return 0, inputErrorf("--fix: %s changed while bflint read it; no file was changed", f.Name)
 		}
 		changes = append(changes, change{path, out, info.Mode().Perm()})
 	}
 	for i, c := range changes {
 		if err := writeAtomic(c.path, c.content, c.mode); err != nil {
-			return i, usageErrorf("--fix: %v", err)
+			return i, inputErrorf("--fix: %v", err)
 		}
 	}
 	return len(changes), nil

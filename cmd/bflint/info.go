@@ -2,14 +2,17 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
+	"strconv"
+	"strings"
 	"text/tabwriter"
 	"time"
 
+	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules/all"
 	"golang.org/x/mod/module"
@@ -87,14 +90,16 @@ func version() string { return currentVersion().Version }
 func defaultJobs() int { return runtime.NumCPU() }
 
 func rulesCommand(args []string, stdout io.Writer) error {
-	fs := flag.NewFlagSet("bflint rules", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	format := fs.String("format", "text", "text or json")
-	if err := fs.Parse(args); err != nil {
-		return usageErrorf("rules: %v", err)
+	fs, err := parseCommandFlags(lookupSubcommand("rules"), args, stdout)
+	if err != nil {
+		return err
 	}
+	if fs.NArg() > 0 {
+		return commandUsageErrorf("rules", "rules takes no arguments besides --format, got %q", fs.Arg(0))
+	}
+	format := flagValue(fs, "format")
 	reg := all.Registry()
-	switch *format {
+	switch format {
 	case "json":
 		type ruleJSON struct {
 			Code     string `json:"code"`
@@ -116,26 +121,61 @@ func rulesCommand(args []string, stdout io.Writer) error {
 		}
 		return tw.Flush()
 	}
-	return usageErrorf("rules --format %q: use text or json", *format)
+	return commandUsageErrorf("rules", "rules --format %q: use text or json", format)
 }
 
 func explainCommand(args []string, stdout io.Writer) error {
-	if len(args) != 1 {
-		return usageErrorf("explain takes one rule code or name, e.g. bflint explain BF601")
+	fs, err := parseCommandFlags(lookupSubcommand("explain"), args, stdout)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return commandUsageErrorf("explain", "explain takes one rule code or name, e.g. bflint explain BF601")
 	}
 	reg := all.Registry()
-	r := reg.Lookup(args[0])
+	r := reg.Lookup(fs.Arg(0))
 	if r == nil {
-		return usageErrorf("explain: %v", reg.UnknownError(args[0]))
+		return inputErrorf("explain: %v", reg.UnknownError(fs.Arg(0)))
 	}
-	fmt.Fprintf(stdout, "%s %s (%s)\n%s\n\n%s\n\n%s\n", r.Code, r.Name, r.Severity, r.Doc.Title, r.Doc.HelpText(), r.URL())
+	fmt.Fprintf(stdout, "%s %s (%s)\n%s\n\n%s\nDocumentation: %s\n", r.Code, r.Name, r.Severity, r.Doc.Title, wrapHelp(r.Doc.HelpText(), terminalWidth()), r.URL())
 	return nil
 }
 
-func schemaCommand(args []string, stdout io.Writer) error {
-	if len(args) != 0 {
-		return usageErrorf("schema takes no arguments")
+// wrapHelp wraps the prose paragraphs of a rule's help to width and keeps
+// the indented examples as written, since YAML and SQL lines must not be
+// broken.
+func wrapHelp(text string, width int) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		if line == "" || strings.HasPrefix(line, " ") {
+			b.WriteString(line + "\n")
+			continue
+		}
+		b.WriteString(wrap(line, "", width))
 	}
-	_, err := stdout.Write(plan.Schema)
+	return b.String()
+}
+
+// terminalWidth is COLUMNS when the shell exports a usable one, else 80.
+func terminalWidth() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 40 {
+		return min(n, 120)
+	}
+	return 80
+}
+
+func schemaCommand(args []string, stdout io.Writer) error {
+	fs, err := parseCommandFlags(lookupSubcommand("schema"), args, stdout)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() != 0 {
+		return commandUsageErrorf("schema", "schema takes no arguments besides --config")
+	}
+	schema := plan.Schema
+	if flagValue(fs, "config") == "true" {
+		schema = config.Schema
+	}
+	_, err = stdout.Write(schema)
 	return err
 }

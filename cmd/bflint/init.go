@@ -3,9 +3,10 @@ package main
 import (
 	"errors"
 	"flag"
-	"fmt"
 	"io"
-	"io/fs"
+	iofs "io/fs"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"text/template"
@@ -13,80 +14,55 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
+	"golang.org/x/mod/module"
+	"golang.org/x/mod/semver"
 )
 
-const initUsage = `Usage: bflint init --target T --start D --end D [--manifest FILE] [--id ID] [--grain G]
+const initAbout = `Writes a plan skeleton for a backfill of T: every section of the plan
+format, filled with what the dbt manifest knows (the incremental strategy
+and unique_key as rerun.write and rerun.key, partition_by as the partition
+column and grain, the downstream rebuild, notify and skip lists), each
+value taken from the manifest marked by a comment saying so, and TODO
+markers where only a person can answer (the timezone among them: dbt does
+not record it). bflint keeps reporting the TODOs until they are answered
+(docs/authoring.md says which rule reports which). With -o FILE the plan
+is written to FILE, which must not exist, and the manifest path in it is
+relative to FILE's folder; without it, to stdout.`
 
-Prints a plan skeleton for a backfill of T on stdout: every section of the
-plan format, the downstream rebuild, notify and skip lists filled from the
-dbt manifest, and TODO markers where only a person can answer. bflint keeps
-reporting the TODOs until they are answered (docs/authoring.md says which
-rule reports which).
-
-Flags:
-`
-
-// schemaURL is the raw file, because editors fetch the schema itself rather
-// than GitHub's page about it.
-const schemaURL = "https://raw.githubusercontent.com/bflint/bflint/main/parser/plan/schema.json"
+func initFlags(fs *flag.FlagSet) {
+	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation the manifest knows")
+	fs.String("start", "", "first partition of the range, inclusive (`DATE`)")
+	fs.String("end", "", "last partition of the range, inclusive (`DATE`)")
+	fs.String("manifest", "", "dbt manifest.json `FILE` (default: found as bflint lineage finds it, and then not written into the plan, since lint finds it the same way)")
+	fs.String("o", "", "write the plan to `FILE` (which must not exist) instead of stdout, with the manifest path relative to it")
+	fs.String("id", "", "plan `ID`, [a-z0-9_]+ (default: bf, the start date as YYYYMMDD, then _a)")
+	fs.String("grain", "", "partition `GRAIN`: hour, day, week or month (default: partition_by.granularity of the manifest, else day)")
+}
 
 var planID = regexp.MustCompile(`^[a-z0-9_]+$`)
 
-// skeleton is what the template fills in.
-type skeleton struct {
-	SchemaURL, ID, Target, Name, Manifest string
-	Start, End, Grain                     string
-	Rebuild, Notify, Snapshots            []string
-}
-
 func initCommand(args []string, stdout io.Writer) error {
-	flags := flag.NewFlagSet("bflint init", flag.ContinueOnError)
-	flags.SetOutput(io.Discard)
-	target := flags.String("target", "", "the dataset to correct: a unique_id, model name or relation the manifest knows")
-	start := flags.String("start", "", "first partition of the range, inclusive (`DATE`)")
-	end := flags.String("end", "", "last partition of the range, inclusive (`DATE`)")
-	manifestPath := flags.String("manifest", "", "dbt manifest.json `FILE` (default: found as bflint lineage finds it); written into the plan as downstream.manifest, so give it relative to the plan's folder")
-	id := flags.String("id", "", "plan id, [a-z0-9_]+ (default: bf, the start date as YYYYMMDD, then _a)")
-	grain := flags.String("grain", "day", "partition `grain`: hour, day, week or month")
-	if err := flags.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, initUsage)
-			flags.SetOutput(stdout)
-			flags.PrintDefaults()
-			return &exitError{code: exitClean}
+	fs, err := parseCommandFlags(lookupSubcommand("init"), args, stdout)
+	if err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return commandUsageErrorf("init", "init takes no arguments besides its flags, got %q", fs.Arg(0))
+	}
+	target, start, end := flagValue(fs, "target"), flagValue(fs, "start"), flagValue(fs, "end")
+	manifestFlag, output, id := flagValue(fs, "manifest"), flagValue(fs, "o"), flagValue(fs, "id")
+	if target == "" || start == "" || end == "" {
+		return commandUsageErrorf("init", "init needs --target, --start and --end, e.g. bflint init --target fct_orders --start 2026-01-14 --end 2026-06-30")
+	}
+	if g := flagValue(fs, "grain"); g != "" && !validGrain(plan.Grain(g)) {
+		return commandUsageErrorf("init", "init --grain %q: use hour, day, week or month", g)
+	}
+	if output != "" {
+		if _, err := os.Lstat(output); err == nil {
+			return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
 		}
-		return usageErrorf("init: %v", err)
 	}
-	if flags.NArg() > 0 {
-		return usageErrorf("init takes no arguments besides its flags, got %q", flags.Arg(0))
-	}
-	if *target == "" || *start == "" || *end == "" {
-		return usageErrorf("init needs --target, --start and --end, e.g. bflint init --target fct_orders --start 2026-01-14 --end 2026-06-30")
-	}
-	g := plan.Grain(*grain)
-	switch g {
-	case plan.Hour, plan.Day, plan.Week, plan.Month:
-	default:
-		return usageErrorf("init --grain %q: use hour, day, week or month", *grain)
-	}
-	from, err := partition(g, "--start", *start)
-	if err != nil {
-		return err
-	}
-	to, err := partition(g, "--end", *end)
-	if err != nil {
-		return err
-	}
-	if from.T.After(to.T) {
-		return usageErrorf("init: --start %s is after --end %s", *start, *end)
-	}
-	if *id == "" {
-		*id = "bf" + from.T.Format("20060102") + "_a"
-	}
-	if !planID.MatchString(*id) {
-		return usageErrorf("init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", *id)
-	}
-	path := *manifestPath
+	path := manifestFlag
 	if path == "" {
 		if path, err = discoverManifest(); err != nil {
 			return err
@@ -94,34 +70,133 @@ func initCommand(args []string, stdout io.Writer) error {
 	}
 	m, err := manifest.Load(path)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && *manifestPath == "" {
-			return usageErrorf("init: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
+		if errors.Is(err, iofs.ErrNotExist) && manifestFlag == "" {
+			return inputErrorf("init: %v; run dbt compile (or dbt parse) to write it, or pass --manifest FILE", err)
 		}
-		return usageErrorf("init: %v", err)
+		return inputErrorf("init: %v", err)
 	}
 	graph := lineage.New(m)
-	node, err := graph.Resolve(*target)
+	nodeID, err := graph.Resolve(target)
 	if err != nil {
-		return usageErrorf("init: target %v (manifest %s)", err, path)
+		return inputErrorf("init: target %v (manifest %s)", err, path)
 	}
-	name := node[strings.LastIndex(node, ".")+1:]
-	if n := m.Node(node); n != nil && n.Name != "" {
-		name = n.Name
+	node := m.Node(nodeID)
+	known := fromManifest(node)
+	g := plan.Grain(flagValue(fs, "grain"))
+	if g == "" {
+		g = known.grain
 	}
-	return skeletonTemplate.Execute(stdout, skeleton{
-		SchemaURL: schemaURL,
-		ID:        *id,
-		Target:    node,
+	from, err := partition(g, "--start", start)
+	if err != nil {
+		return err
+	}
+	to, err := partition(g, "--end", end)
+	if err != nil {
+		return err
+	}
+	if from.T.After(to.T) {
+		return commandUsageErrorf("init", "init: --start %s is after --end %s", start, end)
+	}
+	if id == "" {
+		id = "bf" + from.T.Format("20060102") + "_a"
+	}
+	if !planID.MatchString(id) {
+		return commandUsageErrorf("init", "init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", id)
+	}
+	name := nodeID[strings.LastIndex(nodeID, ".")+1:]
+	if node != nil && node.Name != "" {
+		name = node.Name
+	}
+	manifestInPlan := manifestFlag
+	if manifestFlag != "" && output != "" {
+		if manifestInPlan, err = relativeTo(output, manifestFlag); err != nil {
+			return inputErrorf("init: %v", err)
+		}
+	}
+	sk := skeleton{
+		SchemaURL: schemaURL(currentVersion()),
+		ID:        id,
+		Target:    nodeID,
 		Name:      strings.ToLower(name),
-		Manifest:  *manifestPath,
+		Manifest:  manifestInPlan,
 		Start:     g.Format(from.T),
 		End:       g.Format(to.T),
 		Grain:     string(g),
-		Rebuild:   graph.Rebuild(node),
-		Notify:    graph.Notify(node),
-		Snapshots: graph.Snapshots(node),
-	})
+		Known:     known,
+		Rebuild:   graph.Rebuild(nodeID),
+		Notify:    graph.Notify(nodeID),
+		Snapshots: graph.Snapshots(nodeID),
+	}
+	if sk.Grain == string(known.grain) && flagValue(fs, "grain") == "" && known.grainNote != "" {
+		sk.GrainNote = "  # " + known.grainNote
+	}
+	if output == "" {
+		return skeletonTemplate.Execute(stdout, sk)
+	}
+	var b strings.Builder
+	if err := skeletonTemplate.Execute(&b, sk); err != nil {
+		return internalErrorf("init: %v", err)
+	}
+	// O_EXCL: a file that appeared since the check above is not replaced.
+	f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	if _, err := f.WriteString(b.String()); err != nil {
+		f.Close()
+		return inputErrorf("init -o: %v", err)
+	}
+	if err := f.Close(); err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	return nil
 }
+
+func validGrain(g plan.Grain) bool {
+	switch g {
+	case plan.Hour, plan.Day, plan.Week, plan.Month:
+		return true
+	}
+	return false
+}
+
+// relativeTo rewrites path, given relative to the working folder, as the
+// plan at planPath must write it: relative to the plan's folder, where
+// lint resolves it.
+func relativeTo(planPath, path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	planDir, err := filepath.Abs(filepath.Dir(planPath))
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(planDir, abs)
+	if err != nil {
+		return abs, nil
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// schemaURL pins the plan schema an editor loads to the release that wrote
+// the skeleton, or its commit, so that a later change to the format on
+// main does not mark an older plan wrong; a build that knows neither
+// points at main.
+func schemaURL(v versionInfo) string {
+	ref := "main"
+	switch {
+	case semver.IsValid(v.Version) && !module.IsPseudoVersion(v.Version):
+		ref = v.Version
+	case commitPattern.MatchString(v.Commit):
+		ref = v.Commit
+	}
+	// The raw file, because editors fetch the schema itself rather than
+	// GitHub's page about it.
+	return "https://raw.githubusercontent.com/bflint/bflint/" + ref + "/parser/plan/schema.json"
+}
+
+var commitPattern = regexp.MustCompile(`^[0-9a-f]{7,40}$`)
 
 // partition reads a date flag the way the plan parser reads range dates,
 // and insists it names one partition at the grain, so the skeleton never
@@ -129,11 +204,11 @@ func initCommand(args []string, stdout io.Writer) error {
 func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 	t, prec, err := plan.ParseDate(text)
 	if err != nil {
-		return plan.Date{}, usageErrorf("init %s: %v", flagName, err)
+		return plan.Date{}, commandUsageErrorf("init", "init %s: %v", flagName, err)
 	}
 	d := plan.Date{Raw: text, T: t, Precision: prec}
 	if err := g.Fit(d); err != nil {
-		return plan.Date{}, usageErrorf("init %s: %v", flagName, err)
+		return plan.Date{}, commandUsageErrorf("init", "init %s: %v", flagName, err)
 	}
 	return d, nil
 }
@@ -145,8 +220,9 @@ func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 // rule rejects (BF201, BF205, BF603, BF105). The comment carrying the TODO
 // sits on the line the finding points at, so the report leads to it.
 var skeletonTemplate = template.Must(template.New("plan").Parse(`# yaml-language-server: $schema={{.SchemaURL}}
-# Written by bflint init. Each TODO is a question only you can answer;
-# bflint reports the plan until every one is answered.
+# Written by bflint init{{if .Known.Materialized}} from the dbt manifest, where {{.Name}} is {{.Known.Materialized}}{{end}}.
+# "from the manifest" marks a value read there; each TODO is a question
+# only you can answer, and bflint reports the plan until every one is.
 bflint: 1
 id: {{.ID}}
 target: {{.Target}}
@@ -156,20 +232,21 @@ reason: TODO what was wrong, since when, and which change caused it
 range:
   start: {{.Start}}
   end: {{.End}}
-  grain: {{.Grain}}
-  timezone: UTC
-  partition_column: TODO
+  grain: {{.Grain}}{{.GrainNote}}
+  timezone: TODO  # the IANA zone the partition dates are in (UTC, Europe/Berlin, ...); dbt does not record it
+  partition_column: {{.Known.PartitionColumn}}
   pipeline_owns: 1
   boundary:  # TODO candidate and confirmed: the first bad partition, from deploy history and from the data
     introduced_by: TODO
     evidence: sql/TODO_find_boundary.sql
 
 rerun:
-  write: append  # TODO merge | replace_partition | overwrite; append duplicates rows on every re-run
-  key: [TODO]
+  write: {{.Known.Write}}
+{{- if .Known.Key}}
+  key: {{.Known.Key}}
+{{- end}}
   uniqueness_check: sql/TODO_assert_unique.sql
-  tested:  # TODO partition: the partition run twice against a populated copy
-    identical: false  # TODO true once running a partition twice gives identical results
+  tested: {}  # TODO partition: the partition run twice against a populated copy; identical: true once both runs gave the same rows
 
 compute:  # TODO environment (isolated | shared) and max_concurrency
 

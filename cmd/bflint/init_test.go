@@ -118,8 +118,10 @@ func TestInitOutputReportsOnlyTODOs(t *testing.T) {
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1:\n%s", code, out)
 	}
-	if strings.Contains(out, "BF001") {
-		t.Fatalf("the skeleton does not parse:\n%s", out)
+	// The one BF001 is the timezone, which dbt does not record: a TODO
+	// there, rather than UTC, makes the author say which zone it is.
+	if n := strings.Count(out, "BF001"); n != 1 || !strings.Contains(out, `range.timezone "TODO" is not an IANA time zone name`) {
+		t.Fatalf("the skeleton has %d BF001 findings, want only the one on timezone: TODO:\n%s", n, out)
 	}
 	head := regexp.MustCompile(`^new\.backfill\.yaml:(\d+):\d+: .*\[(BF\d+) `)
 	seen := map[string]bool{}
@@ -140,7 +142,7 @@ func TestInitOutputReportsOnlyTODOs(t *testing.T) {
 		seen[m[2]] = true
 	}
 	// The codes docs/authoring.md promises; a change here is a change there.
-	for _, code := range []string{"BF003", "BF103", "BF105", "BF201", "BF205", "BF301", "BF402", "BF501", "BF602", "BF603", "BF901", "BF902", "BF904"} {
+	for _, code := range []string{"BF001", "BF003", "BF103", "BF105", "BF205", "BF301", "BF402", "BF501", "BF602", "BF603", "BF901", "BF902", "BF904"} {
 		if !seen[code] {
 			t.Errorf("no %s on the skeleton, which docs/authoring.md says reports a TODO", code)
 		}
@@ -155,15 +157,13 @@ func TestInitOutputReportsOnlyTODOs(t *testing.T) {
 var answers = []struct{ todo, answer string }{
 	{"owner: TODO", "owner: data-eng"},
 	{"reason: TODO what was wrong, since when, and which change caused it", "reason: Refunds were counted as revenue after the 2026-01-14 deploy."},
+	{"timezone: TODO", "timezone: UTC"},
 	{"partition_column: TODO", "partition_column: order_date"},
 	{"boundary:  # TODO", "boundary:\n    candidate: 2026-01-14\n    confirmed: 2026-01-14"},
 	{"introduced_by: TODO", "introduced_by: 3f2a9c1"},
 	{"sql/TODO_find_boundary.sql", "sql/fct_orders/find_boundary.sql"},
-	{"write: append  # TODO", "write: merge"},
-	{"key: [TODO]", "key: [order_id]"},
 	{"sql/TODO_assert_unique.sql", "sql/fct_orders/assert_unique.sql"},
-	{"tested:  # TODO", "tested:\n    partition: 2026-03-01"},
-	{"identical: false  # TODO", "identical: true"},
+	{"tested: {}  # TODO", "tested:\n    partition: 2026-03-01\n    identical: true"},
 	{"compute:  # TODO", "compute:\n  environment: isolated\n  max_concurrency: 4"},
 	{"sql/TODO_build.sql", "sql/fct_orders/build.sql"},
 	{"sql/TODO_validate_reconciliation.sql", "sql/fct_orders/validate_reconciliation.sql"},
@@ -210,5 +210,124 @@ func TestInitAnsweredLintsClean(t *testing.T) {
 	code, out := lintProject(t, skeletonProject(t, answered))
 	if code != exitClean || !strings.Contains(out, "no findings") {
 		t.Errorf("answered skeleton: exit %d:\n%s\n--- plan\n%s", code, out, answered)
+	}
+}
+
+func TestSchemaURLPinsTheRelease(t *testing.T) {
+	const base = "https://raw.githubusercontent.com/bflint/bflint/"
+	for _, c := range []struct {
+		v    versionInfo
+		want string
+	}{
+		{versionInfo{Version: "v0.3.1", Commit: "0123456789abcdef0123456789abcdef01234567"}, "v0.3.1"},
+		{versionInfo{Version: "v0.0.0-20261201090000-0123456789ab", Commit: "0123456789ab"}, "0123456789ab"},
+		{versionInfo{Version: "dev", Commit: "0123456789abcdef0123456789abcdef01234567-dirty"}, "main"},
+		{versionInfo{Version: "dev", Commit: "unknown"}, "main"},
+	} {
+		if got := schemaURL(c.v); got != base+c.want+"/parser/plan/schema.json" {
+			t.Errorf("schemaURL(%+v) = %s, want ref %s", c.v, got, c.want)
+		}
+	}
+}
+
+// TestInitFromManifestConfig is init reading the model's config: each
+// strategy's rerun answer, the partition column and grain, and the
+// timezone left to the author.
+func TestInitFromManifestConfig(t *testing.T) {
+	manifestPath, err := filepath.Abs("../../testdata/manifests/init_strategies.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		target, start string
+		want, absent  []string
+	}{
+		{"sessions", "2026-03-01", []string{
+			"  timezone: TODO  #",
+			"  partition_column: session_date  # from the manifest: partition_by.field",
+			"  grain: day  # from the manifest: a date partition_by",
+			"  write: merge  # from the manifest: incremental_strategy merge",
+			"  key: [session_id]  # from the manifest: unique_key",
+		}, []string{"timezone: UTC", "write: append"}},
+		{"events_hourly", "2026-03-01T05:00", []string{
+			"  grain: hour  # from the manifest: partition_by.granularity",
+			"  partition_column: event_hour  # from the manifest",
+			"  write: replace_partition  # from the manifest: incremental_strategy insert_overwrite",
+		}, []string{"  key:"}},
+		{"page_views", "2026-03-01", []string{
+			"  write: append  # TODO from the manifest: incremental_strategy append adds a partition's rows again on a re-run (BF201)",
+			"  key: [TODO]",
+			"  partition_column: TODO",
+		}, nil},
+		{"clicks_keyless", "2026-03-01", []string{
+			"  write: append  # TODO from the manifest: incremental_strategy merge with no unique_key",
+		}, nil},
+		{"orders_batched", "2026-03-01", []string{
+			"  write: replace_partition  # from the manifest: microbatch",
+			"  partition_column: ordered_at  # TODO check: the manifest's event_time",
+		}, nil},
+		{"customers_deleted", "2026-03-01", []string{
+			"  write: merge  # from the manifest: delete+insert on unique_key",
+			"  key: [customer_id, valid_on]  # from the manifest: unique_key",
+		}, nil},
+		{"sessions_monthly", "2026-03", []string{
+			"  grain: month  # from the manifest: partition_by.granularity",
+			"  start: 2026-03",
+			"  write: overwrite  # from the manifest: materialized table",
+		}, nil},
+	} {
+		var stdout, stderr bytes.Buffer
+		args := []string{"init", "--manifest", manifestPath, "--target", c.target, "--start", c.start, "--end", c.start}
+		if code := run(args, &stdout, &stderr); code != 0 {
+			t.Errorf("%s: exit %d: %s", c.target, code, stderr.String())
+			continue
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stdout.String(), w) {
+				t.Errorf("%s: no line %q in:\n%s", c.target, w, stdout.String())
+			}
+		}
+		for _, a := range c.absent {
+			if strings.Contains(stdout.String(), a) {
+				t.Errorf("%s: %q should not be written:\n%s", c.target, a, stdout.String())
+			}
+		}
+	}
+}
+
+// TestInitOutputFile is init -o: the plan lands in the file, the manifest
+// path in it is read from the plan's folder, and an existing plan is kept.
+func TestInitOutputFile(t *testing.T) {
+	dir := skeletonProject(t, "bflint: 1\n")
+	if err := os.Remove(filepath.Join(dir, "new.backfill.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	if err := os.Mkdir("backfills", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--manifest", "target/manifest.json", "-o", "backfills/fct_orders.backfill.yaml"}
+	var stdout, stderr bytes.Buffer
+	if code := run(args, &stdout, &stderr); code != 0 || stdout.Len() != 0 {
+		t.Fatalf("init -o: exit %d, stdout %q, stderr %s", code, stdout.String(), stderr.String())
+	}
+	written, err := os.ReadFile("backfills/fct_orders.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(written), "  manifest: ../target/manifest.json\n") {
+		t.Errorf("the manifest path is not relative to the plan's folder:\n%s", written)
+	}
+	code, out := lintProject(t, dir)
+	if code != exitFindings || strings.Contains(out, "downstream.manifest") {
+		t.Errorf("lint of the written plan: exit %d, and downstream.manifest should resolve:\n%s", code, out)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := run(args, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "the file exists") {
+		t.Errorf("init -o onto an existing plan: exit %d, stderr %q; want exit 2 refusing", code, stderr.String())
+	}
+	if again, _ := os.ReadFile("backfills/fct_orders.backfill.yaml"); string(again) != string(written) {
+		t.Errorf("the existing plan was changed")
 	}
 }

@@ -18,9 +18,7 @@ import (
 	"github.com/bflint/bflint/parser/manifest"
 )
 
-const lineageUsage = `Usage: bflint lineage TARGET [--manifest FILE | --tree DIR] [--format text|json]
-
-Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
+const lineageAbout = `Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
 name, source_name.table_name, or a schema.table relation) touches downstream:
 the models that must be rebuilt after it, in order; the snapshots, which
 cannot be rebuilt; and the exposures whose readers must be told.
@@ -44,10 +42,7 @@ through the target's lineage}.
 The decoded manifest, and a tree's lineage, are cached in
 $BFLINT_CACHE_DIR, by default the bflint folder of the user's cache folder
 ($XDG_CACHE_HOME or ~/.cache on Linux); BFLINT_CACHE_DIR=off turns the
-cache off.
-
-Flags:
-`
+cache off.`
 
 // lineageReport is the JSON form of the command's output; the field order is
 // the documented key order.
@@ -63,23 +58,20 @@ type lineageReport struct {
 }
 
 func lineageCommand(args []string, stdout io.Writer) error {
+	command := lookupSubcommand("lineage")
 	flags := flag.NewFlagSet("bflint lineage", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
-	manifestPath := flags.String("manifest", "", "dbt manifest.json `FILE` (default: target/manifest.json, or dbt_project.yml's target-path, of the nearest folder at or above the working directory that holds dbt_project.yml)")
-	treePath := flags.String("tree", "", "the sql/ `DIR` of a bigquery-etl repository (default: found at or above the working directory when no dbt_project.yml is)")
-	format := flags.String("format", "text", "output `format`: text or json")
+	command.flags(flags)
 	var targets []string
 	// The target usually comes first, as in "bflint lineage fct_orders --format json".
 	rest := args
 	for {
 		if err := flags.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, lineageUsage)
-				flags.SetOutput(stdout)
-				flags.PrintDefaults()
+				writeCommandHelp(stdout, command)
 				return &exitError{code: exitClean}
 			}
-			return usageErrorf("lineage: %v", err)
+			return commandUsageErrorf("lineage", "lineage: %v", err)
 		}
 		if flags.NArg() == 0 {
 			break
@@ -87,23 +79,24 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		targets = append(targets, flags.Arg(0))
 		rest = flags.Args()[1:]
 	}
+	manifestPath, treePath, format := flagValue(flags, "manifest"), flagValue(flags, "tree"), flagValue(flags, "format")
 	if len(targets) != 1 {
-		return usageErrorf("lineage takes one target, a unique_id, model name or relation, e.g. bflint lineage model.shop.fct_orders")
+		return commandUsageErrorf("lineage", "lineage takes one target, a unique_id, model name or relation, e.g. bflint lineage model.shop.fct_orders")
 	}
-	if *format != "text" && *format != "json" {
-		return usageErrorf("lineage --format %q: use text or json", *format)
+	if format != "text" && format != "json" {
+		return commandUsageErrorf("lineage", "lineage --format %q: use text or json", format)
 	}
-	if *manifestPath != "" && *treePath != "" {
-		return usageErrorf("lineage: pass --manifest or --tree, not both")
+	if manifestPath != "" && treePath != "" {
+		return commandUsageErrorf("lineage", "lineage: pass --manifest or --tree, not both")
 	}
-	m, path, err := lineageSource(*manifestPath, *treePath)
+	m, path, err := lineageSource(manifestPath, treePath)
 	if err != nil {
 		return err
 	}
 	g := lineage.New(m)
 	id, err := g.Resolve(targets[0])
 	if err != nil {
-		return usageErrorf("lineage: target %v (lineage of %s)", err, path)
+		return inputErrorf("lineage: target %v (lineage of %s)", err, path)
 	}
 	report := lineageReport{
 		Target:     id,
@@ -133,7 +126,7 @@ func lineageCommand(args []string, stdout io.Writer) error {
 			report.Cycles = append(report.Cycles, c)
 		}
 	}
-	if *format == "json" {
+	if format == "json" {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -159,7 +152,7 @@ func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path st
 	if treePath != "" {
 		lin, err := bqetl.ReadLineageCached(treePath, true, manifest.CacheDir())
 		if err != nil {
-			return nil, "", usageErrorf("lineage: %v", err)
+			return nil, "", inputErrorf("lineage: %v", err)
 		}
 		return lin.Manifest, treePath, nil
 	}
@@ -169,9 +162,9 @@ func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path st
 	m, err = manifest.LoadCached(path, manifest.CacheDir())
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) && manifestPath == "" {
-			return nil, "", usageErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
+			return nil, "", inputErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
 		}
-		return nil, "", usageErrorf("lineage: %v", err)
+		return nil, "", inputErrorf("lineage: %v", err)
 	}
 	return m, path, nil
 }
@@ -211,11 +204,11 @@ func discoverTree() (string, bool) {
 func discoverManifest() (string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return "", usageErrorf("lineage: %v; pass --manifest FILE", err)
+		return "", inputErrorf("lineage: %v; pass --manifest FILE", err)
 	}
 	path, found := manifest.Discover(wd, "")
 	if !found {
-		return "", usageErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
+		return "", inputErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
 	}
 	if rel, err := filepath.Rel(wd, path); err == nil {
 		path = rel
@@ -401,4 +394,10 @@ func nodeLabel(g *lineage.Graph, m *manifest.Manifest, id string) string {
 		label += ", union"
 	}
 	return label
+}
+
+func lineageFlags(fs *flag.FlagSet) {
+	fs.String("manifest", "", "dbt manifest.json `FILE` (default: target/manifest.json, or dbt_project.yml's target-path, of the nearest folder at or above the working directory that holds dbt_project.yml)")
+	fs.String("tree", "", "the sql/ `DIR` of a bigquery-etl repository (default: found at or above the working directory when no dbt_project.yml is)")
+	fs.String("format", "text", "output `FORMAT`: text or json")
 }

@@ -30,6 +30,7 @@ type lintOptions struct {
 	enable     []string
 	disable    []string
 	noColor    bool
+	quiet      bool // -q: the text report's verdict line only
 	stats      bool
 	jobs       int
 	paths      []string
@@ -64,39 +65,49 @@ func (l *listFlag) Set(v string) error {
 	return nil
 }
 
-func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
-	fs := flag.NewFlagSet("bflint", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	var (
-		formatList, enable, disable listFlag
-		nowText, failOn             string
-		o                           lintOptions
-	)
-	fs.Var(&formatList, "format", "output `format`: text, json, sarif, github, rdjsonl or markdown; repeat, or give format=FILE, to write several")
+// lintFlagValues are the lint flags read as text, checked after parsing.
+type lintFlagValues struct {
+	formatList, enable, disable listFlag
+	nowText, failOn             string
+}
+
+// declareLintFlags declares the lint flags on fs, writing into o and v.
+func declareLintFlags(fs *flag.FlagSet, o *lintOptions, v *lintFlagValues) {
+	fs.Var(&v.formatList, "format", "output `FORMAT`: text, json, sarif, github, rdjsonl or markdown; repeat, or give format=FILE, to write several")
 	fs.StringVar(&o.output, "output", "", "write the report to `FILE` instead of stdout")
-	fs.StringVar(&nowText, "now", "", "the clock for date rules, as RFC 3339, or a date alone for noon UTC that day (default: the current time)")
+	fs.StringVar(&v.nowText, "now", "", "the clock for date rules (`TIME`), as RFC 3339, or a date alone for noon UTC that day (default: the current time)")
 	fs.StringVar(&o.configPath, "config", "", "configuration `FILE` (default: .bflint.yaml found walking up to the project root)")
 	fs.StringVar(&o.manifest, "manifest", "", "dbt manifest.json `FILE` for plans that name none")
-	fs.StringVar(&failOn, "fail-on", "error", "exit 1 when a finding is at or above this severity: error, warning or never")
-	fs.Var(&enable, "enable", "run these rules (`CODE`s or names, comma-separated) even if configuration disables them")
-	fs.Var(&disable, "disable", "do not run these rules (`CODE`s or names, comma-separated)")
+	fs.StringVar(&v.failOn, "fail-on", "error", "exit 1 when a finding is at or above this `SEVERITY`: error, warning or never")
+	fs.Var(&v.enable, "enable", "run these rules (`CODE`s or names, comma-separated) even if configuration disables them")
+	fs.Var(&v.disable, "disable", "do not run these rules (`CODE`s or names, comma-separated)")
 	fs.BoolVar(&o.noColor, "no-color", false, "never colour the text report")
+	const quietUsage = "print only the verdict line of the text report (the paths linted, the counts and what was linted), not the findings; other formats are written whole"
+	fs.BoolVar(&o.quiet, "q", false, quietUsage)
+	fs.BoolVar(&o.quiet, "quiet", false, quietUsage)
 	fs.BoolVar(&o.stats, "stats", false, "after the report, print to stderr how many SQL statements were parsed, analysed from tokens, or not analysed, per dialect")
 	fs.IntVar(&o.jobs, "j", 0, "lint `N` files at once (default: the number of CPUs)")
 	fs.StringVar(&o.writeBaseline, "write-baseline", "", "record the run's active findings in the baseline `FILE` and exit 0; the report is still written")
 	fs.StringVar(&o.baseline, "baseline", "", "hide the findings recorded in the baseline `FILE`, and say on stderr which of its entries match nothing")
-	fs.BoolVar(&o.fix, "fix", false, "first apply the safe fixes (BF801: add missing models to downstream.rebuild; BF802: reorder it) to the plans, then report what remains")
+	fs.BoolVar(&o.fix, "fix", false, "first apply the safe fixes (BF801: add missing models to downstream.rebuild; BF802: reorder it) to the plans, say on stderr what each changed, then report what remains")
 	fs.StringVar(&o.planFormat, "plan-format", "", "read plan files as `FORMAT`: auto (by name and place), bflint, or bqetl (every backfill.yaml, and every plan file given that is not *.backfill.yaml, holds bigquery-etl entries); default: the configuration's plan_format, else auto")
 	fs.StringVar(&o.newFromRev, "new-from-rev", "", "report only findings in plans and SQL files changed since the git revision `REV`, counting a plan as changed when any file it references is")
+}
+
+func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
+	fs := flag.NewFlagSet("bflint", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var (
+		o lintOptions
+		v lintFlagValues
+	)
+	declareLintFlags(fs, &o, &v)
 	// Flags may follow paths, as in "bflint examples/ --format json".
 	rest := args
 	for {
 		if err := fs.Parse(rest); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				fmt.Fprint(stdout, usage)
-				fs.SetOutput(stdout)
-				fs.PrintDefaults()
-				fmt.Fprint(stdout, environmentHelp)
+				writeMainHelp(stdout, fs)
 				return nil, &exitError{code: exitClean}
 			}
 			return nil, usageErrorf("%v", err)
@@ -116,11 +127,11 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	if len(o.paths) == 0 {
 		o.paths = []string{"."}
 	}
-	if len(formatList) == 0 {
-		formatList = listFlag{"text"}
+	if len(v.formatList) == 0 {
+		v.formatList = listFlag{"text"}
 	}
 	toStdout := 0
-	for _, f := range formatList {
+	for _, f := range v.formatList {
 		name, path, _ := strings.Cut(f, "=")
 		if !contains(formats, name) {
 			return nil, usageErrorf("--format %q: unknown format; use one of %s", name, strings.Join(formats, ", "))
@@ -134,14 +145,14 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 		return nil, usageErrorf("several formats would go to stdout: give the others a file, as --format sarif=bflint.sarif")
 	}
 	o.now = time.Now()
-	if nowText != "" {
-		t, err := parseNow(nowText)
+	if v.nowText != "" {
+		t, err := parseNow(v.nowText)
 		if err != nil {
-			return nil, usageErrorf("--now %q is not an RFC 3339 time such as 2026-11-30T09:00:00Z, or a date such as 2026-11-30", nowText)
+			return nil, usageErrorf("--now %q is not an RFC 3339 time such as 2026-11-30T09:00:00Z, or a date such as 2026-11-30", v.nowText)
 		}
 		o.now = t
 	}
-	switch failOn {
+	switch v.failOn {
 	case "error":
 		o.failOn = rules.SeverityError
 	case "warning":
@@ -149,12 +160,12 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	case "never":
 		o.failOn = rules.SeverityDefault
 	default:
-		return nil, usageErrorf("--fail-on %q: use error, warning or never", failOn)
+		return nil, usageErrorf("--fail-on %q: use error, warning or never", v.failOn)
 	}
 	if o.jobs < 0 {
 		return nil, usageErrorf("-j must be at least 1")
 	}
-	o.enable, o.disable = enable, disable
+	o.enable, o.disable = v.enable, v.disable
 	return &o, nil
 }
 
@@ -191,7 +202,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	root, err := load.ProjectRoot(o.paths[0])
 	if err != nil {
-		return usageErrorf("%v", err)
+		return inputErrorf("%v", err)
 	}
 	fset := token.NewFileSet()
 	cfg, problems, err := loadConfig(fset, o, root)
@@ -210,16 +221,16 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir(), History: gitHistoryOf}
 	if o.manifest != "" {
 		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
-			return usageErrorf("--manifest %s: no such file", o.manifest)
+			return inputErrorf("--manifest %s: no such file", o.manifest)
 		}
 		if loadOpts.Manifest, err = filepath.Abs(o.manifest); err != nil {
-			return usageErrorf("--manifest %s: %v", o.manifest, err)
+			return inputErrorf("--manifest %s: %v", o.manifest, err)
 		}
 	}
 	if o.newFromRev != "" {
 		// prepareAdoption has checked that the revision exists.
 		if loadOpts.Previous, err = previousFiles(root, o.newFromRev, adopt.changed); err != nil {
-			return usageErrorf("--new-from-rev %s: %v", o.newFromRev, err)
+			return inputErrorf("--new-from-rev %s: %v", o.newFromRev, err)
 		}
 	}
 	format, err := planFormat(o.planFormat, cfg)
@@ -231,7 +242,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		var ue *load.UsageError
 		if errors.As(err, &ue) {
-			return usageErrorf("%s", ue.Msg)
+			return inputErrorf("%s", ue.Msg)
 		}
 		return err
 	}
@@ -297,7 +308,7 @@ func loadConfig(fset *token.FileSet, o *lintOptions, root string) (*config.Confi
 	if path == "" {
 		start, err := filepath.Abs(o.paths[0])
 		if err != nil {
-			return nil, nil, usageErrorf("%v", err)
+			return nil, nil, inputErrorf("%v", err)
 		}
 		if real, err := filepath.EvalSymlinks(start); err == nil {
 			start = real
@@ -316,7 +327,7 @@ func loadConfig(fset *token.FileSet, o *lintOptions, root string) (*config.Confi
 	}
 	cfg, errs := config.Load(fset, path, name)
 	if cfg == nil {
-		return nil, nil, usageErrorf("%v", errs[0])
+		return nil, nil, inputErrorf("%v", errs[0])
 	}
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
@@ -383,7 +394,7 @@ func buildSettings(reg *rules.Registry, cfg *config.Config, fset *token.FileSet,
 	set(o.disable, false, flagWhere("--disable"))
 	set(o.enable, true, flagWhere("--enable"))
 	if len(problems) > 0 {
-		return nil, usageErrorf("invalid configuration:\n  %s", strings.Join(problems, "\n  "))
+		return nil, inputErrorf("invalid configuration:\n  %s", strings.Join(problems, "\n  "))
 	}
 	return s, nil
 }

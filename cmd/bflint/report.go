@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/bflint/bflint/reporters/github"
 	jsonreport "github.com/bflint/bflint/reporters/json"
@@ -38,7 +39,7 @@ func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr
 			continue
 		}
 		if err := writeReportFile(dest, t.format, res, o, root); err != nil {
-			return usageErrorf("writing %s report to %s: %v", t.format, dest, err)
+			return inputErrorf("writing %s report to %s: %v", t.format, dest, err)
 		}
 	}
 	return nil
@@ -85,7 +86,7 @@ func writeReportFile(path, format string, res *rules.Result, o *lintOptions, roo
 func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, root string, terminal bool) error {
 	switch format {
 	case "text":
-		return text.Write(w, res, text.Options{Color: useColor(o, terminal)})
+		return text.Write(w, res, text.Options{Color: useColor(o, terminal), Verdict: o.quiet, VerdictLabel: strings.Join(o.paths, " ")})
 	case "json":
 		return jsonreport.Write(w, res, jsonreport.Options{ToolVersion: version()})
 	case "sarif":

@@ -7,23 +7,6 @@ import (
 	"strings"
 )
 
-const usage = `bflint checks data backfill plans before the first partition runs.
-
-Usage:
-  bflint [lint] [flags] [path ...]   lint plans and SQL under the paths (default .)
-                                     (--fix first applies the safe fixes of BF801 and BF802)
-  bflint rules [--format text|json]  list every rule
-  bflint explain CODE|NAME           show a rule's documentation with examples
-  bflint lineage TARGET [--manifest FILE] [--format text|json]
-                                     what is derived from a dbt node: rebuild order, snapshots, exposures
-  bflint init --target T --start D --end D [--manifest FILE] [--id ID] [--grain G]
-                                     print a plan skeleton for T, downstream lists filled from the manifest
-  bflint schema                      print the JSON Schema of the plan format
-  bflint version                     print the version
-
-Lint flags:
-`
-
 const environmentHelp = `
 Environment:
   BFLINT_CACHE_DIR   where decoded dbt manifests are cached (default: bflint in
@@ -42,8 +25,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &e) && e.msg == "":
 	default:
 		fmt.Fprintf(stderr, "bflint: %s\n", strings.TrimSpace(err.Error()))
-		if exitCodeOf(err) == exitUsage {
-			fmt.Fprintln(stderr, "Run 'bflint --help' for usage.")
+		if errors.As(err, &e) && e.helpFor != "" {
+			fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", e.helpFor)
 		}
 	}
 	return exitCodeOf(err)
@@ -64,15 +47,25 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return lineageCommand(args[1:], stdout)
 		case "init":
 			return initCommand(args[1:], stdout)
+		case "completion":
+			return completionCommand(args[1:], stdout)
 		case "version", "--version", "-version":
+			if len(args) == 2 && isHelpFlag(args[1]) {
+				writeCommandHelp(stdout, lookupSubcommand("version"))
+				return nil
+			}
 			if len(args) > 1 {
-				return usageErrorf("version takes no arguments")
+				return commandUsageErrorf("version", "version takes no arguments")
 			}
 			fmt.Fprintln(stdout, currentVersion())
 			return nil
 		case "help":
-			return lintCommand([]string{"--help"}, stdout, stderr)
+			return helpCommand(args[1:], stdout, stderr)
 		}
 	}
 	return lintCommand(args, stdout, stderr)
+}
+
+func isHelpFlag(arg string) bool {
+	return arg == "-h" || arg == "--help" || arg == "-help"
 }

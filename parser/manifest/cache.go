@@ -158,7 +158,7 @@ func touch(entry string) {
 // cacheFormat is the version of the entry layout, part of every entry's
 // key and header; a change to the layout, or to what an entry holds, must
 // increase it.
-const cacheFormat = 2
+const cacheFormat = 3
 
 const (
 	cacheMagic = "BFLINTMC"

@@ -32,7 +32,7 @@ import (
 // list from an empty one, and so must the cache), then its elements.
 
 // recordStrings counts a Node's string fields.
-const recordStrings = 29
+const recordStrings = 32
 
 // nodeStrings lists the string fields of a Node, the id and the kind first;
 // TestNodeStringsCoverNode keeps it complete.
@@ -44,6 +44,7 @@ func nodeStrings(n *Node) [recordStrings]*string {
 		&n.Alias, &n.Identifier, &n.Relation, &n.OriginalFilePath,
 		&n.Checksum.Name, &n.Checksum.Checksum, (*string)(&n.Version), (*string)(&n.LatestVersion),
 		&c.Materialized, &c.IncrementalStrategy, &c.EventTime, &c.BatchSize, &c.Strategy,
+		&c.PartitionBy.Field, &c.PartitionBy.DataType, &c.PartitionBy.Granularity,
 		&meta.ValidFrom, &meta.ValidTo, &meta.SCDID, &meta.UpdatedAt, &meta.IsDeleted,
 		&c.DBTValidToCurrent, &n.Owner.Name, &n.Owner.Email, &n.Type, &n.Union,
 	}

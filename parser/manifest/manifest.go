@@ -126,11 +126,12 @@ type Node struct {
 // Config holds the node configuration keys that decide how a backfill
 // rewrites the node's relation.
 type Config struct {
-	Materialized        string     `json:"materialized"`
-	IncrementalStrategy string     `json:"incremental_strategy"`
-	UniqueKey           StringList `json:"unique_key"`
-	EventTime           string     `json:"event_time"`
-	BatchSize           string     `json:"batch_size"`
+	Materialized        string      `json:"materialized"`
+	IncrementalStrategy string      `json:"incremental_strategy"`
+	UniqueKey           StringList  `json:"unique_key"`
+	EventTime           string      `json:"event_time"`
+	BatchSize           string      `json:"batch_size"`
+	PartitionBy         PartitionBy `json:"partition_by"`
 	// Strategy is the snapshot strategy: timestamp or check.
 	Strategy                string                  `json:"strategy"`
 	SnapshotMetaColumnNames SnapshotMetaColumnNames `json:"snapshot_meta_column_names"`

@@ -140,6 +140,8 @@ func (s *scanner) configField(c *Config, key []byte) bool {
 		return s.stringInto(&c.EventTime, s.shared)
 	case "batch_size":
 		return s.stringInto(&c.BatchSize, s.shared)
+	case "partition_by":
+		return s.partitionBy(&c.PartitionBy)
 	case "strategy":
 		return s.stringInto(&c.Strategy, s.shared)
 	case "snapshot_meta_column_names":
@@ -263,6 +265,55 @@ func (s *scanner) stringList(dst *StringList) bool {
 	return true
 }
 
+// partitionBy reads what PartitionBy.UnmarshalJSON accepts, which is any
+// value.
+func (s *scanner) partitionBy(dst *PartitionBy) bool {
+	var p PartitionBy
+	// looseString keeps a string and passes over any other value.
+	looseString := func(into *string) bool {
+		if s.buf[s.pos] == '"' {
+			v, ok := s.shared()
+			*into = v
+			return ok
+		}
+		return s.skip()
+	}
+	var ok bool
+	switch s.buf[s.pos] {
+	case '"':
+		ok = looseString(&p.Field)
+	case '[':
+		var first string
+		count, stringItems := 0, 0
+		ok = s.array(func() bool {
+			count++
+			if s.buf[s.pos] == '"' {
+				stringItems++
+			}
+			return looseString(&first)
+		})
+		if count == 1 && stringItems == 1 {
+			p.Field = first
+		}
+	case '{':
+		ok = s.object(func(key []byte) bool {
+			switch string(key) {
+			case "field":
+				return looseString(&p.Field)
+			case "data_type":
+				return looseString(&p.DataType)
+			case "granularity":
+				return looseString(&p.Granularity)
+			}
+			return s.skip()
+		})
+	default:
+		ok = s.skip()
+	}
+	*dst = p
+	return ok
+}
+
 // modelVersion reads what ModelVersion.UnmarshalJSON accepts: a number
 // becomes its text as written.
 func (s *scanner) modelVersion(dst *ModelVersion) bool {
@@ -359,7 +410,7 @@ func (s *scanner) edges(into *map[string][]string) bool {
 var (
 	metadataFields     = []string{"dbt_schema_version", "dbt_version", "project_name", "adapter_type"}
 	nodeFields         = []string{"resource_type", "name", "package_name", "database", "schema", "alias", "identifier", "relation_name", "original_file_path", "checksum", "version", "latest_version", "config", "depends_on", "owner", "type"}
-	configFields       = []string{"materialized", "incremental_strategy", "unique_key", "event_time", "batch_size", "strategy", "snapshot_meta_column_names", "dbt_valid_to_current"}
+	configFields       = []string{"materialized", "incremental_strategy", "unique_key", "event_time", "batch_size", "partition_by", "strategy", "snapshot_meta_column_names", "dbt_valid_to_current"}
 	snapshotMetaFields = []string{"dbt_valid_from", "dbt_valid_to", "dbt_scd_id", "dbt_updated_at", "dbt_is_deleted"}
 	dependsOnFields    = []string{"nodes"}
 	ownerFields        = []string{"name", "email"}

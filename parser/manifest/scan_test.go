@@ -114,6 +114,12 @@ func TestScanSemantics(t *testing.T) {
 		{"escaped key", `{"n\u0061me": "b"}`, false},
 		{"owner and type", `{"owner": {"name": null, "email": "e"}, "owner": {"name": "n"}, "type": "dashboard"}`, true},
 		{"snapshot columns", `{"config": {"snapshot_meta_column_names": {"dbt_valid_to": "ended_at", "dbt_scd_id": null}, "snapshot_meta_column_names": {"dbt_valid_from": "started_at"}}}`, true},
+		{"partition_by object", `{"config": {"partition_by": {"field": "session_date", "data_type": "date", "granularity": "day", "range": {"start": 0}}}}`, true},
+		{"partition_by odd values", `{"config": {"partition_by": {"field": 3, "data_type": null, "granularity": "month"}}}`, true},
+		{"partition_by forms", `{"config": {"partition_by": ["event_date"]}, "config": {"partition_by": "day"}}`, true},
+		{"partition_by several columns", `{"config": {"partition_by": ["a", "b"]}}`, true},
+		{"partition_by list of one non-string", `{"config": {"partition_by": [1]}}`, true},
+		{"partition_by replaced", `{"config": {"partition_by": {"field": "d"}, "partition_by": 7}}`, true},
 		{"deep nesting", `{"meta": ` + strings.Repeat("[", 2000) + strings.Repeat("]", 2000) + `}`, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -116,3 +116,42 @@ func jsonKind(data []byte) string {
 	}
 	return "number"
 }
+
+// PartitionBy is a model's partition_by config as far as it names one
+// partition column: BigQuery's object {field, data_type, granularity}, or
+// the column name (or a list of exactly one) of Spark and Databricks. Any
+// other shape, several columns among them, reads as no partition column
+// rather than failing the manifest, since lineage does not depend on it.
+type PartitionBy struct {
+	Field, DataType, Granularity string
+}
+
+func (p *PartitionBy) UnmarshalJSON(data []byte) error {
+	*p = PartitionBy{}
+	switch jsonKind(data) {
+	case "string":
+		return json.Unmarshal(data, &p.Field)
+	case "array":
+		var items []json.RawMessage
+		if json.Unmarshal(data, &items) == nil && len(items) == 1 {
+			var field string
+			if json.Unmarshal(items[0], &field) == nil {
+				p.Field = field
+			}
+		}
+	case "object":
+		var members map[string]json.RawMessage
+		if json.Unmarshal(data, &members) != nil {
+			return nil
+		}
+		for key, dst := range map[string]*string{"field": &p.Field, "data_type": &p.DataType, "granularity": &p.Granularity} {
+			if raw, ok := members[key]; ok {
+				var v string
+				if json.Unmarshal(raw, &v) == nil {
+					*dst = v
+				}
+			}
+		}
+	}
+	return nil
+}

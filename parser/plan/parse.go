@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/yamlx"
+	"go.yaml.in/yaml/v3"
 )
 
 // FormatVersion is the plan format this parser reads.
@@ -23,9 +24,15 @@ func Parse(f *source.File) *Plan {
 	if root == nil {
 		return p
 	}
+	p.Field = yamlx.Field{Key: f.LineCol(root.Line, root.Column), Value: f.LineCol(root.Line, root.Column), Set: true}
+	if root.Kind == yaml.MappingNode && !yamlx.HasKnownKey(root, p) {
+		// Another tool's YAML file given by name: one message says so,
+		// where the checks of every missing section would bury it.
+		p.problem(p.Field, "not a bflint plan: none of its top-level keys is a plan key (a plan starts with \"bflint: %d\", then id, target, range, ...), so nothing in it was checked; bflint lints a YAML file it is given as a plan, so pass only plans (*.backfill.yaml) and SQL files", FormatVersion)
+		return p
+	}
 	p.Readable = true
 	dec := &yamlx.Decoder{File: f, RootName: "the plan"}
-	p.Field = yamlx.Field{Key: f.LineCol(root.Line, root.Column), Value: f.LineCol(root.Line, root.Column), Set: true}
 	dec.Decode(root, "", p)
 	p.Problems = append(p.Problems, dec.Problems...)
 	p.checkRequired()

@@ -84,7 +84,7 @@ func resolve(value, planDir, root string) (abs, rel string, err error) {
 	real, err := filepath.EvalSymlinks(joined)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", "", notFound(joined)
+			return "", "", notFound(value, joined, planDir, root)
 		}
 		return "", "", fmt.Errorf("cannot be read: %v", stripPath(err))
 	}
@@ -105,12 +105,26 @@ func resolve(value, planDir, root string) (abs, rel string, err error) {
 	return real, filepath.ToSlash(r), nil
 }
 
-// notFound says a file is missing and, when a sibling has a close name,
-// which one was probably meant.
-func notFound(path string) error {
+// notFound says a file is missing, where it was looked for (paths are
+// read from the plan's folder), and which file was probably meant: a
+// sibling with a close name, or the same path read from the project root,
+// the usual slip of a plan written from the root into a subfolder.
+func notFound(value, path, planDir, root string) error {
+	at, note := "", ""
+	if rel, err := filepath.Rel(root, path); err == nil && filepath.ToSlash(rel) != filepath.ToSlash(filepath.Clean(value)) {
+		at, note = " at "+filepath.ToSlash(rel), " (paths in a plan are read from its folder)"
+	}
+	if !filepath.IsAbs(value) {
+		fromRoot := filepath.Join(root, filepath.FromSlash(value))
+		if info, err := os.Stat(fromRoot); err == nil && info.Mode().IsRegular() && within(root, fromRoot) {
+			if fix, err := filepath.Rel(planDir, fromRoot); err == nil {
+				return fmt.Errorf("does not exist%s (paths in a plan are read from its folder, not the project root); did you mean %q?", at, filepath.ToSlash(fix))
+			}
+		}
+	}
 	entries, err := os.ReadDir(filepath.Dir(path))
 	if err != nil {
-		return fmt.Errorf("does not exist (nor does its folder)")
+		return fmt.Errorf("does not exist%s, nor does its folder%s", at, note)
 	}
 	var names []string
 	for _, e := range entries {
@@ -119,9 +133,9 @@ func notFound(path string) error {
 		}
 	}
 	if s := suggest.Closest(filepath.Base(path), names); s != "" {
-		return fmt.Errorf("does not exist; did you mean %q?", s)
+		return fmt.Errorf("does not exist%s%s; did you mean %q?", at, note, s)
 	}
-	return errors.New("does not exist")
+	return fmt.Errorf("does not exist%s%s", at, note)
 }
 
 func within(root, path string) bool {

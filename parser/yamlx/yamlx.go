@@ -492,3 +492,19 @@ func countNodes(n *yaml.Node) int {
 	}
 	return count
 }
+
+// HasKnownKey says whether the mapping n has at least one key that dst's
+// type decodes, which tells a document written for dst from another tool's
+// YAML file.
+func HasKnownKey(n *yaml.Node, dst any) bool {
+	if n == nil || n.Kind != yaml.MappingNode {
+		return false
+	}
+	fields, _ := fieldsOf(reflect.TypeOf(dst).Elem())
+	for i := 0; i < len(n.Content); i += 2 {
+		if _, ok := fields[n.Content[i].Value]; ok {
+			return true
+		}
+	}
+	return false
+}

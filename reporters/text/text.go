@@ -23,6 +23,11 @@ type Options struct {
 	// whether stdout is a terminal); the reporter never guesses, so that
 	// output written to a file or a test buffer is plain unless asked for.
 	Color bool
+	// Verdict prints the summary line alone (and internal errors, which a
+	// user must not miss), each line prefixed with VerdictLabel, usually
+	// the paths linted: bflint -q.
+	Verdict      bool
+	VerdictLabel string
 }
 
 // maxSourceWidth bounds the source excerpt: generated or minified SQL can put
@@ -35,8 +40,12 @@ const maxSourceWidth = 160
 func Write(w io.Writer, res *rules.Result, opts Options) error {
 	p := newPalette(opts.Color)
 	bw := bufio.NewWriter(w)
+	prefix := ""
+	if opts.Verdict && opts.VerdictLabel != "" {
+		prefix = printable(opts.VerdictLabel) + ": "
+	}
 	for _, f := range res.Findings {
-		if f.Suppressed != nil {
+		if f.Suppressed != nil || opts.Verdict {
 			continue
 		}
 		sev := reporters.EffectiveSeverity(f)
@@ -48,10 +57,10 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			name = "bflint"
 		}
 		first, _, _ := strings.Cut(e.Message, "\n")
-		fmt.Fprintf(bw, "%s: %s: %s\n", printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
+		fmt.Fprintf(bw, "%s%s: %s: %s\n", prefix, printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
 	}
-	fmt.Fprintln(bw, reporters.Summary(res))
-	if line := reporters.CoverageLine(res.Coverage); line != "" {
+	fmt.Fprintln(bw, prefix+reporters.Summary(res))
+	if line := reporters.CoverageLine(res.Coverage); line != "" && !opts.Verdict {
 		fmt.Fprintln(bw, line)
 	}
 	// bufio keeps the first write error and turns later writes into no-ops,

@@ -13,7 +13,10 @@ var MissingFile = &rules.Rule{
 		Why: "The SQL a plan points at is the plan: the build, the uniqueness check, the validation queries, the publish and the rollback. " +
 			"A reference to a file that is not there means the step was never written, or was written somewhere no reviewer looked. " +
 			"Paths must also stay inside the repository, so that what is reviewed is what runs and a plan cannot read files outside the project. " +
-			"A dbt manifest that cannot be read is reported the same way: without it, ref() names and the lineage checks are blind.",
+			"A dbt manifest that cannot be read is reported the same way: without it, ref() names and the lineage checks are blind. " +
+			"So is, as a warning, a plan in a dbt project that has no manifest yet (dbt writes target/ and its .gitignore keeps it out of the repository, " +
+			"so a fresh clone, a CI job or a pre-commit hook has none): the downstream checks (BF801-BF808) and the model config checks did not run, " +
+			"and a plan that leaves a mart out of downstream.rebuild would otherwise lint clean. Run dbt parse (or dbt compile) before bflint, or name the manifest with --manifest, manifest: in .bflint.yaml or downstream.manifest.",
 		Bad: rules.Example{Lang: "yaml", Text: `publish:
   mode: whole_range
   mechanism: merge
@@ -45,6 +48,15 @@ rollback:
 					pass.Reportf(ref.Value.Value, "%s %q %v", ref.Key, ref.Value.V, ref.Err)
 				}
 			}
+		}
+		if d := pass.Unit.DBT; pass.Plan != nil && d != nil && d.Absent {
+			at := pass.PlanStart()
+			if ds := pass.Plan.Downstream; ds != nil {
+				at = ds.Key
+			}
+			pass.ReportSeverityf(rules.SeverityWarning, at,
+				"no dbt manifest at %s: what derives from %q was not checked (BF801-BF808: models to rebuild and their order, snapshots, exposures), nor its dbt config; "+
+					"run dbt parse (or dbt compile) before bflint, or name the manifest with --manifest, manifest: in .bflint.yaml or downstream.manifest", d.Path, pass.Plan.Target.V)
 		}
 		if path, err := pass.Unit.ManifestError(); err != nil {
 			at := pass.Unit.File.Pos(0)

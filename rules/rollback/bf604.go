@@ -18,11 +18,13 @@ var ExpiresEarly = &rules.Rule{
 		Why: "Wrong numbers are usually noticed when someone reads them: at the next month-end close, not the morning after the publish. " +
 			"A rollback copy, or a table format's snapshot, that expires before that moment disappears exactly when it would be needed. " +
 			"bflint requires retained_until to be at least one reporting cycle (35 days unless configured) after today.",
-		Bad: rules.Example{Lang: "yaml", Text: `rollback:
+		Bad: rules.Example{Lang: "yaml", Text: `# linted on 2026-08-26
+rollback:
   mechanism: time_travel
   retained_until: 2026-09-02   # one week of snapshot retention
 `},
-		Good: rules.Example{Lang: "yaml", Text: `rollback:
+		Good: rules.Example{Lang: "yaml", Text: `# linted on 2026-08-26
+rollback:
   mechanism: restore_copy
   retained_until: 2026-10-31   # past the next month-end close
 `},

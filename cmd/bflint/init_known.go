@@ -1,0 +1,92 @@
+package main
+
+import (
+	"strings"
+
+	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/plan"
+)
+
+// skeleton is what the template fills in.
+type skeleton struct {
+	SchemaURL, ID, Target, Name, Manifest string
+	Start, End, Grain, GrainNote          string
+	Known                                 known
+	Rebuild, Notify, Snapshots            []string
+}
+
+// known is what the manifest answers of the plan, each value with the
+// comment the skeleton writes beside it, so that a reader sees which
+// lines bflint filled and from what.
+type known struct {
+	// PartitionColumn, Write and Key are complete YAML values with their
+	// comment: "order_date  # from the manifest: ...", or a TODO; Key is
+	// empty when the write needs no row key.
+	PartitionColumn, Write, Key string
+	// Materialized is the node's materialization, said in the header.
+	Materialized string
+	grain        plan.Grain
+	grainNote    string
+}
+
+// fromManifest reads the rerun, partition and publish answers a dbt node's
+// config gives. A value is written only where the config decides it; the
+// rest stays TODO.
+func fromManifest(n *manifest.Node) known {
+	k := known{
+		PartitionColumn: "TODO",
+		Write:           "TODO  # merge | replace_partition | overwrite: how the recompute writes its rows",
+		Key:             "[TODO]",
+		grain:           plan.Day,
+	}
+	if n == nil {
+		return k
+	}
+	c := n.Config
+	k.Materialized = c.Materialized
+	switch {
+	case c.PartitionBy.Field != "":
+		k.PartitionColumn = c.PartitionBy.Field + "  # from the manifest: partition_by.field"
+	case c.EventTime != "":
+		k.PartitionColumn = c.EventTime + "  # TODO check: the manifest's event_time, which is the partition column only if the target is partitioned on it"
+	}
+	switch g := plan.Grain(strings.ToLower(c.PartitionBy.Granularity)); {
+	case c.PartitionBy.Field == "":
+	case g == plan.Hour || g == plan.Day || g == plan.Month:
+		k.grain, k.grainNote = g, "from the manifest: partition_by.granularity"
+	case g == "" && strings.EqualFold(c.PartitionBy.DataType, "date"):
+		// BigQuery partitions a DATE column by day unless told otherwise.
+		k.grainNote = "from the manifest: a date partition_by, daily unless granularity says otherwise"
+	}
+	key := strings.Join(c.UniqueKey, ", ")
+	keyFromManifest := "[" + key + "]  # from the manifest: unique_key"
+	switch strategy := strings.ToLower(c.IncrementalStrategy); {
+	case c.Materialized == "table":
+		k.Write = "overwrite  # from the manifest: materialized table, rebuilt whole by every run"
+	case c.Materialized != "incremental":
+	case strategy == "merge" && key != "":
+		k.Write, k.Key = "merge  # from the manifest: incremental_strategy merge", keyFromManifest
+	case strategy == "delete+insert" && key != "":
+		k.Write, k.Key = "merge  # from the manifest: delete+insert on unique_key replaces each key's rows, which converges as a merge does", keyFromManifest
+	case strategy == "" && key != "":
+		k.Write, k.Key = "merge  # TODO check: no incremental_strategy, so the adapter's default (merge on most warehouses) on unique_key", keyFromManifest
+	case strategy == "insert_overwrite":
+		k.Write = "replace_partition  # from the manifest: incremental_strategy insert_overwrite"
+	case strategy == "microbatch":
+		k.Write = "replace_partition  # from the manifest: microbatch replaces each batch of event_time"
+	case strategy == "append" || key == "":
+		how := "incremental_strategy " + strategy + " with no unique_key"
+		switch strategy {
+		case "append":
+			how = "incremental_strategy append"
+		case "":
+			how = "the adapter's default strategy with no unique_key"
+		}
+		k.Write = "append  # TODO from the manifest: " + how + " adds a partition's rows again on a re-run (BF201); recompute with merge on a key or replace_partition"
+	}
+	if strings.HasPrefix(k.Write, "replace_partition") || strings.HasPrefix(k.Write, "overwrite") {
+		// A partition or table replaced whole needs no row key.
+		k.Key = ""
+	}
+	return k
+}
