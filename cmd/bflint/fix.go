@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/bflint/bflint/parser/source"
@@ -19,7 +20,8 @@ import (
 const maxFixRounds = 3
 
 // applyFixes writes the suggested fixes of the active findings into their
-// files and returns how many files it changed. A file with a BF001 finding
+// files, says on stderr what it changed in each, and returns how many
+// files it changed. A file with a BF001 finding
 // is left alone: its positions describe text the parser did not
 // understand. Every file is checked before any is written, so a file that
 // cannot be written stops the run with no file changed.
@@ -31,6 +33,9 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 		}
 	}
 	edits := map[*source.File][]fix.Edit{}
+	// what are the fixes of each file as said to the user, each once: the
+	// findings of one list often carry the same fix.
+	what := map[*source.File][]string{}
 	var files []*source.File
 	for _, f := range res.Findings {
 		if f.Suppressed != nil || len(f.Fixes) == 0 || broken[f.File] {
@@ -45,13 +50,17 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 				files = append(files, f.File)
 			}
 			edits[f.File] = append(edits[f.File], es...)
+			if said := sf.Message + " (" + f.Rule.Code + ")"; !slices.Contains(what[f.File], said) {
+				what[f.File] = append(what[f.File], said)
+			}
 		}
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Name < files[j].Name })
 	type change struct {
-		path    string
-		content []byte
-		mode    os.FileMode
+		path, name string
+		content    []byte
+		mode       os.FileMode
+		what       []string
 	}
 	var changes []change
 	for _, f := range files {
@@ -75,11 +84,14 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 		if !bytes.Equal(disk, f.Content) {
 			return 0, inputErrorf("--fix: %s changed while bflint read it; no file was changed", f.Name)
 		}
-		changes = append(changes, change{path, out, info.Mode().Perm()})
+		changes = append(changes, change{path, f.Name, out, info.Mode().Perm(), what[f]})
 	}
 	for i, c := range changes {
 		if err := writeAtomic(c.path, c.content, c.mode); err != nil {
 			return i, inputErrorf("--fix: %v", err)
+		}
+		for _, w := range c.what {
+			fmt.Fprintf(stderr, "bflint: --fix: %s: %s\n", c.name, w)
 		}
 	}
 	return len(changes), nil

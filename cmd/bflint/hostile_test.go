@@ -388,7 +388,7 @@ func hostileCases() []hostileCase {
 			files: map[string]string{
 				"target/manifest.json": manifestJSON(`{"model.shop.a": ["model.shop.b", "model.shop.c"], "model.shop.b": ["model.shop.a"], "model.shop.c": ["model.shop.c"]}`),
 				"m.backfill.yaml":      cyclePlan},
-			want: []string{"m.backfill.yaml:", `m.backfill.yaml:9:3: error: "model.shop.b" (table) is not rebuilt`, `m.backfill.yaml:9:3: error: "model.shop.c" (table) is not rebuilt`, `m.backfill.yaml:9:13: error: downstream.rebuild entry "nosuch" is not in the dbt manifest`},
+			want: []string{"m.backfill.yaml:", `m.backfill.yaml:9:3: error: 2 models derived from "model.shop.a" are not rebuilt`, `"model.shop.b" (table, derived through`, `"model.shop.c" (table, derived through`, `m.backfill.yaml:9:13: error: downstream.rebuild entry "nosuch" is not in the dbt manifest`},
 			exit: exitFindings,
 		},
 		{

@@ -256,7 +256,6 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		if changed == 0 {
 			break
 		}
-		fmt.Fprintf(stderr, "bflint: --fix rewrote %d file(s)\n", changed)
 		units = load.Units(fset, disc, loadOpts)
 		res = rules.Run(fset, units, settings)
 	}

@@ -97,7 +97,7 @@ downstream:
 		}
 		run := commandRebuilds(pass, l)
 		ps := pathsFrom(l, target)
-		var missing, messages []string
+		var missing, single, reasons []string
 		for _, id := range required {
 			if covered[id] {
 				continue
@@ -106,21 +106,30 @@ downstream:
 			if ok {
 				continue
 			}
-			why := fmt.Sprintf("derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers", chain(l.g, ps.to(id)))
+			derivation := chain(l.g, ps.to(id))
 			if note != "" {
-				why += "; " + note
+				derivation += "; " + note
 			}
 			if pos, ok := unexplained[id]; ok {
-				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: %s; give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), why)
+				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers; give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), derivation)
 				continue
 			}
 			missing = append(missing, id)
-			messages = append(messages, fmt.Sprintf("%q (%s) is not rebuilt: %s; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), why))
+			single = append(single, fmt.Sprintf("%q (%s) is not rebuilt: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), derivation))
+			reasons = append(reasons, fmt.Sprintf("%q (%s, derived through %s)", id, kindOf(l, id), derivation))
 		}
-		fixes := addFix(pass, l, d, missing)
-		for _, msg := range messages {
-			pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: listPos(pass, d.Rebuild.Field), Message: msg, SuggestedFixes: fixes}})
+		var msg string
+		switch len(missing) {
+		case 0:
+			return nil
+		case 1:
+			msg = single[0]
+		default:
+			// One finding for the list: the fix is one edit of one key, and
+			// a line per model would repeat the same advice many times.
+			msg = fmt.Sprintf("%d models derived from %q are not rebuilt, so each keeps the rows it computed before the correction and goes on serving the old numbers: %s; add them to downstream.rebuild (bflint --fix adds them in rebuild order), or to downstream.skip each with the reason it may stay as it is", len(missing), target, strings.Join(reasons, ", "))
 		}
+		pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: listPos(pass, d.Rebuild.Field), Message: msg, SuggestedFixes: addFix(pass, l, d, missing)}})
 		return nil
 	},
 }
