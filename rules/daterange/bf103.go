@@ -45,18 +45,20 @@ var Unconfirmed = &rules.Rule{
 			pass.Reportf(r.Key, "range of %q has no boundary: nothing shows that the backfill starts where the bug began, so a step left in the corrected series cannot be explained; add range.boundary with the candidate from deploy history, the date confirmed in the data and the evidence query", p.Target.V)
 			return nil
 		}
-		var missing []string
+		// The advice names only what is still missing, so a boundary
+		// completed in part is not told again what it already records.
+		var missing, advice []string
 		if !written(b.Candidate) {
-			missing = append(missing, "candidate")
+			missing, advice = append(missing, "candidate"), append(advice, "the candidate date from the deploy history")
 		}
 		if !written(b.Confirmed) {
-			missing = append(missing, "confirmed")
+			missing, advice = append(missing, "confirmed"), append(advice, "the date the daily series confirms")
 		}
 		if !b.Evidence.Set || strings.TrimSpace(b.Evidence.V) == "" {
-			missing = append(missing, "evidence")
+			missing, advice = append(missing, "evidence"), append(advice, "the query that found it")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess; record the candidate, the date the daily series confirms and the query that found it", listing(missing), p.Target.V)
+			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess; record %s", listing(missing), p.Target.V, listing(advice))
 		}
 		return nil
 	},

@@ -1,6 +1,7 @@
 package publish
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
@@ -43,15 +44,45 @@ staging:
 			return nil
 		}
 		rel := sqlname.Parse(st.Relation.V)
-		if target, ok := pass.TargetRelation(); ok && sameSchema(rel, target) {
-			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own, such as backfill_staging", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V)
-		}
 		key := rel.Key()
-		if id := strings.ToLower(p.ID.V); id != "" && !strings.Contains(key[len(key)-1], id) {
-			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id, e.g. %s__%s", st.Relation.V, p.ID.V, p.Target.V, key[len(key)-1], id)
+		target, targetKnown := pass.TargetRelation()
+		inTargetSchema := targetKnown && sameSchema(rel, target)
+		id := strings.ToLower(p.ID.V)
+		lacksID := id != "" && !strings.Contains(key[len(key)-1], id)
+		// Both defects get one finding with one relation that fixes both,
+		// the name bflint init writes: two findings would each give advice
+		// the other's still rejects.
+		use := stagingName(key, target, targetKnown, id, inTargetSchema, lacksID)
+		switch {
+		case inTargetSchema && lacksID:
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q, and does not contain the plan id %q: consumers of that schema can read the recompute before it is validated, and two runs write the same relation and validate or publish each other's rows; use %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, p.ID.V, use)
+		case inTargetSchema:
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own: %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, use)
+		case lacksID:
+			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id: %s", st.Relation.V, p.ID.V, p.Target.V, use)
 		}
 		return nil
 	},
+}
+
+// stagingName is the relation that answers the defects found: the
+// schema backfill_staging instead of the target's (the database kept),
+// and the target's table name followed by the plan id instead of a name
+// without it, as bflint init writes.
+func stagingName(key []string, target sqlname.Relation, targetKnown bool, id string, moveSchema, addID bool) string {
+	parts := slices.Clone(key)
+	if moveSchema {
+		parts[len(parts)-2] = "backfill_staging"
+	}
+	if addID {
+		name := parts[len(parts)-1]
+		if targetKnown {
+			t := target.Key()
+			name = t[len(t)-1]
+		}
+		parts[len(parts)-1] = name + "__" + id
+	}
+	return strings.Join(parts, ".")
 }
 
 // sameSchema reports whether a staging relation lies in the target's
