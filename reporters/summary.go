@@ -135,3 +135,13 @@ func thousands(n int) string {
 	}
 	return s
 }
+
+// MessageWithHelp is a finding's headline with its help on a line of its
+// own, for the formats that show one text per finding (SARIF, GitHub
+// annotations, reviewdog).
+func MessageWithHelp(f rules.Finding) string {
+	if f.Help == "" {
+		return f.Message
+	}
+	return f.Message + "\nhelp: " + f.Help
+}

@@ -22,8 +22,10 @@ type Finding struct {
 	Severity Severity
 	File     *source.File
 	Pos, End token.Pos
-	Message  string
-	Fixes    []analysis.SuggestedFix
+	// Message is the headline: the object and the consequence. Help is
+	// the one concrete fix, "" when the rule has none to give.
+	Message, Help string
+	Fixes         []analysis.SuggestedFix
 	// Suppressed holds the reason when a bflint:ignore comment or a
 	// baseline suppressed the finding; suppressed findings count for
 	// nothing but are kept for SARIF, which records them.
@@ -250,7 +252,8 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				related = append(related, Related{File: rf, Pos: ri.Pos, End: rend, Message: ri.Message})
 			}
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: d.Message, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related})
+		msg, help := SplitHelp(d.Message)
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

@@ -10,7 +10,10 @@ import (
 
 // Fingerprint identifies a finding without its line or column, so that it
 // survives edits elsewhere in the file: code, file and message, plus the
-// occurrence index that keeps identical findings in one file apart.
+// occurrence index that keeps identical findings in one file apart. The
+// message is the whole text, headline and help joined (Finding.Text), as
+// findings were worded before they had a help line, so that baselines
+// recorded then still match.
 func Fingerprint(code, file, message string, occurrence int) string {
 	h := sha256.New()
 	for _, part := range []string{code, file, message} {
@@ -30,7 +33,7 @@ func Fingerprints(findings []Finding) []string {
 	seen := map[triple]int{}
 	out := make([]string, len(findings))
 	for i, f := range findings {
-		k := triple{code: codeOf(f.Rule), file: nameOf(f.File), message: f.Message}
+		k := triple{code: codeOf(f.Rule), file: nameOf(f.File), message: f.Text()}
 		out[i] = Fingerprint(k.code, k.file, k.message, seen[k])
 		seen[k]++
 	}

@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"go/token"
+	"strings"
 	"time"
 
 	"github.com/bflint/bflint/parser/config"
@@ -25,6 +26,34 @@ type Diagnostic struct {
 
 // TokensNote ends the message of a finding read from a statement's tokens.
 const TokensNote = " (analysed from tokens: the statement did not parse)"
+
+// HelpMarker separates a message's headline (the object and what goes
+// wrong) from its help (the one concrete fix), as a rule writes it:
+// "rerun.write is append: ... doubling them\nhelp: use merge on a unique
+// key". Reporters show the help on its own line, as rustc and ruff do.
+const HelpMarker = "\nhelp: "
+
+// SplitHelp parts a reported message into its headline and its help; the
+// note of a finding read from tokens stays with the headline.
+func SplitHelp(message string) (headline, help string) {
+	headline, help, found := strings.Cut(message, HelpMarker)
+	if !found {
+		return message, ""
+	}
+	if strings.HasSuffix(help, TokensNote) {
+		headline, help = headline+TokensNote, strings.TrimSuffix(help, TokensNote)
+	}
+	return headline, help
+}
+
+// Text is the finding as one sentence, headline and help joined: what a
+// fixture's want comment matches, and what one-line formats print.
+func (f Finding) Text() string {
+	if f.Help == "" {
+		return f.Message
+	}
+	return f.Message + "; " + f.Help
+}
 
 // Pass is one rule's view of one unit.
 type Pass struct {

@@ -110,7 +110,7 @@ func annotations(res *rules.Result) []annotation {
 		}
 		props = append(props, "title="+EscapeProperty(reporters.RuleCode(f.Rule)+" "+reporters.RuleName(f.Rule)))
 		kind := kindOf(reporters.EffectiveSeverity(f))
-		out = append(out, annotation{kind: kind, line: fmt.Sprintf("::%s %s::%s\n", commands[kind], strings.Join(props, ","), EscapeData(f.Message))})
+		out = append(out, annotation{kind: kind, line: fmt.Sprintf("::%s %s::%s\n", commands[kind], strings.Join(props, ","), EscapeData(reporters.MessageWithHelp(f)))})
 	}
 	for _, e := range res.Errors {
 		var props []string

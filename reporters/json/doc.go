@@ -16,7 +16,8 @@
 //	      "code": "BF201",         // the rule's stable code
 //	      "name": "append-write",  // the rule's stable kebab-case name
 //	      "severity": "error",     // "error", "warning" or "info", after config overrides
-//	      "message": "...",        // may span lines
+//	      "message": "...",        // the headline: the object and what goes wrong; may span lines
+//	      "help": "...",           // the one concrete fix; absent when the rule gives none
 //	      "file": "sql/build.sql", // slash path relative to the project root
 //	      "line": 3,               // 1-based
 //	      "column": 13,            // 1-based, counted in bytes

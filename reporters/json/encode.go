@@ -25,6 +25,9 @@ func (doc *document) encode() []byte {
 		e.field("name", f.Name, false)
 		e.field("severity", f.Severity, false)
 		e.field("message", f.Message, false)
+		if f.Help != "" {
+			e.field("help", f.Help, false)
+		}
 		e.field("file", f.File, false)
 		e.intField("line", f.Line)
 		e.intField("column", f.Column)

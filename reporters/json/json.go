@@ -38,6 +38,7 @@ type finding struct {
 	Name        string    `json:"name"`
 	Severity    string    `json:"severity"`
 	Message     string    `json:"message"`
+	Help        string    `json:"help,omitempty"`
 	File        string    `json:"file"`
 	Line        int       `json:"line"`
 	Column      int       `json:"column"`
@@ -112,6 +113,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			Name:        reporters.RuleName(f.Rule),
 			Severity:    sev.String(),
 			Message:     f.Message,
+			Help:        f.Help,
 			File:        reporters.FileName(f.File),
 			Line:        start.Line,
 			Column:      start.Column,

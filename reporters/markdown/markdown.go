@@ -102,7 +102,7 @@ func writeFindingTable(bw *bufio.Writer, res *rules.Result, active []rules.Findi
 		if start.Line > 0 {
 			loc = fmt.Sprintf("%s:%d:%d", loc, start.Line, start.Column)
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", reporters.EffectiveSeverity(f), escape(loc), ruleLink(f.Rule), escape(f.Message))
+		fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", reporters.EffectiveSeverity(f), escape(loc), ruleLink(f.Rule), messageCell(f))
 	}
 	if rest := len(active) - limit; rest > 0 {
 		fmt.Fprintf(bw, "\n%s more not listed here; the step log and the SARIF and JSON reports have every finding.\n", reporters.Plural(rest, "finding"))
@@ -126,3 +126,12 @@ var escaper = strings.NewReplacer(
 )
 
 func escape(s string) string { return escaper.Replace(s) }
+
+// messageCell is the headline, and the help on a line of its own within
+// the table cell.
+func messageCell(f rules.Finding) string {
+	if f.Help == "" {
+		return escape(f.Message)
+	}
+	return escape(f.Message) + "<br>help: " + escape(f.Help)
+}

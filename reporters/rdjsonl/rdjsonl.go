@@ -107,7 +107,7 @@ func diagnostic(res *rules.Result, f rules.Finding) Diagnostic {
 	}
 	code := reporters.RuleCode(f.Rule)
 	d := Diagnostic{
-		Message:  f.Message,
+		Message:  reporters.MessageWithHelp(f),
 		Location: Location{Path: reporters.FileName(f.File), Range: rng},
 		Severity: severity(reporters.EffectiveSeverity(f)),
 		Source:   Source{Name: "bflint", URL: rules.ProjectURL},

@@ -188,7 +188,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			RuleID:              reporters.RuleCode(f.Rule),
 			RuleIndex:           idx.of(f.Rule),
 			Level:               level(reporters.EffectiveSeverity(f)),
-			Message:             message{Text: f.Message},
+			Message:             message{Text: reporters.MessageWithHelp(f)},
 			Locations:           []location{findingLocation(res, f)},
 			RelatedLocations:    relatedLocations(res, f),
 			PartialFingerprints: map[string]string{FingerprintKey: prints[i]},

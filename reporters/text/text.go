@@ -91,6 +91,9 @@ func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Sev
 		rs, _, _ := reporters.RelatedSpan(res.Fset, r)
 		fmt.Fprintf(w, "\tnote: %s:%d:%d: %s\n", printable(reporters.FileName(r.File)), rs.Line, rs.Column, printable(r.Message))
 	}
+	if f.Help != "" {
+		fmt.Fprintf(w, "\t%s %s\n", p.help.Sprint("help:"), printable(f.Help))
+	}
 }
 
 // excerpt returns the source line as it can be shown safely and the caret
@@ -186,7 +189,7 @@ func printableRune(r rune) rune {
 }
 
 type palette struct {
-	err, warn, info, code, caret *color.Color
+	err, warn, info, code, caret, help *color.Color
 }
 
 // newPalette sets colour on each object rather than through color.NoColor,
@@ -199,8 +202,9 @@ func newPalette(on bool) palette {
 		info:  color.New(color.FgBlue),
 		code:  color.New(color.Faint),
 		caret: color.New(color.FgGreen),
+		help:  color.New(color.FgCyan),
 	}
-	for _, c := range []*color.Color{p.err, p.warn, p.info, p.code, p.caret} {
+	for _, c := range []*color.Color{p.err, p.warn, p.info, p.code, p.caret, p.help} {
 		if on {
 			c.EnableColor()
 		} else {

@@ -203,8 +203,8 @@ func checkFixtureRun(t *testing.T, reg *rules.Registry, code, dir string) (plans
 			continue
 		}
 		pos := res.Fset.Position(f.Pos)
-		if !matchWant(wants, false, f.File.Name, pos.Line, code, f.Severity.String(), f.Message) {
-			t.Errorf("%s:%d:%d: unexpected %s (%s): %s", f.File.Name, pos.Line, pos.Column, code, f.Severity, f.Message)
+		if !matchWant(wants, false, f.File.Name, pos.Line, code, f.Severity.String(), f.Text()) {
+			t.Errorf("%s:%d:%d: unexpected %s (%s): %s", f.File.Name, pos.Line, pos.Column, code, f.Severity, f.Text())
 		}
 		for _, r := range f.Related {
 			rpos := res.Fset.Position(r.Pos)

@@ -50,7 +50,7 @@ func New(findings []rules.Finding, prints []string) *Baseline {
 		if f.Suppressed != nil {
 			continue
 		}
-		e := Entry{Fingerprint: prints[i], Message: f.Message}
+		e := Entry{Fingerprint: prints[i], Message: f.Text()}
 		if f.Rule != nil {
 			e.Code = f.Rule.Code
 		}

@@ -32,14 +32,14 @@ var Unplanned = &rules.Rule{
 		p := pass.Plan
 		c := p.Compute
 		if c == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no compute section: the backfill of %q runs wherever and as wide as it is submitted, competing with scheduled pipelines for capacity; add compute with environment and max_concurrency", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no compute section: the backfill of %q runs wherever and as wide as it is submitted, competing with scheduled pipelines for capacity\nhelp: add compute with environment and max_concurrency", p.ID.V, p.Target.V)
 			return nil
 		}
 		if !c.MaxConcurrency.Set {
-			pass.Reportf(c.Key, "compute lacks max_concurrency: nothing caps how many partitions of %q are recomputed at once, so the run can take all the capacity it finds; set compute.max_concurrency", p.Target.V)
+			pass.Reportf(c.Key, "compute lacks max_concurrency: nothing caps how many partitions of %q are recomputed at once, so the run can take all the capacity it finds\nhelp: set compute.max_concurrency", p.Target.V)
 		}
 		if c.Environment.Set && c.Environment.V == "shared" && (!c.Window.Set || strings.TrimSpace(c.Window.V) == "") {
-			pass.Reportf(c.Environment.Key, "compute.environment is shared but has no window: the backfill of %q competes with scheduled pipelines whenever it happens to run, and their freshness pays for it; set compute.window to an off-peak period taken from the pipeline schedules", p.Target.V)
+			pass.Reportf(c.Environment.Key, "compute.environment is shared but has no window: the backfill of %q competes with scheduled pipelines whenever it happens to run, and their freshness pays for it\nhelp: set compute.window to an off-peak period taken from the pipeline schedules", p.Target.V)
 		}
 		return nil
 	},

@@ -68,7 +68,7 @@ func checkAirflow(pass *rules.Pass, fd *runcmd.Field, a *runcmd.Airflow) {
 	}
 	at := func(w runcmd.Word) token.Pos { return fd.Pos(w.Offset) }
 	if w := a.MarkSuccess; w != nil {
-		pass.Reportf(at(*w), "run.command passes %s to airflow: the task instances of %s are marked successful without running, so nothing is recomputed while the backfill reports success; drop it",
+		pass.Reportf(at(*w), "run.command passes %s to airflow: the task instances of %s are marked successful without running, so nothing is recomputed while the backfill reports success\nhelp: drop it",
 			runcmd.FlagName(*w), dag)
 	}
 	if a.Backfill == 0 {
@@ -76,7 +76,7 @@ func checkAirflow(pass *rules.Pass, fd *runcmd.Field, a *runcmd.Airflow) {
 	}
 	verb := a.Subcommand[len(a.Subcommand)-1]
 	if w := a.RunBackwards; w != nil {
-		pass.ReportSeverityf(rules.SeverityWarning, at(*w), "%s runs the dates newest first: a task of %s with depends_on_past needs the date before it to have run, so Airflow refuses the backfill if there is one, and bflint cannot see the DAG's tasks; drop it unless you have checked that none depends on the past",
+		pass.ReportSeverityf(rules.SeverityWarning, at(*w), "%s runs the dates newest first: a task of %s with depends_on_past needs the date before it to have run, so Airflow refuses the backfill if there is one, and bflint cannot see the DAG's tasks\nhelp: drop it unless you have checked that none depends on the past",
 			runcmd.FlagName(*w), dag)
 	}
 	if a.Backfill == runcmd.Airflow2 {
@@ -85,22 +85,22 @@ func checkAirflow(pass *rules.Pass, fd *runcmd.Field, a *runcmd.Airflow) {
 			if a.Yes == nil {
 				yes = " -y"
 			}
-			pass.Reportf(at(verb), "airflow dags backfill without --reset-dagruns leaves the dates of %s that already ran successfully as they are: the correction of %q recomputes nothing that was wrong; add --reset-dagruns%s",
+			pass.Reportf(at(verb), "airflow dags backfill without --reset-dagruns leaves the dates of %s that already ran successfully as they are: the correction of %q recomputes nothing that was wrong\nhelp: add --reset-dagruns%s",
 				dag, p.Target.V, yes)
 		}
 		return
 	}
 	switch rb := a.ReprocessBehavior; {
 	case rb == nil:
-		pass.Reportf(at(verb), "airflow backfill create without --reprocess-behavior completed skips the dates of %s that already ran (the default is none): the correction of %q recomputes nothing that was wrong; add --reprocess-behavior completed",
+		pass.Reportf(at(verb), "airflow backfill create without --reprocess-behavior completed skips the dates of %s that already ran (the default is none): the correction of %q recomputes nothing that was wrong\nhelp: add --reprocess-behavior completed",
 			dag, p.Target.V)
 	case rb.Value == nil:
-		pass.Reportf(at(rb.Flag), "--reprocess-behavior has no value, so Airflow refuses the command; write --reprocess-behavior completed")
+		pass.Reportf(at(rb.Flag), "--reprocess-behavior has no value, so Airflow refuses the command\nhelp: write --reprocess-behavior completed")
 	case rb.Value.Dynamic || rb.Value.Value == "completed":
 	case rb.Value.Value != "none" && rb.Value.Value != "failed":
-		pass.Reportf(at(*rb.Value), "--reprocess-behavior %s is not one of none, failed or completed, so Airflow refuses the command; write --reprocess-behavior completed", rb.Value.Value)
+		pass.Reportf(at(*rb.Value), "--reprocess-behavior %s is not one of none, failed or completed, so Airflow refuses the command\nhelp: write --reprocess-behavior completed", rb.Value.Value)
 	default:
-		pass.Reportf(at(*rb.Value), "--reprocess-behavior %s skips the dates of %s that completed: they are the ones the correction of %q must redo; write --reprocess-behavior completed",
+		pass.Reportf(at(*rb.Value), "--reprocess-behavior %s skips the dates of %s that completed: they are the ones the correction of %q must redo\nhelp: write --reprocess-behavior completed",
 			rb.Value.Value, dag, p.Target.V)
 	}
 	limit, capped := 0, p.Compute != nil && p.Compute.MaxConcurrency.Set && p.Compute.MaxConcurrency.V >= 1
@@ -117,7 +117,7 @@ func checkAirflow(pass *rules.Pass, fd *runcmd.Field, a *runcmd.Airflow) {
 			dag, fix)
 	case capped && mar.Value != nil && !mar.Value.Dynamic:
 		if n, err := strconv.Atoi(mar.Value.Value); err == nil && n > limit {
-			pass.ReportSeverityf(rules.SeverityWarning, at(*mar.Value), "--max-active-runs %d runs more dates of %s at once than compute.max_concurrency %d allows, taking capacity the plan left to other pipelines; write --max-active-runs %d",
+			pass.ReportSeverityf(rules.SeverityWarning, at(*mar.Value), "--max-active-runs %d runs more dates of %s at once than compute.max_concurrency %d allows, taking capacity the plan left to other pipelines\nhelp: write --max-active-runs %d",
 				n, dag, limit, limit)
 		}
 	}

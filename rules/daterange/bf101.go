@@ -33,7 +33,7 @@ var Missing = &rules.Rule{
 		p := pass.Plan
 		r := p.Range
 		if r == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no range: nothing records which partitions of %q the backfill changes, so no run, SQL or check can be held to it; add range.start and range.end; both ends are inclusive partition values", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no range: nothing records which partitions of %q the backfill changes, so no run, SQL or check can be held to it\nhelp: add range.start and range.end; both ends are inclusive partition values", p.ID.V, p.Target.V)
 			return nil
 		}
 		var missing []string
@@ -44,7 +44,7 @@ var Missing = &rules.Rule{
 			missing = append(missing, "end")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(r.Key, "range lacks %s: the partitions of %q the backfill changes are open-ended, so no run, SQL or check can be held to them; add %s; both ends are inclusive partition values", strings.Join(missing, " and "), p.Target.V, "range."+strings.Join(missing, " and range."))
+			pass.Reportf(r.Key, "range lacks %s: the partitions of %q the backfill changes are open-ended, so no run, SQL or check can be held to them\nhelp: add %s; both ends are inclusive partition values", strings.Join(missing, " and "), p.Target.V, "range."+strings.Join(missing, " and range."))
 		}
 		return nil
 	},

@@ -97,7 +97,7 @@ func checkPlanEnd(pass *rules.Pass) {
 	if end.Before(o.oldest) {
 		return
 	}
-	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s; end the range at %s or earlier", p.Range.End.Raw, o.text, g.Format(g.Add(o.oldest, -1)))
+	pass.Reportf(p.Range.End.Key, "range.end %s is at or after %s\nhelp: end the range at %s or earlier", p.Range.End.Raw, o.text, g.Format(g.Add(o.oldest, -1)))
 }
 
 // checkEntryEnd reads a bqetl entry still to run. bqetl starts it about
@@ -116,7 +116,7 @@ func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 	if e.Settled() || !e.EndDate.Valid() || e.EndDate.T.Before(today) || pl.Table.DependsOnPast.V || pl.Table.File == nil {
 		return
 	}
-	pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; end the entry at %s",
+	pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed\nhelp: end the entry at %s",
 		e.EndDate.Raw, today.Format(time.DateOnly), pl.Target, pl.Staging, today.AddDate(0, 0, -1).Format(time.DateOnly))
 }
 
@@ -135,11 +135,11 @@ func checkRunEnd(pass *rules.Pass) {
 		switch d, a := cmd.DBT, cmd.Airflow; {
 		case d != nil && d.Rebuilds() && d.EventTimeEnd.Known():
 			if last := z.lastDBT(d.EventTimeEnd.T); !last.Before(o.oldest) {
-				pass.Reportf(fd.Pos(d.EventTimeEnd.Value.Offset), "--event-time-end %s makes the last partition dbt rebuilds %s, at or after %s; end the command at --event-time-end %s or earlier",
+				pass.Reportf(fd.Pos(d.EventTimeEnd.Value.Offset), "--event-time-end %s makes the last partition dbt rebuilds %s, at or after %s\nhelp: end the command at --event-time-end %s or earlier",
 					d.EventTimeEnd.Value.Value, z.g.Format(last), o.text, dbtValue(z.instant(o.oldest)))
 			}
 		case d != nil && d.Rebuilds() && d.EventTimeEnd == nil && d.EventTimeStart.Known():
-			pass.Reportf(fd.Pos(d.EventTimeStart.Flag.Offset), "--event-time-start without --event-time-end makes dbt rebuild up to the moment it starts, through the current partition %s, at or after %s; add --event-time-end %s or earlier",
+			pass.Reportf(fd.Pos(d.EventTimeStart.Flag.Offset), "--event-time-start without --event-time-end makes dbt rebuild up to the moment it starts, through the current partition %s, at or after %s\nhelp: add --event-time-end %s or earlier",
 				z.g.Format(o.current), o.text, dbtValue(z.instant(o.oldest)))
 		case a != nil && a.Backfill != 0:
 			// Airflow 2 given only a start date ends there.
@@ -151,7 +151,7 @@ func checkRunEnd(pass *rules.Pass) {
 				continue
 			}
 			if p := z.lastAirflow(last); !p.Before(o.oldest) {
-				pass.Reportf(fd.Pos(last.Value.Offset), "%s %s makes the last partition Airflow runs %s, at or after %s; end the command at %s %s or earlier",
+				pass.Reportf(fd.Pos(last.Value.Offset), "%s %s makes the last partition Airflow runs %s, at or after %s\nhelp: end the command at %s %s or earlier",
 					runcmd.FlagName(last.Flag), last.Value.Value, z.g.Format(p), o.text, runcmd.FlagName(last.Flag), z.airflowValue(z.g.Add(o.oldest, -1)))
 			}
 		}
@@ -215,7 +215,7 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 						continue
 					}
 					reported[off] = true
-					report(f.Pos(off), "%s in the predicate on %q ties %s to the day it runs: it reaches the current partition the scheduled pipeline still writes, and a rerun on another day writes a different range; bound %q with the literal first and last partitions of the range",
+					report(f.Pos(off), "%s in the predicate on %q ties %s to the day it runs: it reaches the current partition the scheduled pipeline still writes, and a rerun on another day writes a different range\nhelp: bound %q with the literal first and last partitions of the range",
 						clockName(src, off), col, write, col)
 				}
 			}
@@ -224,10 +224,10 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 			switch {
 			case clocked[b.Column]:
 			case b.Value.Parameter:
-				report(f.Pos(b.Value.Offset), "%q is bounded below here by a value computed from the run's parameter, and not above: run for a past date, as a backfill runs it, %s covers every partition from that date up to today, those the scheduled runs wrote since included; add an upper bound at the last partition the run is for",
+				report(f.Pos(b.Value.Offset), "%q is bounded below here by a value computed from the run's parameter, and not above: run for a past date, as a backfill runs it, %s covers every partition from that date up to today, those the scheduled runs wrote since included\nhelp: add an upper bound at the last partition the run is for",
 					b.Column, write)
 			default:
-				report(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes; add an upper bound at the last partition of the range",
+				report(f.Pos(b.Value.Offset), "%q is bounded below here but not above: %s covers every partition from this bound up to today, including the current one the scheduled pipeline still writes\nhelp: add an upper bound at the last partition of the range",
 					b.Column, write)
 			}
 		}

@@ -42,7 +42,7 @@ var Unconfirmed = &rules.Rule{
 		}
 		b := r.Boundary
 		if b == nil {
-			pass.Reportf(r.Key, "range of %q has no boundary: nothing shows that the backfill starts where the bug began, so a step left in the corrected series cannot be explained; add range.boundary with the candidate from deploy history, the date confirmed in the data and the evidence query", p.Target.V)
+			pass.Reportf(r.Key, "range of %q has no boundary: nothing shows that the backfill starts where the bug began, so a step left in the corrected series cannot be explained\nhelp: add range.boundary with the candidate from deploy history, the date confirmed in the data and the evidence query", p.Target.V)
 			return nil
 		}
 		// The advice names only what is still missing, so a boundary
@@ -58,7 +58,7 @@ var Unconfirmed = &rules.Rule{
 			missing, advice = append(missing, "evidence"), append(advice, "the query that found it")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess; record %s", listing(missing), p.Target.V, listing(advice))
+			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess\nhelp: record %s", listing(missing), p.Target.V, listing(advice))
 		}
 		return nil
 	},

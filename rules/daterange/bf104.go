@@ -64,7 +64,7 @@ WHERE order_date >= DATE '2026-01-14'
 						}
 						if denotes, want, wrong := r.judge(b, v); wrong {
 							reported[b.Value.Offset] = true
-							pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved; write %s",
+							pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved\nhelp: write %s",
 								b.Column, b.Op, b.Value.Text, denotes, want)
 						}
 					}

@@ -46,7 +46,7 @@ trial:
 			fit(r.Start, "range.start", unusable)
 			fit(r.End, "range.end", unusable)
 			if r.Start.Valid() && r.End.Valid() && g.Truncate(r.Start.T).After(g.Truncate(r.End.T)) {
-				pass.Reportf(r.Start.Key, "range.start %s is after range.end %s: the range of %q holds no partition and the checks that compare against it are skipped; swap them or correct the one that is wrong", r.Start.Raw, r.End.Raw, p.Target.V)
+				pass.Reportf(r.Start.Key, "range.start %s is after range.end %s: the range of %q holds no partition and the checks that compare against it are skipped\nhelp: swap them or correct the one that is wrong", r.Start.Raw, r.End.Raw, p.Target.V)
 			}
 			if b := r.Boundary; b != nil {
 				const unmatched = "it cannot be compared with the partitions of the range"
@@ -90,13 +90,13 @@ func checkControl(pass *rules.Pass, g plan.Grain, check string, c *plan.Period) 
 		missing = append(missing, "end")
 	}
 	if len(missing) > 0 {
-		pass.Reportf(c.Key, "control period of %s lacks %s: the period the bug did not touch is open-ended, so the check cannot say which partitions must stay unchanged; give it both start and end", check, strings.Join(missing, " and "))
+		pass.Reportf(c.Key, "control period of %s lacks %s: the period the bug did not touch is open-ended, so the check cannot say which partitions must stay unchanged\nhelp: give it both start and end", check, strings.Join(missing, " and "))
 	}
 	const unmatched = "the partitions that must stay unchanged are ambiguous"
 	reportFit(pass, g, c.Start, "control.start of "+check, unmatched)
 	reportFit(pass, g, c.End, "control.end of "+check, unmatched)
 	if c.Start.Valid() && c.End.Valid() && g.Truncate(c.Start.T).After(g.Truncate(c.End.T)) {
-		pass.Reportf(c.Start.Key, "control period of %s starts on %s, after its end %s: it holds no partition, so the check compares nothing; swap them or correct the one that is wrong", check, c.Start.Raw, c.End.Raw)
+		pass.Reportf(c.Start.Key, "control period of %s starts on %s, after its end %s: it holds no partition, so the check compares nothing\nhelp: swap them or correct the one that is wrong", check, c.Start.Raw, c.End.Raw)
 	}
 }
 

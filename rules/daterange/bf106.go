@@ -124,9 +124,9 @@ func (c *runCheck) readable(t *runcmd.Time, tool, want string) bool {
 	name := runcmd.FlagName(t.Flag)
 	switch {
 	case t.Value == nil:
-		c.report(t.Flag, "%s has no value, so %s refuses the command and nothing is backfilled; write %s %s", name, tool, name, want)
+		c.report(t.Flag, "%s has no value, so %s refuses the command and nothing is backfilled\nhelp: write %s %s", name, tool, name, want)
 	case t.Err != nil:
-		c.report(*t.Value, "%s %v, so %s refuses the command and nothing is backfilled; write %s %s", name, t.Err, tool, name, want)
+		c.report(*t.Value, "%s %v, so %s refuses the command and nothing is backfilled\nhelp: write %s %s", name, t.Err, tool, name, want)
 	}
 	return t.Known()
 }
@@ -145,10 +145,10 @@ func (c *runCheck) dbt(d *runcmd.DBT) {
 	}
 	switch {
 	case e == nil:
-		c.report(s.Flag, "--event-time-start without --event-time-end: dbt runs the batches from it up to the moment it starts (some versions refuse the command instead), through the current partition and past range.end; add --event-time-end %s", c.dbtEnd())
+		c.report(s.Flag, "--event-time-start without --event-time-end: dbt runs the batches from it up to the moment it starts (some versions refuse the command instead), through the current partition and past range.end\nhelp: add --event-time-end %s", c.dbtEnd())
 		return
 	case s == nil:
-		c.report(e.Flag, "--event-time-end without --event-time-start: dbt refuses the command, so nothing is rebuilt; add --event-time-start %s", c.dbtStart())
+		c.report(e.Flag, "--event-time-end without --event-time-start: dbt refuses the command, so nothing is rebuilt\nhelp: add --event-time-start %s", c.dbtStart())
 		return
 	}
 	sOK := c.readable(s, "dbt", c.dbtStart())
@@ -163,19 +163,19 @@ func (c *runCheck) dbt(d *runcmd.DBT) {
 		if got.Before(wantS) {
 			consequence = fmt.Sprintf("dbt also rebuilds the rows from %s up to the range, %s", utc(got), neither)
 		}
-		c.report(*s.Value, "--event-time-start %s starts the rebuild at %s, but range.start %s%s begins at %s: %s; write --event-time-start %s",
+		c.report(*s.Value, "--event-time-start %s starts the rebuild at %s, but range.start %s%s begins at %s: %s\nhelp: write --event-time-start %s",
 			s.Value.Value, utc(got), c.z.g.Format(c.start), c.where(), utc(wantS), consequence, dbtValue(wantS))
 	}
 	if got := e.T; !got.Equal(wantE) {
 		switch {
 		case got.Equal(c.z.instant(c.end)):
-			c.report(*e.Value, "--event-time-end %s is exclusive, so the rebuild stops where range.end %s%s begins: that last partition keeps its wrong values; write --event-time-end %s",
+			c.report(*e.Value, "--event-time-end %s is exclusive, so the rebuild stops where range.end %s%s begins: that last partition keeps its wrong values\nhelp: write --event-time-end %s",
 				e.Value.Value, c.z.g.Format(c.end), c.where(), dbtValue(wantE))
 		case got.Before(wantE):
-			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: the rows from %s on keep their wrong values; write --event-time-end %s",
+			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: the rows from %s on keep their wrong values\nhelp: write --event-time-end %s",
 				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), dbtValue(wantE))
 		default:
-			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: dbt also rebuilds the rows up to %s, %s; write --event-time-end %s",
+			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: dbt also rebuilds the rows up to %s, %s\nhelp: write --event-time-end %s",
 				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), neither, dbtValue(wantE))
 		}
 	}
@@ -231,21 +231,21 @@ func (c *runCheck) airflow(a *runcmd.Airflow) {
 	s, e := a.Start, a.End
 	switch {
 	case s == nil && e == nil:
-		c.report(a.Subcommand[len(a.Subcommand)-1], "%s gives neither %s nor %s: Airflow refuses to backfill without dates; add %s %s %s %s",
+		c.report(a.Subcommand[len(a.Subcommand)-1], "%s gives neither %s nor %s: Airflow refuses to backfill without dates\nhelp: add %s %s %s %s",
 			cmd, startFlag, endFlag, startFlag, c.airflowStart(), endFlag, c.airflowEnd())
 		return
 	case e == nil && refuse:
-		c.report(s.Flag, "%s without %s: Airflow refuses to create the backfill; add %s %s", runcmd.FlagName(s.Flag), endFlag, endFlag, c.airflowEnd())
+		c.report(s.Flag, "%s without %s: Airflow refuses to create the backfill\nhelp: add %s %s", runcmd.FlagName(s.Flag), endFlag, endFlag, c.airflowEnd())
 		return
 	case s == nil && refuse:
-		c.report(e.Flag, "%s without %s: Airflow refuses to create the backfill; add %s %s", runcmd.FlagName(e.Flag), startFlag, startFlag, c.airflowStart())
+		c.report(e.Flag, "%s without %s: Airflow refuses to create the backfill\nhelp: add %s %s", runcmd.FlagName(e.Flag), startFlag, startFlag, c.airflowStart())
 		return
 	case e == nil:
-		c.report(s.Flag, "%s without %s: Airflow ends the backfill at the start date and runs that one date, not the range through range.end; add %s %s",
+		c.report(s.Flag, "%s without %s: Airflow ends the backfill at the start date and runs that one date, not the range through range.end\nhelp: add %s %s",
 			runcmd.FlagName(s.Flag), endFlag, endFlag, c.airflowEnd())
 		return
 	case s == nil:
-		c.report(e.Flag, "%s without %s: Airflow starts the backfill at the end date and runs that one date, not the range from range.start; add %s %s",
+		c.report(e.Flag, "%s without %s: Airflow starts the backfill at the end date and runs that one date, not the range from range.start\nhelp: add %s %s",
 			runcmd.FlagName(e.Flag), startFlag, startFlag, c.airflowStart())
 		return
 	}
@@ -258,23 +258,23 @@ func (c *runCheck) airflow(a *runcmd.Airflow) {
 	const neither = "which the plan neither validates nor publishes"
 	if first := c.z.firstAirflow(s); !first.Equal(c.start) {
 		if first.After(c.start) {
-			c.report(*s.Value, "%s %s starts the backfill at %s, after range.start %s: the runs for %s never happen and those partitions keep their wrong values; write %s %s",
+			c.report(*s.Value, "%s %s starts the backfill at %s, after range.start %s: the runs for %s never happen and those partitions keep their wrong values\nhelp: write %s %s",
 				runcmd.FlagName(s.Flag), s.Value.Value, g.Format(first), g.Format(c.start), c.z.span(c.start, g.Add(first, -1)), runcmd.FlagName(s.Flag), c.airflowStart())
 		} else {
-			c.report(*s.Value, "%s %s starts the backfill at %s, before range.start %s: it also runs %s, %s; write %s %s",
+			c.report(*s.Value, "%s %s starts the backfill at %s, before range.start %s: it also runs %s, %s\nhelp: write %s %s",
 				runcmd.FlagName(s.Flag), s.Value.Value, g.Format(first), g.Format(c.start), c.z.span(first, g.Add(c.start, -1)), neither, runcmd.FlagName(s.Flag), c.airflowStart())
 		}
 	}
 	if last := c.z.lastAirflow(e); !last.Equal(c.end) {
 		switch {
 		case last.Equal(g.Add(c.end, 1)):
-			c.report(*e.Value, "%s %s is inclusive for Airflow: it also runs %s, the partition after range.end %s, %s; write %s %s",
+			c.report(*e.Value, "%s %s is inclusive for Airflow: it also runs %s, the partition after range.end %s, %s\nhelp: write %s %s",
 				runcmd.FlagName(e.Flag), e.Value.Value, g.Format(last), g.Format(c.end), neither, runcmd.FlagName(e.Flag), c.airflowEnd())
 		case last.After(c.end):
-			c.report(*e.Value, "%s %s ends the backfill at %s, after range.end %s: it also runs %s, %s; write %s %s",
+			c.report(*e.Value, "%s %s ends the backfill at %s, after range.end %s: it also runs %s, %s\nhelp: write %s %s",
 				runcmd.FlagName(e.Flag), e.Value.Value, g.Format(last), g.Format(c.end), c.z.span(g.Add(c.end, 1), last), neither, runcmd.FlagName(e.Flag), c.airflowEnd())
 		default:
-			c.report(*e.Value, "%s %s ends the backfill at %s, before range.end %s: the runs for %s never happen and those partitions keep their wrong values; write %s %s",
+			c.report(*e.Value, "%s %s ends the backfill at %s, before range.end %s: the runs for %s never happen and those partitions keep their wrong values\nhelp: write %s %s",
 				runcmd.FlagName(e.Flag), e.Value.Value, g.Format(last), g.Format(c.end), c.z.span(g.Add(last, 1), c.end), runcmd.FlagName(e.Flag), c.airflowEnd())
 		}
 	}

@@ -42,7 +42,7 @@ var MonthOffset = &rules.Rule{
 		if pl == nil || pl.Entry.Settled() || pl.Table.Partitioning.V != "month" || pl.Table.Offset.V == 0 || pl.Entry.IgnoreDatePartitionOffset.V {
 			return nil
 		}
-		pass.Reportf(pl.Entry.Key, "%q is partitioned by month and its metadata sets date_partition_offset: %d, which bqetl applies to daily partitions only: running or completing this entry stops with NotImplementedError partway through the range; set ignore_date_partition_offset: true on the entry",
+		pass.Reportf(pl.Entry.Key, "%q is partitioned by month and its metadata sets date_partition_offset: %d, which bqetl applies to daily partitions only: running or completing this entry stops with NotImplementedError partway through the range\nhelp: set ignore_date_partition_offset: true on the entry",
 			pl.Target, pl.Table.Offset.V)
 		return nil
 	},

@@ -49,7 +49,7 @@ var Expired = &rules.Rule{
 		if !start.Before(oldest) {
 			return nil
 		}
-		pass.Reportf(pl.Entry.StartDate.Key, "the range of %q starts at %s, but the table keeps partitions for expiration_days: %g, so on the entry date %s the oldest one kept is %s: the partitions before it are deleted as soon as the backfill writes them; start at %s",
+		pass.Reportf(pl.Entry.StartDate.Key, "the range of %q starts at %s, but the table keeps partitions for expiration_days: %g, so on the entry date %s the oldest one kept is %s: the partitions before it are deleted as soon as the backfill writes them\nhelp: start at %s",
 			pl.Target, start.Format("2006-01-02"), days, pl.Entry.Date.Raw, oldest.Format("2006-01-02"), oldest.Format("2006-01-02"))
 		return nil
 	},

@@ -60,7 +60,7 @@ var DependsOnPastEnd = &rules.Rule{
 		if e.Settled() || e.OverrideDependsOnPastNullPartition.V || !pl.Table.DependsOnPast.V || !pl.ReadsItself || !e.EndDate.Valid() || !e.Date.Valid() || !e.EndDate.T.Before(e.Date.T) {
 			return nil
 		}
-		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error; end the entry on %s",
+		pass.Reportf(e.EndDate.Key, "%q depends on its past (scheduling.depends_on_past), but the entry ends on %s, before its entry date %s: the partitions the scheduled runs built after %s were computed from the uncorrected ones and keep the error\nhelp: end the entry on %s",
 			pl.Target, e.EndDate.Raw, e.Date.Raw, e.EndDate.Raw, e.Date.Raw)
 		return nil
 	},
@@ -84,6 +84,6 @@ func completedLate(pass *rules.Pass, pl *bqetl.Planned) {
 	if last.Before(first) {
 		return
 	}
-	pass.Reportf(e.Status.Value, "%q depends on its past, and completing this entry on %s copies partitions up to %s only: the scheduled runs for %s to %s already built their partitions from the uncorrected ones, and keep the error; add an entry from %s to %s, or complete entries of such tables the day after they end",
+	pass.Reportf(e.Status.Value, "%q depends on its past, and completing this entry on %s copies partitions up to %s only: the scheduled runs for %s to %s already built their partitions from the uncorrected ones, and keep the error\nhelp: add an entry from %s to %s, or complete entries of such tables the day after they end",
 		pl.Target, today.Format(time.DateOnly), e.EndDate.Raw, first.Format(time.DateOnly), last.Format(time.DateOnly), first.Format(time.DateOnly), last.Format(time.DateOnly))
 }

@@ -56,7 +56,7 @@ var RangeChangedAfterStart = &rules.Rule{
 		}
 		e, was := pl.Entry, pl.Before
 		report := func(field plan.Date, key string, before string) {
-			pass.Reportf(field.Key, "%s was %s when this entry was merged, and its backfill ran then into %s; bqetl never runs an entry twice, so the new dates are not computed and completing the entry copies the dates that first ran; restore %s and add a new entry for the dates missed",
+			pass.Reportf(field.Key, "%s was %s when this entry was merged, and its backfill ran then into %s; bqetl never runs an entry twice, so the new dates are not computed and completing the entry copies the dates that first ran\nhelp: restore %s and add a new entry for the dates missed",
 				key, before, pl.Staging, key)
 		}
 		if e.StartDate.Valid() && was.StartDate.Valid() && !e.StartDate.T.Equal(was.StartDate.T) {
@@ -70,7 +70,7 @@ var RangeChangedAfterStart = &rules.Rule{
 			if !at.IsValid() {
 				at = e.Key
 			}
-			pass.Reportf(at, "excluded_dates changed after this entry was merged, and its backfill ran then into %s with the dates excluded as they were; bqetl never runs an entry twice, so the change computes nothing; restore the list and add a new entry for the dates missed",
+			pass.Reportf(at, "excluded_dates changed after this entry was merged, and its backfill ran then into %s with the dates excluded as they were; bqetl never runs an entry twice, so the change computes nothing\nhelp: restore the list and add a new entry for the dates missed",
 				pl.Staging)
 		}
 		return nil

@@ -111,11 +111,11 @@ downstream:
 				derivation += "; " + note
 			}
 			if pos, ok := unexplained[id]; ok {
-				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers; give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), derivation)
+				pass.Reportf(pos, "downstream.skip lists %q (%s) without a reason, which waives nothing: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers\nhelp: give the reason it may stay as it is, or rebuild it", id, kindOf(l, id), derivation)
 				continue
 			}
 			missing = append(missing, id)
-			single = append(single, fmt.Sprintf("%q (%s) is not rebuilt: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers; add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), derivation))
+			single = append(single, fmt.Sprintf("%q (%s) is not rebuilt: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers\nhelp: add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), derivation))
 			reasons = append(reasons, fmt.Sprintf("%q (%s, derived through %s)", id, kindOf(l, id), derivation))
 		}
 		var msg string
@@ -127,7 +127,7 @@ downstream:
 		default:
 			// One finding for the list: the fix is one edit of one key, and
 			// a line per model would repeat the same advice many times.
-			msg = fmt.Sprintf("%d models derived from %q are not rebuilt, so each keeps the rows it computed before the correction and goes on serving the old numbers: %s; add them to downstream.rebuild (bflint --fix adds them in rebuild order), or to downstream.skip each with the reason it may stay as it is", len(missing), target, strings.Join(reasons, ", "))
+			msg = fmt.Sprintf("%d models derived from %q are not rebuilt, so each keeps the rows it computed before the correction and goes on serving the old numbers: %s\nhelp: add them to downstream.rebuild (bflint --fix adds them in rebuild order), or to downstream.skip each with the reason it may stay as it is", len(missing), target, strings.Join(reasons, ", "))
 		}
 		pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: listPos(pass, d.Rebuild.Field), Message: msg, SuggestedFixes: addFix(pass, l, d, missing)}})
 		return nil

@@ -76,7 +76,7 @@ var RebuildOrder = &rules.Rule{
 				if fixes == nil {
 					fixes = reorderFix(pass, l, listed)
 				}
-				pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: e.item.At(), SuggestedFixes: fixes, Message: fmt.Sprintf("downstream.rebuild lists %q before %q, which it is derived from: rebuilt in this order, %q recomputes from the stale rows of %q and stays wrong; move %q below %q", e.id, up, e.id, up, e.id, up)}})
+				pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: e.item.At(), SuggestedFixes: fixes, Message: fmt.Sprintf("downstream.rebuild lists %q before %q, which it is derived from: rebuilt in this order, %q recomputes from the stale rows of %q and stays wrong\nhelp: move %q below %q", e.id, up, e.id, up, e.id, up)}})
 			}
 		}
 		return nil

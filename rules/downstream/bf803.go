@@ -87,7 +87,7 @@ func unknownMessage(what, name, consequence string, err error) string {
 		if more := len(amb.Candidates) - listed; more > 0 {
 			list += fmt.Sprintf(" and %d more", more)
 		}
-		return fmt.Sprintf("%s %q is ambiguous: it names %s, so which one the plan means is left to chance; write the unique_id", what, name, list)
+		return fmt.Sprintf("%s %q is ambiguous: it names %s, so which one the plan means is left to chance\nhelp: write the unique_id", what, name, list)
 	}
 	return fmt.Sprintf("%s %q cannot be resolved: %v", what, name, err)
 }

@@ -60,13 +60,13 @@ communication:
 			if told[e] || consumers[strings.ToLower(e)] || consumers[strings.ToLower(name)] {
 				continue
 			}
-			msg := fmt.Sprintf("exposure %q shows data derived from %q, and its readers are not told: the numbers they see for past periods change without warning; add it to downstream.notify, or its audience to communication.consumers", e, target)
+			msg := fmt.Sprintf("exposure %q shows data derived from %q, and its readers are not told: the numbers they see for past periods change without warning", e, target)
 			if n != nil {
 				if owner := ownerIn(n.Owner.Name, n.Owner.Email, consumers); owner != "" {
 					msg += fmt.Sprintf(" (its owner %q maintains it and is not its audience)", owner)
 				}
 			}
-			pass.Reportf(notifyPos(pass), "%s", msg)
+			pass.Reportf(notifyPos(pass), "%s"+rules.HelpMarker+"add it to downstream.notify, or its audience to communication.consumers", msg)
 		}
 		return nil
 	},

@@ -62,7 +62,7 @@ downstream:
 				continue
 			}
 			if !strings.EqualFold(dbtChecksum(content), n.Checksum.Checksum) {
-				pass.Reportf(pos, "%q has changed since the manifest was written: %s no longer matches the checksum dbt recorded, so the lineage bflint checked (what must be rebuilt, and in which order) may be wrong; run dbt parse or dbt compile and lint again", id, n.OriginalFilePath)
+				pass.Reportf(pos, "%q has changed since the manifest was written: %s no longer matches the checksum dbt recorded, so the lineage bflint checked (what must be rebuilt, and in which order) may be wrong\nhelp: run dbt parse or dbt compile and lint again", id, n.OriginalFilePath)
 			}
 		}
 		return nil

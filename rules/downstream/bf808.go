@@ -50,7 +50,7 @@ downstream:
 			if skipped[s] {
 				continue
 			}
-			pass.Reportf(pass.SectionOr(d.Field), "snapshot %q is derived from the target (%s): re-running it records the corrected values as new versions valid from now, so its history keeps the pre-correction values; add it to downstream.skip with how that history is handled", s, chain(l.g, ps.to(s)))
+			pass.Reportf(pass.SectionOr(d.Field), "snapshot %q is derived from the target (%s): re-running it records the corrected values as new versions valid from now, so its history keeps the pre-correction values\nhelp: add it to downstream.skip with how that history is handled", s, chain(l.g, ps.to(s)))
 		}
 		return nil
 	},

@@ -64,7 +64,7 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	if more := len(missing) - len(named); more > 0 {
 		list += fmt.Sprintf("; and %d more (bflint lineage %s lists them)", more, pl.Target)
 	}
-	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s; add an entry to each table's backfill.yaml once this one is complete",
+	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s\nhelp: add an entry to each table's backfill.yaml once this one is complete",
 		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
 	return nil
 }

@@ -32,13 +32,13 @@ trial:
 		p := pass.Plan
 		t := p.Trial
 		if t == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no trial: the whole range of %q runs before any single partition has been built, published and inspected; add trial.partition with one partition of the range to run end to end first", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no trial: the whole range of %q runs before any single partition has been built, published and inspected\nhelp: add trial.partition with one partition of the range to run end to end first", p.ID.V, p.Target.V)
 			return nil
 		}
 		d := t.Partition
 		// A value BF001 rejected is still a trial partition the author chose.
 		if !d.Set && d.Raw == "" {
-			pass.Reportf(t.Key, "trial lacks partition: no partition of %q is run end to end and inspected before the rest of the range; set trial.partition", p.Target.V)
+			pass.Reportf(t.Key, "trial lacks partition: no partition of %q is run end to end and inspected before the rest of the range\nhelp: set trial.partition", p.Target.V)
 			return nil
 		}
 		g := p.Grain()
@@ -49,7 +49,7 @@ trial:
 			return nil
 		}
 		if d.T.Before(start) || d.T.After(end) {
-			pass.ReportSeverityf(rules.SeverityError, d.Key, "trial.partition %s lies outside the range %s to %s: the trial rehearses a partition of %q the backfill does not change, and publishing it alters data that was meant to stay; pick a partition inside the range",
+			pass.ReportSeverityf(rules.SeverityError, d.Key, "trial.partition %s lies outside the range %s to %s: the trial rehearses a partition of %q the backfill does not change, and publishing it alters data that was meant to stay\nhelp: pick a partition inside the range",
 				d.Raw, g.Format(start), g.Format(end), p.Target.V)
 		}
 		return nil

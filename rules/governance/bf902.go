@@ -32,7 +32,7 @@ var CommunicationMissing = &rules.Rule{
 		p := pass.Plan
 		c := p.Communication
 		if c == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no communication section: readers of %q see their numbers move without warning or explanation; add communication.consumers and communication.expected_change", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no communication section: readers of %q see their numbers move without warning or explanation\nhelp: add communication.consumers and communication.expected_change", p.ID.V, p.Target.V)
 			return nil
 		}
 		var missing []string
@@ -43,7 +43,7 @@ var CommunicationMissing = &rules.Rule{
 			missing = append(missing, "expected_change")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(c.Key, "communication lacks %s: the readers of %q are not told who is affected or what will move, so the correction arrives as an unexplained change; add %s", strings.Join(missing, " and "), p.Target.V, "communication."+strings.Join(missing, " and communication."))
+			pass.Reportf(c.Key, "communication lacks %s: the readers of %q are not told who is affected or what will move, so the correction arrives as an unexplained change\nhelp: add %s", strings.Join(missing, " and "), p.Target.V, "communication."+strings.Join(missing, " and communication."))
 		}
 		return nil
 	},

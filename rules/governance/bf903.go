@@ -43,7 +43,7 @@ var PIIUnhandled = &rules.Rule{
 			harm = append(harm, "the staged copy gets the schema's default access instead of the target's grants")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(d.ContainsPII.Key, "data.contains_pii is true for %q but the plan lacks %s: %s; add %s", p.Target.V, strings.Join(missing, " and "), strings.Join(harm, ", and "), "data."+strings.Join(missing, " and data."))
+			pass.Reportf(d.ContainsPII.Key, "data.contains_pii is true for %q but the plan lacks %s: %s\nhelp: add %s", p.Target.V, strings.Join(missing, " and "), strings.Join(harm, ", and "), "data."+strings.Join(missing, " and data."))
 		}
 		return nil
 	},

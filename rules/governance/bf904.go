@@ -28,7 +28,7 @@ var ApprovalMissing = &rules.Rule{
 		if a == nil || !a.Required.Set || !a.Required.V || given(a.ApprovedBy) {
 			return nil
 		}
-		pass.Reportf(a.Required.Key, "approval.required is true but approved_by is missing: the restatement of %q has no recorded authorisation, so it would run unapproved; get the sign-off and set approval.approved_by", p.Target.V)
+		pass.Reportf(a.Required.Key, "approval.required is true but approved_by is missing: the restatement of %q has no recorded authorisation, so it would run unapproved\nhelp: get the sign-off and set approval.approved_by", p.Target.V)
 		return nil
 	},
 }

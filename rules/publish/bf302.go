@@ -99,7 +99,7 @@ func checkRunCommand(pass *rules.Pass) {
 		if flag != "--full-refresh" {
 			flag += " (--full-refresh)"
 		}
-		pass.Reportf(fd.Pos(c.DBT.FullRefresh.Offset), "run.command runs dbt with %s: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends; drop it and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", flag, p.Target.V)
+		pass.Reportf(fd.Pos(c.DBT.FullRefresh.Offset), "run.command runs dbt with %s: dbt drops and rebuilds %q, and every incremental model the command selects, from all of history instead of the planned range, and readers see them empty or partial until it ends\nhelp: drop it and run the range only, e.g. --event-time-start and --event-time-end on a microbatch model", flag, p.Target.V)
 	}
 }
 
@@ -127,6 +127,6 @@ func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
 	if t.Partitioning.V != "" {
 		perDate = "; or, if the query computes the partition of the date it is given, name that parameter in scheduling.date_partition_parameter so that each date writes its own partition"
 	}
-	pass.Reportf(e.StartDate.Key, "the query of %q writes the whole table (date_partition_parameter is null in its metadata), yet the entry runs it for every date from %s to %s: each run truncates all of %s, up to 16 run at once, and the one that finishes last is what completing the entry publishes; backfill one date, or set reinitialize_table: true to rebuild the table once%s",
+	pass.Reportf(e.StartDate.Key, "the query of %q writes the whole table (date_partition_parameter is null in its metadata), yet the entry runs it for every date from %s to %s: each run truncates all of %s, up to 16 run at once, and the one that finishes last is what completing the entry publishes\nhelp: backfill one date, or set reinitialize_table: true to rebuild the table once%s",
 		pl.Target, e.StartDate.Raw, e.EndDate.Raw, pl.Staging, perDate)
 }

@@ -54,7 +54,7 @@ WHERE country IS NULL;
 					}
 				}
 				if target && !staged {
-					pass.Reportf(c.SQL.Key, "%s (%s) reads the target %q and no staging relation: before publish it checks the old data, after publish consumers have already read what it was meant to stop, so it gates nothing; read %s instead, or compare it with the target", checkLabel(i, c), c.SQL.V, pass.Plan.Target.V, stagingLabel(pass.Plan))
+					pass.Reportf(c.SQL.Key, "%s (%s) reads the target %q and no staging relation: before publish it checks the old data, after publish consumers have already read what it was meant to stop, so it gates nothing\nhelp: read %s instead, or compare it with the target", checkLabel(i, c), c.SQL.V, pass.Plan.Target.V, stagingLabel(pass.Plan))
 				}
 			}
 		}

@@ -31,7 +31,7 @@ var Missing = &rules.Rule{
 		p := pass.Plan
 		pub := p.Publish
 		if pub == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no publish section: nothing says how the staged range reaches %q, so it tends to land partition by partition and readers see a half-corrected range; add publish with its mode, mechanism and sql", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no publish section: nothing says how the staged range reaches %q, so it tends to land partition by partition and readers see a half-corrected range\nhelp: add publish with its mode, mechanism and sql", p.ID.V, p.Target.V)
 			return nil
 		}
 		// A mechanism the parser rejected is written, just misspelled: BF001
@@ -44,7 +44,7 @@ var Missing = &rules.Rule{
 			missing = append(missing, "mechanism")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(pub.Key, "publish lacks %s: the one operation that changes %q is not written down, so it can be neither reviewed nor undone; state the mechanism and the statement that performs it", strings.Join(missing, " and "), p.Target.V)
+			pass.Reportf(pub.Key, "publish lacks %s: the one operation that changes %q is not written down, so it can be neither reviewed nor undone\nhelp: state the mechanism and the statement that performs it", strings.Join(missing, " and "), p.Target.V)
 		}
 		return nil
 	},

@@ -36,7 +36,7 @@ var PerPartitionUntracked = &rules.Rule{
 			return nil
 		}
 		if !pub.Progress.Set || strings.TrimSpace(pub.Progress.V) == "" {
-			pass.Reportf(pub.Mode.Key, "publish.mode is per_partition with no publish.progress: if the run stops halfway, nobody can tell which partitions of %q carry the correction, and the range stays mixed; record landed partitions in publish.progress", pass.Plan.Target.V)
+			pass.Reportf(pub.Mode.Key, "publish.mode is per_partition with no publish.progress: if the run stops halfway, nobody can tell which partitions of %q carry the correction, and the range stays mixed\nhelp: record landed partitions in publish.progress", pass.Plan.Target.V)
 		}
 		return nil
 	},

@@ -37,10 +37,10 @@ staging:
 		st := p.Staging
 		switch {
 		case st == nil:
-			pass.Reportf(pass.PlanStart(), "plan %q has no staging section: the recompute of %q has nowhere to land but the live table, where readers see it before it is validated; add staging.relation in a schema no consumer reads, named with the plan id", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no staging section: the recompute of %q has nowhere to land but the live table, where readers see it before it is validated\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.ID.V, p.Target.V)
 			return nil
 		case !st.Relation.Set || strings.TrimSpace(st.Relation.V) == "":
-			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish; add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
+			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
 			return nil
 		}
 		rel := sqlname.Parse(st.Relation.V)
@@ -55,11 +55,11 @@ staging:
 		use := stagingName(key, target, targetKnown, id, inTargetSchema, lacksID)
 		switch {
 		case inTargetSchema && lacksID:
-			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q, and does not contain the plan id %q: consumers of that schema can read the recompute before it is validated, and two runs write the same relation and validate or publish each other's rows; use %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, p.ID.V, use)
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q, and does not contain the plan id %q: consumers of that schema can read the recompute before it is validated, and two runs write the same relation and validate or publish each other's rows\nhelp: use %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, p.ID.V, use)
 		case inTargetSchema:
-			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated; put staging in a schema of its own: %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, use)
+			pass.Reportf(st.Relation.Key, "staging relation %q is in %q, the schema of the target %q: consumers of that schema can read the recompute before it is validated\nhelp: put staging in a schema of its own: %s", st.Relation.V, strings.ToLower(rel.Schema()), p.Target.V, use)
 		case lacksID:
-			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows; name it with the id: %s", st.Relation.V, p.ID.V, p.Target.V, use)
+			pass.Reportf(st.Relation.Key, "staging relation %q does not contain the plan id %q: two runs over %q write the same relation and validate or publish each other's rows\nhelp: name it with the id: %s", st.Relation.V, p.ID.V, p.Target.V, use)
 		}
 		return nil
 	},

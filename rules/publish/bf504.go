@@ -52,7 +52,7 @@ WHERE order_date BETWEEN DATE '2026-01-14' AND DATE '2026-06-30';
 						report(f.Pos(w.Target.Offset), "the build writes the target %q (%s): readers see the recompute before it is validated, half a range at a time, and validation ends up comparing the new numbers with themselves; build into %s and publish from there", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
 						continue
 					}
-					report(f.Pos(w.Target.Offset), "the build writes %q (%s), which is not staging: a relation outside the backfill's own space changes before anything is validated, and no publish or rollback of the plan covers it; write it into %s or its schema, or make it a TEMPORARY table", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
+					report(f.Pos(w.Target.Offset), "the build writes %q (%s), which is not staging: a relation outside the backfill's own space changes before anything is validated, and no publish or rollback of the plan covers it\nhelp: write it into %s or its schema, or make it a TEMPORARY table", w.Target.Name(), w.Kind, stagingLabel(pass.Plan))
 				}
 			}
 		}

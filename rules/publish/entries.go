@@ -28,7 +28,7 @@ func scriptDestination(pass *rules.Pass, pl *bqetl.Planned) {
 		where = "the production table itself, before anything is validated"
 	}
 	want := strings.Split(pl.Staging, ".")
-	pass.Reportf(at.Value, "query_script_args send the script's output to %s, %s: completing the entry copies the partitions of %s, which this run does not write; pass --destination_table=%s",
+	pass.Reportf(at.Value, "query_script_args send the script's output to %s, %s: completing the entry copies the partitions of %s, which this run does not write\nhelp: pass --destination_table=%s",
 		strings.Trim(dest, "."), where, pl.Staging, want[len(want)-1])
 }
 

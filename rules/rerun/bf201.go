@@ -57,7 +57,7 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 	Run: func(pass *rules.Pass) error {
 		if pass.Plan != nil {
 			if r := pass.Plan.Rerun; r != nil && r.Write.Set && r.Write.V == "append" {
-				pass.Reportf(r.Write.Key, "rerun.write is append: re-running any partition of %q adds its rows again, doubling them; use merge on a unique key or replace_partition", pass.Plan.Target.V)
+				pass.Reportf(r.Write.Key, "rerun.write is append: re-running any partition of %q adds its rows again, doubling them\nhelp: use merge on a unique key or replace_partition", pass.Plan.Target.V)
 			}
 			reportTargetAppend(pass)
 		}
@@ -107,7 +107,7 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 				if w.Kind == sqlparse.WriteCopy {
 					verb = "COPY into"
 				}
-				report(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them; write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
+				report(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them\nhelp: write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
 			}
 		}
 	}
@@ -127,13 +127,13 @@ func incrementalAppend(subject, materialized, strategy string, uniqueKey []strin
 	strategy = strings.ToLower(strings.TrimSpace(strategy))
 	switch {
 	case strategy == "append":
-		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them; use merge with a unique_key, insert_overwrite or microbatch", subject)
+		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them\nhelp: use merge with a unique_key, insert_overwrite or microbatch", subject)
 	case appendStrategies[strategy] && len(columnSet(uniqueKey)) == 0:
 		how := "incremental_strategy " + strategy
 		if strategy == "" {
 			how = "the adapter's default incremental strategy"
 		}
-		return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them; set unique_key, or use insert_overwrite or microbatch", subject, how)
+		return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them\nhelp: set unique_key, or use insert_overwrite or microbatch", subject, how)
 	}
 	return ""
 }

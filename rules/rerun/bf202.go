@@ -40,11 +40,11 @@ var MergeKeyUnchecked = &rules.Rule{
 		if r != nil && r.Write.Set && r.Write.V == "merge" {
 			switch {
 			case !hasKey && !hasCheck:
-				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key and no rerun.uniqueness_check: a merge into %q is only idempotent on a unique key, and nothing names the key or proves it unique; list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", target)
+				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key and no rerun.uniqueness_check: a merge into %q is only idempotent on a unique key, and nothing names the key or proves it unique\nhelp: list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", target)
 			case !hasKey:
-				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key: nothing says which columns the merge into %q matches on, and a merge is only idempotent on a unique key; list them in rerun.key", target)
+				pass.Reportf(r.Write.Key, "rerun.write is merge with no rerun.key: nothing says which columns the merge into %q matches on, and a merge is only idempotent on a unique key\nhelp: list them in rerun.key", target)
 			case !hasCheck:
-				pass.Reportf(r.Write.Key, "rerun.write is merge on %s with no rerun.uniqueness_check: nothing proves the key unique in staging, and a merge into %q on a key that repeats merges different rows and changes between runs; add a query that returns duplicate keys as rerun.uniqueness_check", quoteList(r.Key.Values()), target)
+				pass.Reportf(r.Write.Key, "rerun.write is merge on %s with no rerun.uniqueness_check: nothing proves the key unique in staging, and a merge into %q on a key that repeats merges different rows and changes between runs\nhelp: add a query that returns duplicate keys as rerun.uniqueness_check", quoteList(r.Key.Values()), target)
 			}
 		} else if !hasKey || !hasCheck {
 			reportUncheckedMerges(pass, hasKey, hasCheck)
@@ -81,7 +81,7 @@ func reportUncheckedMerges(pass *rules.Pass, hasKey, hasCheck bool) {
 			default:
 				continue
 			}
-			pass.Reportf(f.Pos(st.Start), "%s into %q with %s in the plan: the merge is only idempotent on a unique key, and nothing names that key or proves it unique in staging; list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", how, w.Target.Name(), missing)
+			pass.Reportf(f.Pos(st.Start), "%s into %q with %s in the plan: the merge is only idempotent on a unique key, and nothing names that key or proves it unique in staging\nhelp: list the key columns in rerun.key and add a query that returns duplicate keys as rerun.uniqueness_check", how, w.Target.Name(), missing)
 		}
 	}
 }

@@ -71,7 +71,7 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 		if tx >= 0 && tx == f.Parsed.Transaction(j) {
 			continue
 		}
-		msg := fmt.Sprintf("DELETE from %q and the INSERT into it are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty; put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)", w.Target.Name())
+		msg := fmt.Sprintf("DELETE from %q and the INSERT into it are not in one transaction: readers see the range empty in between, and a failed INSERT leaves it empty\nhelp: put both in one BEGIN ... COMMIT, or replace the range in one statement (MERGE, INSERT OVERWRITE)", w.Target.Name())
 		d := rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: f.Pos(del.Start), Message: msg,
 			Related: []analysis.RelatedInformation{{Pos: f.Pos(ins.Start), Message: fmt.Sprintf("refills %q outside the DELETE's transaction", w.Target.Name())}}}}
 		if delTokens || insTokens {

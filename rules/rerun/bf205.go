@@ -34,13 +34,13 @@ var Untested = &rules.Rule{
 		r := p.Rerun
 		switch {
 		case r == nil:
-			pass.Reportf(pass.PlanStart(), "plan %q has no rerun section: nothing shows that re-running a partition of %q converges instead of adding rows again; state rerun.write and record a run-twice test in rerun.tested", p.ID.V, p.Target.V)
+			pass.Reportf(pass.PlanStart(), "plan %q has no rerun section: nothing shows that re-running a partition of %q converges instead of adding rows again\nhelp: state rerun.write and record a run-twice test in rerun.tested", p.ID.V, p.Target.V)
 		case r.Tested == nil:
-			pass.Reportf(r.Field.Key, "rerun has no tested section: re-running a partition of %q is assumed safe, not shown; run one populated partition twice on a copy and record it in rerun.tested with identical: true", p.Target.V)
+			pass.Reportf(r.Field.Key, "rerun has no tested section: re-running a partition of %q is assumed safe, not shown\nhelp: run one populated partition twice on a copy and record it in rerun.tested with identical: true", p.Target.V)
 		case !r.Tested.Identical.Set:
-			pass.Reportf(r.Tested.Key, "rerun.tested does not record whether the second run of %q was identical to the first; set identical once the results have been compared", p.Target.V)
+			pass.Reportf(r.Tested.Key, "rerun.tested does not record whether the second run of %q was identical to the first\nhelp: set identical once the results have been compared", p.Target.V)
 		case !r.Tested.Identical.V:
-			pass.Reportf(r.Tested.Identical.Key, "rerun.tested.identical is false: running a partition of %q twice changed it, so every retry of the backfill will too; fix the write before running the range", p.Target.V)
+			pass.Reportf(r.Tested.Identical.Key, "rerun.tested.identical is false: running a partition of %q twice changed it, so every retry of the backfill will too\nhelp: fix the write before running the range", p.Target.V)
 		}
 		return nil
 	},

@@ -45,7 +45,7 @@ WHEN MATCHED THEN UPDATE SET amount_minor = s.amount_minor;
 		for _, f := range pass.SQLFiles("publish.sql") {
 			for _, st := range f.Parsed.Statements {
 				if how, target, cols := matchColumns(st); len(cols) > 0 && !sameColumns(cols, key) {
-					pass.Reportf(f.Pos(st.Start), "%s into %q matches rows on %s, but rerun.key is %s: the uniqueness check proves a key the publish does not use, so rows can be merged together or inserted twice; make the publish match on exactly rerun.key, or correct rerun.key",
+					pass.Reportf(f.Pos(st.Start), "%s into %q matches rows on %s, but rerun.key is %s: the uniqueness check proves a key the publish does not use, so rows can be merged together or inserted twice\nhelp: make the publish match on exactly rerun.key, or correct rerun.key",
 						how, target.Name(), quoteList(columnSet(cols)), quoteList(key))
 				}
 			}

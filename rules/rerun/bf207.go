@@ -72,7 +72,7 @@ func reportMergeWithout(pass *rules.Pass, f *rules.SQLFile, m sqlparse.Merge, co
 		if ins.AllColumns || ins.Columns == nil || hasColumn(ins.Columns, column) {
 			continue
 		}
-		pass.Reportf(f.Pos(m.Offset), "MERGE into %q inserts rows without %q (range.partition_column): the INSERT column list %s leaves it out, so inserted rows land in no partition of the range; add %q to the INSERT columns and values",
+		pass.Reportf(f.Pos(m.Offset), "MERGE into %q inserts rows without %q (range.partition_column): the INSERT column list %s leaves it out, so inserted rows land in no partition of the range\nhelp: add %q to the INSERT columns and values",
 			m.Target.Name(), column, quoteList(ins.Columns), column)
 		return
 	}
@@ -103,7 +103,7 @@ func reportBuildWithout(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Stateme
 		if len(cols) == 0 || hasColumn(cols, "*") || hasColumn(cols, column) {
 			continue
 		}
-		pass.Reportf(f.Pos(w.Target.Offset), "the build fills %q without %q (range.partition_column): staged rows carry no partition, so the publish cannot place them in the range; select %q into staging",
+		pass.Reportf(f.Pos(w.Target.Offset), "the build fills %q without %q (range.partition_column): staged rows carry no partition, so the publish cannot place them in the range\nhelp: select %q into staging",
 			w.Target.Name(), column, column)
 	}
 }
@@ -133,7 +133,7 @@ func reportMergeDropsPartitionLike(pass *rules.Pass, f *rules.SQLFile, st *sqlpa
 			}
 		}
 		if dropped {
-			pass.Reportf(f.Pos(m.Offset), "MERGE into %q matches or updates the target on %s but inserts rows without it: the INSERT column list %s leaves it out, so inserted rows land in no partition; add %s to the INSERT columns and values",
+			pass.Reportf(f.Pos(m.Offset), "MERGE into %q matches or updates the target on %s but inserts rows without it: the INSERT column list %s leaves it out, so inserted rows land in no partition\nhelp: add %s to the INSERT columns and values",
 				m.Target.Name(), quoteList(used), quoteList(ins.Columns), strings.Trim(quoteList(used), "()"))
 			return
 		}

@@ -55,7 +55,7 @@ var Incomplete = &rules.Rule{
 			pass.Reportf(rb.Key, "rollback lacks %s: nobody can tell which copy restores %q, until when it exists, who may run it or how long it takes", strings.Join(missing, ", "), pass.Plan.Target.V)
 		}
 		if rb.Mechanism.Set && rb.Mechanism.V == "restore_copy" && !rb.Capture.Set {
-			pass.Reportf(rb.Mechanism.Key, "rollback.mechanism restore_copy has no capture: nothing copies the affected range of %q before publish, so there is nothing to restore; add rollback.capture with the SQL that takes the copy", pass.Plan.Target.V)
+			pass.Reportf(rb.Mechanism.Key, "rollback.mechanism restore_copy has no capture: nothing copies the affected range of %q before publish, so there is nothing to restore\nhelp: add rollback.capture with the SQL that takes the copy", pass.Plan.Target.V)
 		}
 		return nil
 	},

@@ -41,7 +41,7 @@ rollback:
 		cycle := pass.Config.Cycle()
 		needed := pass.Now.Add(cycle)
 		if endOfRetention.Before(needed) {
-			pass.Reportf(rb.RetainedUntil.Key, "rollback copy %q is kept only until %s, before one reporting cycle (%d days) from now ends on %s: a wrong number found at the next close could not be restored; keep it until at least %s",
+			pass.Reportf(rb.RetainedUntil.Key, "rollback copy %q is kept only until %s, before one reporting cycle (%d days) from now ends on %s: a wrong number found at the next close could not be restored\nhelp: keep it until at least %s",
 				rb.Location.V, d.Format("2006-01-02"), int(cycle.Hours()/24), needed.In(loc).Format("2006-01-02"), needed.In(loc).Format("2006-01-02"))
 		}
 		return nil

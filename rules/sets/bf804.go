@@ -71,10 +71,10 @@ after: [bf20261102_a]
 			case o.waitsFor[q]:
 				// Ordered the way the data flows.
 			case o.waitedBy[q]:
-				pass.Reportf(anchor(pass), "%s, but after orders them the other way round: %q waits for %q, so %q runs on data that %q has not corrected yet and publishes the old numbers; list %q in the after of %q instead of the reverse",
+				pass.Reportf(anchor(pass), "%s, but after orders them the other way round: %q waits for %q, so %q runs on data that %q has not corrected yet and publishes the old numbers\nhelp: list %q in the after of %q instead of the reverse",
 					why, q.ID.V, pass.Plan.ID.V, pass.Plan.ID.V, q.ID.V, q.ID.V, pass.Plan.ID.V)
 			default:
-				pass.Reportf(anchor(pass), "%s, but its after does not list %q: it may run first, rebuild from the uncorrected data and publish the old numbers; add %q to after",
+				pass.Reportf(anchor(pass), "%s, but its after does not list %q: it may run first, rebuild from the uncorrected data and publish the old numbers\nhelp: add %q to after",
 					why, q.ID.V, q.ID.V)
 			}
 		}
@@ -124,7 +124,7 @@ func reportCycle(pass *rules.Pass, o *order) {
 		if len(rest) > 0 {
 			also = ", and waits in a cycle with " + strings.Join(rest, ", ")
 		}
-		pass.Reportf(anchor(pass), "plan %q lists itself in after%s: it waits for its own end and never starts; remove %q from after", id, also, id)
+		pass.Reportf(anchor(pass), "plan %q lists itself in after%s: it waits for its own end and never starts\nhelp: remove %q from after", id, also, id)
 		return
 	}
 	steps := make([]string, 0, len(chain)-1)
@@ -143,6 +143,6 @@ func reportCycle(pass *rules.Pass, o *order) {
 	default:
 		also = fmt.Sprintf("; %s wait in it too", strings.Join(rest, ", "))
 	}
-	pass.Reportf(anchor(pass), "after forms a cycle: %s, which waits for %q%s; none of these plans can start, so the correction never runs; remove the after entry that does not follow the data",
+	pass.Reportf(anchor(pass), "after forms a cycle: %s, which waits for %q%s; none of these plans can start, so the correction never runs\nhelp: remove the after entry that does not follow the data",
 		strings.Join(steps, ", "), id, also)
 }

@@ -69,7 +69,7 @@ range: {start: 2026-05-01, end: 2026-08-31}
 			if !ok || !self.same(other) || o.ordered(q) {
 				continue
 			}
-			pass.Reportf(pass.SectionOr(p.Range.Field), "plan %q corrects %q over %s, overlapping plan %s, which corrects %q over %s, and after orders neither before the other: both may publish the same partitions and whichever lands last decides what consumers see; order them with after, or split the range",
+			pass.Reportf(pass.SectionOr(p.Range.Field), "plan %q corrects %q over %s, overlapping plan %s, which corrects %q over %s, and after orders neither before the other: both may publish the same partitions and whichever lands last decides what consumers see\nhelp: order them with after, or split the range",
 				p.ID.V, p.Target.V, rangeText(p), name(q), q.Target.V, rangeText(q))
 		}
 		return nil

@@ -39,11 +39,11 @@ var NotNumeric = &rules.Rule{
 		}
 		for i, c := range v.Checks {
 			if !c.Pass.Set {
-				pass.Reportf(c.Key, "%s has no pass criterion: its result is judged by eye after the run, and a plausible wrong answer passes; add pass, e.g. \"changed_rows = 0\"", checkName(i, c))
+				pass.Reportf(c.Key, "%s has no pass criterion: its result is judged by eye after the run, and a plausible wrong answer passes\nhelp: add pass, e.g. \"changed_rows = 0\"", checkName(i, c))
 				continue
 			}
 			if _, err := parsePass(c.Pass.V); err != nil {
-				pass.Reportf(c.Pass.Key, "pass %q of %s is not <expr> <op> <number> (%v): nothing can decide mechanically whether the staged range may be published; compare the query's result with a number, e.g. \"max_abs_delta_pct <= 0.5\"", c.Pass.V, checkName(i, c), err)
+				pass.Reportf(c.Pass.Key, "pass %q of %s is not <expr> <op> <number> (%v): nothing can decide mechanically whether the staged range may be published\nhelp: compare the query's result with a number, e.g. \"max_abs_delta_pct <= 0.5\"", c.Pass.V, checkName(i, c), err)
 			}
 		}
 		return nil

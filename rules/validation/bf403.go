@@ -61,12 +61,12 @@ validation:
 			}
 			start, end, ok := periodBounds(g, c.Control)
 			if ok && !start.After(rangeEnd) && !end.Before(rangeStart) {
-				pass.ReportSeverityf(rules.SeverityError, c.Control.Key, "control period %s..%s of %s overlaps the range %s..%s: the backfill rewrites those partitions of %q, so the control cannot show that nothing outside the range moved; choose a period the bug did not touch, outside the range",
+				pass.ReportSeverityf(rules.SeverityError, c.Control.Key, "control period %s..%s of %s overlaps the range %s..%s: the backfill rewrites those partitions of %q, so the control cannot show that nothing outside the range moved\nhelp: choose a period the bug did not touch, outside the range",
 					c.Control.Start.Raw, c.Control.End.Raw, checkName(i, c), p.Range.Start.Raw, p.Range.End.Raw, p.Target.V)
 			}
 		}
 		if !hasControl {
-			pass.Reportf(v.Key, "no validation check of %q compares a control period: nothing shows that partitions the bug did not touch come out unchanged under the new logic; add a check with control: {start, end} outside the range and pass \"changed_rows = 0\"", p.Target.V)
+			pass.Reportf(v.Key, "no validation check of %q compares a control period: nothing shows that partitions the bug did not touch come out unchanged under the new logic\nhelp: add a check with control: {start, end} outside the range and pass \"changed_rows = 0\"", p.Target.V)
 		}
 		return nil
 	},

@@ -1,7 +1,7 @@
 -- Snowflake's ASOF JOIN ... MATCH_CONDITION has no PostgreSQL form, so these
 -- statements do not parse. bflint reads them from their tokens: what they
 -- write is still checked, and the finding says how it was read.
-INSERT INTO analytics.fct_trade_quotes  -- want BF201 "INSERT into \"analytics.fct_trade_quotes\" appends: .* \\(analysed from tokens: the statement did not parse\\)$"
+INSERT INTO analytics.fct_trade_quotes  -- want BF201 "INSERT into \"analytics.fct_trade_quotes\" appends: .* \\(analysed from tokens: the statement did not parse\\)"
 SELECT t.trade_id, t.trade_date, q.bid
 FROM raw.trades AS t
 ASOF JOIN raw.quotes AS q
