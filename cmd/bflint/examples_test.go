@@ -19,7 +19,7 @@ const examplesNow = "2026-11-30T09:00:00Z"
 // README quotes is real.
 func TestExamples(t *testing.T) {
 	t.Chdir("../..")
-	for _, clean := range []string{"examples/good/", "examples/two_plans/"} {
+	for _, clean := range []string{"examples/dbt_microbatch/", "examples/good/", "examples/two_plans/"} {
 		var stdout, stderr bytes.Buffer
 		if code := run([]string{"--now", examplesNow, "--no-color", clean}, &stdout, &stderr); code != exitClean {
 			t.Errorf("%s: exit %d, want 0\n%s%s", clean, code, stdout.String(), stderr.String())
