@@ -18,6 +18,9 @@ type DBT struct {
 	// UTC.
 	EventTimeStart, EventTimeEnd *Time
 	Vars                         *Option
+	// Target is -t or --target, the profile output dbt writes to; nil
+	// when absent, and then dbt writes to the profile's default output.
+	Target *Option
 }
 
 // Rebuilds reports whether the command builds models: dbt run or dbt
@@ -96,7 +99,8 @@ var dbtFlags = flagSet{defs: defs(
 	flagDef{"event-time-end", valueFlag}, "--event-time-end",
 	flagDef{"vars", valueFlag}, "--vars",
 	flagDef{"other", listFlag}, "--resource-type", "--resource-types", "--exclude-resource-type", "--exclude-resource-types",
-	flagDef{"other", valueFlag}, "-t", "--target", "--profile", "--profiles-dir", "--project-dir", "--selector", "--threads",
+	flagDef{"target", valueFlag}, "-t", "--target",
+	flagDef{"other", valueFlag}, "--profile", "--profiles-dir", "--project-dir", "--selector", "--threads",
 	"--state", "--defer-state", "--log-format", "--log-format-file", "--log-level", "--log-level-file", "--log-path",
 	"--target-path", "--printer-width", "--indirect-selection", "--sample", "--output", "-o", "--output-keys", "--args",
 )}
@@ -124,6 +128,9 @@ func parseDBT(program Word, args []Word) *DBT {
 		case "vars":
 			o := a.option()
 			d.Vars = &o
+		case "target":
+			o := a.option()
+			d.Target = &o
 		}
 	})
 	return d

@@ -1,4 +1,4 @@
-MERGE INTO analytics.fct_trade_quotes AS f  -- want BF504 "the build writes the target \"analytics.fct_trade_quotes\" \\(MERGE\\): .*\\(analysed from tokens: the statement did not parse\\)$"
+MERGE INTO analytics.fct_trade_quotes AS f  -- want BF504 "the build writes the target \"analytics.fct_trade_quotes\" \\(MERGE\\): .*\\(analysed from tokens: the statement did not parse\\)"
 USING (
   SELECT t.trade_id, t.trade_date, q.bid
   FROM raw.trades AS t
