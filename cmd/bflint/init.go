@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	iofs "io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
+	"time"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
@@ -130,6 +132,10 @@ func initCommand(args []string, stdout io.Writer) error {
 	if sk.Grain == string(known.grain) && flagValue(fs, "grain") == "" && known.grainNote != "" {
 		sk.GrainNote = "  # " + known.grainNote
 	}
+	if node != nil && node.Config.Materialized == "incremental" && strings.EqualFold(node.Config.IncrementalStrategy, "microbatch") {
+		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill --event-time-start %s --event-time-end %s",
+			name, dbtTime(g, from.T), dbtTime(g, g.Add(to.T, 1)))
+	}
 	if output == "" {
 		return skeletonTemplate.Execute(stdout, sk)
 	}
@@ -150,6 +156,15 @@ func initCommand(args []string, stdout io.Writer) error {
 		return inputErrorf("init -o: %v", err)
 	}
 	return nil
+}
+
+// dbtTime writes a partition boundary as dbt's --event-time flags read it:
+// a date, or at hour grain a time, both UTC.
+func dbtTime(g plan.Grain, t time.Time) string {
+	if g == plan.Hour {
+		return t.Format("2006-01-02T15:04:05")
+	}
+	return t.Format("2006-01-02")
 }
 
 func validGrain(g plan.Grain) bool {
@@ -221,8 +236,8 @@ func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 // sits on the line the finding points at, so the report leads to it.
 var skeletonTemplate = template.Must(template.New("plan").Parse(`# yaml-language-server: $schema={{.SchemaURL}}
 # Written by bflint init{{if .Known.Materialized}} from the dbt manifest, where {{.Name}} is {{.Known.Materialized}}{{end}}.
-# "from the manifest" marks a value read there; each TODO is a question
-# only you can answer, and bflint reports the plan until every one is.
+# "from the manifest" marks a value read there; each question only you can
+# answer is marked, and bflint reports the plan until every one is.
 bflint: 1
 id: {{.ID}}
 target: {{.Target}}
@@ -244,15 +259,25 @@ rerun:
   write: {{.Known.Write}}
 {{- if .Known.Key}}
   key: {{.Known.Key}}
-{{- end}}
   uniqueness_check: sql/TODO_assert_unique.sql
+{{- end}}
   tested: {}  # TODO partition: the partition run twice against a populated copy; identical: true once both runs gave the same rows
 
 compute:  # TODO environment (isolated | shared) and max_concurrency
+{{- if .RunCommand}}
+
+run:
+  # From the manifest: a microbatch model, which dbt recomputes for exactly
+  # the range (--event-time-end is exclusive). TODO check that the output
+  # --target names writes staging.relation (docs/dbt.md, step 3).
+  command: {{.RunCommand}}
+{{- end}}
 
 staging:
   relation: backfill_staging.{{.Name}}__{{.ID}}
+{{- if not .RunCommand}}
   build: sql/TODO_build.sql
+{{- end}}
 
 validation:
   checks:

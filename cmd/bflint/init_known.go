@@ -11,8 +11,11 @@ import (
 type skeleton struct {
 	SchemaURL, ID, Target, Name, Manifest string
 	Start, End, Grain, GrainNote          string
-	Known                                 known
-	Rebuild, Notify, Snapshots            []string
+	// RunCommand is the dbt command that recomputes a microbatch model
+	// for the range, "" for other models.
+	RunCommand                 string
+	Known                      known
+	Rebuild, Notify, Snapshots []string
 }
 
 // known is what the manifest answers of the plan, each value with the

@@ -248,7 +248,7 @@ func TestInitFromManifestConfig(t *testing.T) {
 			"  grain: day  # from the manifest: a date partition_by",
 			"  write: merge  # from the manifest: incremental_strategy merge",
 			"  key: [session_id]  # from the manifest: unique_key",
-		}, []string{"timezone: UTC", "write: append"}},
+		}, []string{"timezone: UTC", "write: append", "\nrun:"}},
 		{"events_hourly", "2026-03-01T05:00", []string{
 			"  grain: hour  # from the manifest: partition_by.granularity",
 			"  partition_column: event_hour  # from the manifest",
@@ -265,7 +265,8 @@ func TestInitFromManifestConfig(t *testing.T) {
 		{"orders_batched", "2026-03-01", []string{
 			"  write: replace_partition  # from the manifest: microbatch",
 			"  partition_column: ordered_at  # TODO check: the manifest's event_time",
-		}, nil},
+			"  command: dbt run --select orders_batched --target backfill --event-time-start 2026-03-01 --event-time-end 2026-03-02\n",
+		}, []string{"build: sql/TODO_build.sql", "uniqueness_check"}},
 		{"customers_deleted", "2026-03-01", []string{
 			"  write: merge  # from the manifest: delete+insert on unique_key",
 			"  key: [customer_id, valid_on]  # from the manifest: unique_key",
