@@ -2,6 +2,7 @@ package reporters
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"github.com/bflint/bflint/rules"
@@ -144,4 +145,56 @@ func MessageWithHelp(f rules.Finding) string {
 		return f.Message
 	}
 	return f.Message + "\nhelp: " + f.Help
+}
+
+// RuleCount is how many findings one rule reported, at the highest
+// severity among them.
+type RuleCount struct {
+	Rule     *rules.Rule
+	Severity rules.Severity
+	Count    int
+}
+
+// ByRule counts findings per rule, most findings first, then by code.
+func ByRule(findings []rules.Finding) []RuleCount {
+	index := map[string]int{}
+	var out []RuleCount
+	for _, f := range findings {
+		code := RuleCode(f.Rule)
+		i, ok := index[code]
+		if !ok {
+			i = len(out)
+			index[code] = i
+			out = append(out, RuleCount{Rule: f.Rule, Severity: EffectiveSeverity(f)})
+		}
+		out[i].Count++
+		out[i].Severity = max(out[i].Severity, EffectiveSeverity(f))
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return RuleCode(out[i].Rule) < RuleCode(out[j].Rule)
+	})
+	return out
+}
+
+// ByRuleLine is ByRule for the text report: "by rule: 8 BF003
+// missing-file, 2 BF402 validation-not-numeric, 1 BF001 plan-invalid";
+// "" for fewer than two active findings, where it would repeat the one.
+func ByRuleLine(res *rules.Result) string {
+	var active []rules.Finding
+	for _, f := range res.Findings {
+		if f.Suppressed == nil {
+			active = append(active, f)
+		}
+	}
+	if len(active) < 2 {
+		return ""
+	}
+	var parts []string
+	for _, r := range ByRule(active) {
+		parts = append(parts, fmt.Sprintf("%d %s %s", r.Count, RuleCode(r.Rule), RuleName(r.Rule)))
+	}
+	return "by rule: " + strings.Join(parts, ", ")
 }

@@ -8,7 +8,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"sort"
 	"strings"
 
 	"github.com/bflint/bflint/reporters"
@@ -63,33 +62,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 // writeRuleTable lists each rule that fired with its count, most findings
 // first, then by code.
 func writeRuleTable(bw *bufio.Writer, active []rules.Finding) {
-	type row struct {
-		rule     *rules.Rule
-		severity rules.Severity
-		count    int
-	}
-	byCode := map[string]*row{}
-	var rows []*row
-	for _, f := range active {
-		code := reporters.RuleCode(f.Rule)
-		r := byCode[code]
-		if r == nil {
-			r = &row{rule: f.Rule, severity: reporters.EffectiveSeverity(f)}
-			byCode[code] = r
-			rows = append(rows, r)
-		}
-		r.count++
-		r.severity = max(r.severity, reporters.EffectiveSeverity(f))
-	}
-	sort.SliceStable(rows, func(i, j int) bool {
-		if rows[i].count != rows[j].count {
-			return rows[i].count > rows[j].count
-		}
-		return reporters.RuleCode(rows[i].rule) < reporters.RuleCode(rows[j].rule)
-	})
 	bw.WriteString("| rule | severity | findings |\n|---|---|---:|\n")
-	for _, r := range rows {
-		fmt.Fprintf(bw, "| %s %s | %s | %d |\n", ruleLink(r.rule), escape(reporters.RuleName(r.rule)), r.severity, r.count)
+	for _, r := range reporters.ByRule(active) {
+		fmt.Fprintf(bw, "| %s %s | %s | %d |\n", ruleLink(r.Rule), escape(reporters.RuleName(r.Rule)), r.Severity, r.Count)
 	}
 	bw.WriteString("\n")
 }

@@ -60,6 +60,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		fmt.Fprintf(bw, "%s%s: %s: %s\n", prefix, printable(name), p.err.Sprint("internal error"), printable(strings.TrimSuffix(first, "\r")))
 	}
 	fmt.Fprintln(bw, prefix+reporters.Summary(res))
+	if line := reporters.ByRuleLine(res); line != "" && !opts.Verdict {
+		fmt.Fprintln(bw, line)
+	}
 	if line := reporters.CoverageLine(res.Coverage); line != "" && !opts.Verdict {
 		fmt.Fprintln(bw, line)
 	}
