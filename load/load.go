@@ -530,6 +530,12 @@ func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definition
 			if sf.Parsed != nil && mayDefineVersions(sf.Source.Content) {
 				add(sf, sf.Parsed)
 			}
+			// A dbt model's vars are read from its text, which needs no
+			// parse: BF106 compares a command's --vars with the range.
+			if bytes.Contains(sf.Source.Content, []byte("var(")) {
+				model := strings.TrimSuffix(path.Base(sf.Source.Name), path.Ext(sf.Source.Name))
+				defs.AddModelVars(model, jinja.VarNames(sf.Source.Content))
+			}
 		}
 	}
 	for _, d := range streamed {

@@ -13,6 +13,28 @@ import (
 // name), so a definition outside the linted files is not seen.
 type Definitions struct {
 	inclusiveEnds map[string]map[string]bool
+	// modelVars are the dbt vars each model's file reads, by model name.
+	modelVars map[string][]string
+}
+
+// AddModelVars records the dbt vars a model's file reads with var().
+func (d *Definitions) AddModelVars(model string, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	if d.modelVars == nil {
+		d.modelVars = map[string][]string{}
+	}
+	d.modelVars[strings.ToLower(model)] = names
+}
+
+// ModelVars are the dbt vars the run's file of model reads; nil when the
+// run read no file of that model, or it reads none.
+func (d *Definitions) ModelVars(model string) []string {
+	if d == nil {
+		return nil
+	}
+	return d.modelVars[strings.ToLower(model)]
 }
 
 // AddInclusiveEnds records columns of relation that end each version the

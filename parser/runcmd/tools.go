@@ -1,6 +1,10 @@
 package runcmd
 
-import "strings"
+import (
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
 
 // DBT is a dbt invocation.
 type DBT struct {
@@ -248,4 +252,27 @@ func defs(items ...any) map[string]flagDef {
 		}
 	}
 	return m
+}
+
+// VarValues reads --vars, a YAML mapping, into each var's value as
+// written (a date stays 2026-03-02); ok is false when there is no --vars,
+// its value is dynamic ($VARS), or it is not a mapping of scalars dbt
+// would accept.
+func (d *DBT) VarValues() (values map[string]string, ok bool) {
+	if d.Vars == nil || d.Vars.Value == nil || d.Vars.Value.Dynamic {
+		return nil, false
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal([]byte(d.Vars.Value.Value), &doc); err != nil || len(doc.Content) != 1 || doc.Content[0].Kind != yaml.MappingNode {
+		return nil, false
+	}
+	m := doc.Content[0]
+	values = map[string]string{}
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Kind == yaml.ScalarNode && v.Kind == yaml.ScalarNode {
+			values[k.Value] = v.Value
+		}
+	}
+	return values, true
 }

@@ -28,6 +28,9 @@ var RunMismatch = &rules.Rule{
 			"(incremental_strategy: microbatch in the manifest): on any other target it ignores them, so nothing in the range is rebuilt as planned. " +
 			"A command the shell cannot split (an unterminated quote or substitution) is reported here too, as \"run.command cannot be read\", since it " +
 			"is valid YAML that never runs. Dates written as shell variables or templates are not known until the run and are not checked. " +
+			"A model that reads its range from vars (var('backfill_start') in its file) gets them from --vars: when the run read the target model's file " +
+			"and the command sets exactly two dates among the vars it reads, the earlier must be range.start and the later range.end, or the partition " +
+			"after it for a filter that excludes its end (bflint does not read which); other vars are not checked. " +
 			"Findings point inside the command when it is a plain or quoted scalar on one line, else at the start of the value.",
 		Bad: rules.Example{Lang: "yaml", Text: `range:
   start: 2026-01-14
@@ -60,6 +63,7 @@ run:
 			switch {
 			case cmd.DBT != nil && cmd.DBT.Rebuilds():
 				c.dbt(cmd.DBT)
+				c.dbtVars(cmd.DBT)
 			case cmd.Airflow != nil && cmd.Airflow.Backfill != 0:
 				c.airflow(cmd.Airflow)
 			}

@@ -565,3 +565,25 @@ func macroOf(inner string) (name string, kind macroKind) {
 	}
 	return name, unknownMacro
 }
+
+var (
+	jinjaRegion = regexp.MustCompile(`(?s)\{\{.*?\}\}|\{%.*?%\}`)
+	varCall     = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
+)
+
+// VarNames lists the dbt vars a template reads with var('name'), each
+// once, in order of first use: the names a command's --vars can set for
+// this model.
+func VarNames(src []byte) []string {
+	var names []string
+	seen := map[string]bool{}
+	for _, region := range jinjaRegion.FindAll(src, -1) {
+		for _, m := range varCall.FindAllSubmatch(region, -1) {
+			if name := string(m[1]); !seen[name] {
+				seen[name] = true
+				names = append(names, name)
+			}
+		}
+	}
+	return names
+}

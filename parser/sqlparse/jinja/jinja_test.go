@@ -93,3 +93,16 @@ func TestContains(t *testing.T) {
 		}
 	}
 }
+
+func TestVarNames(t *testing.T) {
+	src := `SELECT * FROM {{ ref('events') }}
+WHERE day >= '{{ var("backfill_start") }}'
+  AND day < '{{ var('backfill_end', '2999-01-01') }}'
+{% if var('backfill_start', none) %}AND 1 = 1{% endif %}
+-- var('not_jinja') in a comment outside Jinja is not a dbt var
+`
+	got := VarNames([]byte(src))
+	if want := []string{"backfill_start", "backfill_end"}; !slices.Equal(got, want) {
+		t.Errorf("VarNames = %q, want %q", got, want)
+	}
+}
