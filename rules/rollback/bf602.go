@@ -37,26 +37,36 @@ var Incomplete = &rules.Rule{
 		if rb == nil {
 			return nil
 		}
-		var missing []string
+		// The consequence and the advice name only what is missing, so a
+		// rollback completed in part is not told again what it has.
+		var missing, unknown []string
 		for _, f := range []struct {
-			key string
-			set bool
+			key, consequence string
+			set              bool
 		}{
-			{"location", rb.Location.Set},
-			{"retained_until", rb.RetainedUntil.Set},
-			{"restorable_by", rb.RestorableBy.Set},
-			{"restore_time", rb.RestoreTime.Set},
+			{"location", "which copy restores the range", rb.Location.Set},
+			{"retained_until", "until when the copy exists", rb.RetainedUntil.Set},
+			{"restorable_by", "who may run the restore", rb.RestorableBy.Set},
+			{"restore_time", "how long the restore takes", rb.RestoreTime.Set},
 		} {
 			if !f.set {
-				missing = append(missing, f.key)
+				missing, unknown = append(missing, f.key), append(unknown, f.consequence)
 			}
 		}
 		if len(missing) > 0 {
-			pass.Reportf(rb.Key, "rollback lacks %s: nobody can tell which copy restores %q, until when it exists, who may run it or how long it takes", strings.Join(missing, ", "), pass.Plan.Target.V)
+			pass.Reportf(rb.Key, "rollback lacks %s: for %q, nobody can tell %s"+rules.HelpMarker+"add rollback.%s", listing(missing), pass.Plan.Target.V, listing(unknown), strings.Join(missing, ", rollback."))
 		}
 		if rb.Mechanism.Set && rb.Mechanism.V == "restore_copy" && !rb.Capture.Set {
 			pass.Reportf(rb.Mechanism.Key, "rollback.mechanism restore_copy has no capture: nothing copies the affected range of %q before publish, so there is nothing to restore\nhelp: add rollback.capture with the SQL that takes the copy", pass.Plan.Target.V)
 		}
 		return nil
 	},
+}
+
+// listing writes names as English does: "a", "a and b", "a, b and c".
+func listing(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
