@@ -20,8 +20,12 @@ func TestFieldPositions(t *testing.T) {
 		{"double quoted", "run:\n  command: \"dbt run --event-time-end 2026-07-01\"\n", "2026-07-01\""},
 		{"single quoted", "run:\n  command: 'dbt run --event-time-end \"2026-07-01\"'\n", "\"2026-07-01\"'"},
 		{"escaped", "run:\n  command: \"dbt run --event-time-end \\\"2026-07-01\\\"\"\n", "\"dbt run"},
-		{"block", "run:\n  command: |\n    dbt run \\\n      --event-time-end 2026-07-01\n", "|"},
-		{"folded plain", "run:\n  command: dbt run\n    --event-time-end 2026-07-01\n", "dbt run\n"},
+		{"block", "run:\n  command: |\n    dbt run \\\n      --event-time-end 2026-07-01\n", "2026-07-01\n"},
+		{"folded block", "run:\n  command: >-\n    dbt run --select m\n    --event-time-end 2026-07-01\n", "2026-07-01\n"},
+		{"folded block, one line", "run:\n  command: >-\n    dbt run --event-time-end 2026-07-01\n", "2026-07-01\n"},
+		{"folded plain", "run:\n  command: dbt run\n    --event-time-end 2026-07-01\n", "2026-07-01\n"},
+		// Escapes change the value: every offset points at the value's start.
+		{"escaped over lines", "run:\n  command: \"dbt run\\t\n    --event-time-end 2026-07-01\"\n", "\"dbt run"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

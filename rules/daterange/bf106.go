@@ -31,7 +31,7 @@ var RunMismatch = &rules.Rule{
 			"A model that reads its range from vars (var('backfill_start') in its file) gets them from --vars: when the run read the target model's file " +
 			"and the command sets exactly two dates among the vars it reads, the earlier must be range.start and the later range.end, or the partition " +
 			"after it for a filter that excludes its end (bflint does not read which); other vars are not checked. " +
-			"Findings point inside the command when it is a plain or quoted scalar on one line, else at the start of the value.",
+			"Findings point at the word inside the command, on whichever line of a block or folded scalar it stands; only a quoted command with escapes points at the start of its value.",
 		Bad: rules.Example{Lang: "yaml", Text: `range:
   start: 2026-01-14
   end: 2026-06-30
