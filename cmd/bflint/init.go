@@ -237,7 +237,8 @@ func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 var skeletonTemplate = template.Must(template.New("plan").Parse(`# yaml-language-server: $schema={{.SchemaURL}}
 # Written by bflint init{{if .Known.Materialized}} from the dbt manifest, where {{.Name}} is {{.Known.Materialized}}{{end}}.
 # "from the manifest" marks a value read there; each question only you can
-# answer is marked, and bflint reports the plan until every one is.
+# answer is marked, and bflint reports the plan until every one is. Delete
+# this comment once they are.
 bflint: 1
 id: {{.ID}}
 target: {{.Target}}

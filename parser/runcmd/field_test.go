@@ -55,3 +55,32 @@ func TestFieldPositions(t *testing.T) {
 		t.Errorf("a plan without run.command has a field")
 	}
 }
+
+// FuzzRead checks that every offset of a command read from a plan maps
+// into the plan file, and that each line piece of a command spread over
+// lines holds exactly the bytes of the value it stands for.
+func FuzzRead(f *testing.F) {
+	f.Add("run:\n  command: >-\n    dbt run --select m\n    --event-time-end 2026-07-01\n")
+	f.Add("run:\n  command: |\n    dbt run \\\n      -s m\n")
+	f.Add("run:\n  command: dbt run\n    --vars '{a: 1}'\n")
+	f.Fuzz(func(t *testing.T, doc string) {
+		src := "bflint: 1\nid: a\ntarget: t\n" + doc
+		file := source.Add(token.NewFileSet(), "p.backfill.yaml", []byte(src))
+		p := plan.Parse(file)
+		if p.Run == nil || !p.Run.Command.Set {
+			return
+		}
+		fd := Read(file, p.Run.Command)
+		value := p.Run.Command.V
+		for off := 0; off <= len(value); off++ {
+			if pos := fd.Pos(off); !file.Contains(pos) {
+				t.Fatalf("offset %d of %q maps outside the file", off, value)
+			}
+		}
+		for _, pc := range fd.pieces {
+			if src[pc.file:pc.file+pc.n] != value[pc.value:pc.value+pc.n] {
+				t.Fatalf("piece %+v of %q holds %q", pc, value, src[pc.file:pc.file+pc.n])
+			}
+		}
+	})
+}

@@ -89,7 +89,7 @@ func checkMergeInsert(pass *rules.Pass, f *rules.SQLFile, st *sqlparse.Statement
 			if rb.any(sqlparse.Bounds(st, m.On)) {
 				onOnly = " The range predicate in ON only limits which rows match and are updated: a source row outside it matches nothing and is inserted."
 			}
-			pass.Reportf(f.Pos(m.Offset), "MERGE into %q inserts every unmatched row of %s, which is not filtered to a range of %s: staged keys outside the range are inserted and silently widen it.%s Filter the USING source with a lower and an upper bound on %s, or insert only WHEN NOT MATCHED AND the row is in the range",
+			pass.Reportf(f.Pos(m.Offset), "MERGE into %q inserts every unmatched row of %s, which is not filtered to a range of %s: staged keys outside the range are inserted and silently widen it.%s\nhelp: filter the USING source with a lower and an upper bound on %s, or insert only WHEN NOT MATCHED AND the row is in the range",
 				m.Target.Name(), source, column, onOnly, column)
 			return
 		}

@@ -29,9 +29,9 @@ var Untested = &rules.Rule{
 		switch {
 		case rb == nil:
 		case !rb.Tested.Set:
-			pass.Reportf(rb.Key, "rollback of %q has not been exercised: restore the trial partition once and set rollback.tested: true", pass.Plan.Target.V)
+			pass.Reportf(rb.Key, "rollback of %q has not been exercised: nothing shows that the restore works\nhelp: restore the trial partition once and set rollback.tested: true", pass.Plan.Target.V)
 		case !rb.Tested.V:
-			pass.Reportf(rb.Tested.Key, "rollback.tested is false: the restore of %q is unproven until it has run on the trial partition", pass.Plan.Target.V)
+			pass.Reportf(rb.Tested.Key, "rollback.tested is false: the restore of %q is unproven until it has run on the trial partition\nhelp: restore the trial partition once, then set rollback.tested: true", pass.Plan.Target.V)
 		}
 		return nil
 	},
