@@ -40,7 +40,8 @@ var subcommands = []subcommand{
 		about: "Prints a completion script for the shell: commands, flags, formats and rule\ncodes. Load it with\n  bash: source <(bflint completion bash)\n  zsh:  bflint completion zsh > \"${fpath[1]}/_bflint\"\n  fish: bflint completion fish > ~/.config/fish/completions/bflint.fish"},
 	{name: "version", summary: "print the version, commit and build date (also --version)",
 		about: "Prints bflint's version, the commit it was built from, the build date and\nthe Go release."},
-	{name: "help", synopsis: "[COMMAND]", summary: "show this help, or a command's"},
+	{name: "help", synopsis: "[COMMAND]", summary: "show this help, or a command's",
+		about: "Prints bflint's help, or with a command that command's, as COMMAND --help does."},
 }
 
 func lookupSubcommand(name string) *subcommand {
@@ -203,6 +204,10 @@ func helpCommand(args []string, stdout, stderr io.Writer) error {
 	case 0:
 		return lintCommand([]string{"--help"}, stdout, stderr)
 	case 1:
+		if isHelpFlag(args[0]) {
+			writeCommandHelp(stdout, lookupSubcommand("help"))
+			return nil
+		}
 		if lookupSubcommand(args[0]) == nil {
 			return commandUsageErrorf("help", "help %s: no such command; the commands are %s", args[0], commandNames())
 		}
