@@ -183,7 +183,7 @@ func TestBqetlEntryAlone(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	if n := strings.Count(out, "[BF801 "); n != 2 || !strings.Contains(out, "backfill.yaml:14:1: error: this entry corrects shop-prod.orders_derived.orders_v1 (its reason: \"Fix the wrong currency of orders placed through the mobile app.\"), but 3 incremental table(s)") ||
+	if n := strings.Count(out, "[BF801 "); n != 2 || !strings.Contains(out, "backfill.yaml:14:1: error: 3 incremental tables built from shop-prod.orders_derived.orders_v1 keep the partitions computed from its uncorrected rows") ||
 		!strings.Contains(out, "backfill.yaml:22:1:") {
 		t.Errorf("want two BF801, on the 2026-04-02 entry (line 14, with the table created later) and the 2026-03-10 one (line 22); got:\n%s", out)
 	}
@@ -223,7 +223,7 @@ func TestBqetlHistory(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	out := stdout.String()
-	if n := strings.Count(out, "[BF801 "); n != 1 || !strings.Contains(out, "orders_v1/backfill.yaml:14:1: error: this entry corrects shop-prod.orders_derived.orders_v1 (its reason: \"Fix the wrong currency of orders placed through the mobile app.\"), but 2 incremental table(s)") {
+	if n := strings.Count(out, "[BF801 "); n != 1 || !strings.Contains(out, "orders_v1/backfill.yaml:14:1: error: 2 incremental tables built from shop-prod.orders_derived.orders_v1 keep the partitions computed from its uncorrected rows") {
 		t.Errorf("want one BF801, on the 2026-04-02 entry and without orders_by_channel_v1; got:\n%s", out)
 	}
 }

@@ -64,8 +64,12 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	if more := len(missing) - len(named); more > 0 {
 		list += fmt.Sprintf("; and %d more (bflint lineage %s lists them)", more, pl.Target)
 	}
-	pass.Reportf(e.Key, "this entry corrects %s (its reason: %q), but %d incremental table(s) built from it keep the partitions they computed from the uncorrected rows, and no entry dated %s or later backfills them over these dates: %s\nhelp: add an entry to each table's backfill.yaml once this one is complete",
-		pl.Target, shorten(e.Reason.V), len(missing), e.Date.Raw, list)
+	tables, keep := fmt.Sprintf("%d incremental tables", len(missing)), "keep"
+	if len(missing) == 1 {
+		tables, keep = "1 incremental table", "keeps"
+	}
+	pass.Reportf(e.Key, "%s built from %s %s the partitions computed from its uncorrected rows, and no entry dated %s or later backfills them over these dates: %s\nhelp: add an entry to each table's backfill.yaml once this one is complete",
+		tables, pl.Target, keep, e.Date.Raw, list)
 	return nil
 }
 
@@ -93,13 +97,4 @@ func overlaps(a, b *bqetl.Entry) bool {
 		return false
 	}
 	return !a.StartDate.T.After(b.EndDate.T) && !b.StartDate.T.After(a.EndDate.T)
-}
-
-// shorten keeps a reason short enough to quote in a message.
-func shorten(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 80 {
-		return string(r[:77]) + "..."
-	}
-	return s
 }
