@@ -158,7 +158,9 @@ func TestSchemaExamples(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if first, _, _ := bytes.Cut(data, []byte("\n")); !bytes.Equal(first, []byte("# yaml-language-server: $schema=../../parser/plan/schema.json")) {
+			// The URL, not a path into this repository, so that the line
+			// still works in a plan copied from the example.
+			if first, _, _ := bytes.Cut(data, []byte("\n")); !bytes.Equal(first, []byte("# yaml-language-server: $schema=https://raw.githubusercontent.com/bflint/bflint/main/parser/plan/schema.json")) {
 				t.Errorf("%s: first line %q does not point editors at the schema", path, first)
 			}
 			v, err := yamlx.ToJSON(data)
