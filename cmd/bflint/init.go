@@ -11,11 +11,11 @@ import (
 	"regexp"
 	"strings"
 	"text/template"
-	"time"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/runcmd"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 )
@@ -134,7 +134,7 @@ func initCommand(args []string, stdout io.Writer) error {
 	}
 	if node != nil && node.Config.Materialized == "incremental" && strings.EqualFold(node.Config.IncrementalStrategy, "microbatch") {
 		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill --event-time-start %s --event-time-end %s",
-			name, dbtTime(g, from.T), dbtTime(g, g.Add(to.T, 1)))
+			name, runcmd.EventTimeValue(from.T), runcmd.EventTimeValue(g.Add(to.T, 1)))
 	}
 	if output == "" {
 		return skeletonTemplate.Execute(stdout, sk)
@@ -156,15 +156,6 @@ func initCommand(args []string, stdout io.Writer) error {
 		return inputErrorf("init -o: %v", err)
 	}
 	return nil
-}
-
-// dbtTime writes a partition boundary as dbt's --event-time flags read it:
-// a date, or at hour grain a time, both UTC.
-func dbtTime(g plan.Grain, t time.Time) string {
-	if g == plan.Hour {
-		return t.Format("2006-01-02T15:04:05")
-	}
-	return t.Format("2006-01-02")
 }
 
 func validGrain(g plan.Grain) bool {

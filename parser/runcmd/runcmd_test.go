@@ -3,6 +3,7 @@ package runcmd
 import (
 	"errors"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -267,6 +268,37 @@ func TestParseTime(t *testing.T) {
 		}
 		if err != nil || !got.Equal(tt.want) || zoned != tt.zoned {
 			t.Errorf("ParseTime(%q) = %v %v %v, want %v %v", tt.in, got, zoned, err, tt.want, tt.zoned)
+		}
+	}
+}
+
+func TestSelectTerms(t *testing.T) {
+	words := []Word{{Value: "+fct_orders 2+int_orders revenue_daily+ marts.revenue_monthly+1"}, {Value: "tag:nightly a,b path/x @orders *_v1 0+plain"}, {Value: "$MODELS", Dynamic: true}}
+	got := SelectTerms(words)
+	want := []SelectTerm{
+		{Name: "fct_orders", Parents: -1},
+		{Name: "int_orders", Parents: 2},
+		{Name: "revenue_daily", Children: -1},
+		{Name: "marts.revenue_monthly", Children: 1},
+		{Name: "plain"},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("SelectTerms = %+v, want %+v", got, want)
+	}
+}
+
+func TestEventTimeValue(t *testing.T) {
+	for _, c := range []struct {
+		t    time.Time
+		want string
+	}{
+		{time.Date(2026, 7, 1, 0, 0, 0, 0, time.UTC), "2026-07-01"},
+		{time.Date(2026, 7, 1, 5, 0, 0, 0, time.UTC), "2026-07-01T05:00:00"},
+		// An instant given in another zone is written in UTC, as dbt reads it.
+		{time.Date(2026, 7, 1, 2, 0, 0, 0, time.FixedZone("CEST", 2*3600)), "2026-07-01"},
+	} {
+		if got := EventTimeValue(c.t); got != c.want {
+			t.Errorf("EventTimeValue(%v) = %q, want %q", c.t, got, c.want)
 		}
 	}
 }

@@ -1,7 +1,10 @@
 package runcmd
 
 import (
+	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -275,4 +278,67 @@ func (d *DBT) VarValues() (values map[string]string, ok bool) {
 		}
 	}
 	return values, true
+}
+
+// SelectTerm is one term of a dbt selection in the subset bflint reads: a
+// node name with the graph operators +name, N+name, name+ and name+N.
+type SelectTerm struct {
+	// Name is the node's name or dotted path, as written.
+	Name string
+	// Parents and Children are the depths of the operators: 0 without
+	// one, -1 for no limit (a bare +), else N.
+	Parents, Children int
+}
+
+// selectorTerm reads a term; see SelectTerm.
+var selectorTerm = regexp.MustCompile(`^(?:(\d*)\+)?([^+]+?)(?:\+(\d*))?$`)
+
+// SelectTerms reads the terms of dbt --select or --exclude values.
+// Intersections (a,b), methods (tag:, path:, state:, ...), wildcards,
+// @name and words known only when the command runs are left out: what
+// they select cannot be told from the text.
+func SelectTerms(values []Word) []SelectTerm {
+	var out []SelectTerm
+	for _, w := range values {
+		if w.Dynamic {
+			continue
+		}
+		for _, term := range strings.Fields(w.Value) {
+			if strings.ContainsAny(term, ",:*?[@/") {
+				continue
+			}
+			m := selectorTerm.FindStringSubmatch(term)
+			if m == nil {
+				continue
+			}
+			t := SelectTerm{Name: m[2]}
+			if strings.HasPrefix(term, m[1]+"+") {
+				t.Parents = operatorDepth(m[1])
+			}
+			if strings.HasSuffix(term, "+"+m[3]) {
+				t.Children = operatorDepth(m[3])
+			}
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// operatorDepth reads the N of a graph operator; -1, no limit, when it is
+// absent.
+func operatorDepth(s string) int {
+	if n, err := strconv.Atoi(s); err == nil {
+		return n
+	}
+	return -1
+}
+
+// EventTimeValue writes an instant as dbt's --event-time-start and
+// --event-time-end read it: a date at midnight, else a date and time, UTC.
+func EventTimeValue(t time.Time) string {
+	t = t.UTC()
+	if t.Equal(t.Truncate(24 * time.Hour)) {
+		return t.Format("2006-01-02")
+	}
+	return t.Format("2006-01-02T15:04:05")
 }

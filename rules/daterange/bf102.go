@@ -136,11 +136,11 @@ func checkRunEnd(pass *rules.Pass) {
 		case d != nil && d.Rebuilds() && d.EventTimeEnd.Known():
 			if last := z.lastDBT(d.EventTimeEnd.T); !last.Before(o.oldest) {
 				pass.Reportf(fd.Pos(d.EventTimeEnd.Value.Offset), "--event-time-end %s makes the last partition dbt rebuilds %s, at or after %s\nhelp: end the command at --event-time-end %s or earlier",
-					d.EventTimeEnd.Value.Value, z.g.Format(last), o.text, dbtValue(z.instant(o.oldest)))
+					d.EventTimeEnd.Value.Value, z.g.Format(last), o.text, runcmd.EventTimeValue(z.instant(o.oldest)))
 			}
 		case d != nil && d.Rebuilds() && d.EventTimeEnd == nil && d.EventTimeStart.Known():
 			pass.Reportf(fd.Pos(d.EventTimeStart.Flag.Offset), "--event-time-start without --event-time-end makes dbt rebuild up to the moment it starts, through the current partition %s, at or after %s\nhelp: add --event-time-end %s or earlier",
-				z.g.Format(o.current), o.text, dbtValue(z.instant(o.oldest)))
+				z.g.Format(o.current), o.text, runcmd.EventTimeValue(z.instant(o.oldest)))
 		case a != nil && a.Backfill != 0:
 			// Airflow 2 given only a start date ends there.
 			last := a.End

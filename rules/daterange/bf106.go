@@ -98,14 +98,14 @@ func (c *runCheck) dbtStart() string {
 	if !c.ok {
 		return "<the instant range.start begins>"
 	}
-	return dbtValue(c.z.instant(c.start))
+	return runcmd.EventTimeValue(c.z.instant(c.start))
 }
 
 func (c *runCheck) dbtEnd() string {
 	if !c.ok {
 		return "<the instant range.end ends>"
 	}
-	return dbtValue(c.z.instant(c.z.g.Add(c.end, 1)))
+	return runcmd.EventTimeValue(c.z.instant(c.z.g.Add(c.end, 1)))
 }
 
 func (c *runCheck) airflowStart() string {
@@ -168,19 +168,19 @@ func (c *runCheck) dbt(d *runcmd.DBT) {
 			consequence = fmt.Sprintf("dbt also rebuilds the rows from %s up to the range, %s", utc(got), neither)
 		}
 		c.report(*s.Value, "--event-time-start %s starts the rebuild at %s, but range.start %s%s begins at %s: %s\nhelp: write --event-time-start %s",
-			s.Value.Value, utc(got), c.z.g.Format(c.start), c.where(), utc(wantS), consequence, dbtValue(wantS))
+			s.Value.Value, utc(got), c.z.g.Format(c.start), c.where(), utc(wantS), consequence, runcmd.EventTimeValue(wantS))
 	}
 	if got := e.T; !got.Equal(wantE) {
 		switch {
 		case got.Equal(c.z.instant(c.end)):
 			c.report(*e.Value, "--event-time-end %s is exclusive, so the rebuild stops where range.end %s%s begins: that last partition keeps its wrong values\nhelp: write --event-time-end %s",
-				e.Value.Value, c.z.g.Format(c.end), c.where(), dbtValue(wantE))
+				e.Value.Value, c.z.g.Format(c.end), c.where(), runcmd.EventTimeValue(wantE))
 		case got.Before(wantE):
 			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: the rows from %s on keep their wrong values\nhelp: write --event-time-end %s",
-				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), dbtValue(wantE))
+				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), runcmd.EventTimeValue(wantE))
 		default:
 			c.report(*e.Value, "--event-time-end %s stops the rebuild at %s, but range.end %s%s ends at %s: dbt also rebuilds the rows up to %s, %s\nhelp: write --event-time-end %s",
-				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), neither, dbtValue(wantE))
+				e.Value.Value, utc(got), c.z.g.Format(c.end), c.where(), utc(wantE), utc(got), neither, runcmd.EventTimeValue(wantE))
 		}
 	}
 }

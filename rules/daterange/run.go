@@ -66,15 +66,6 @@ func (z zoned) lastDBT(end time.Time) time.Time {
 	return z.g.Truncate(z.wall(end.Add(-time.Nanosecond)))
 }
 
-// dbtValue writes an instant the way --event-time-* takes it: a date when
-// it is midnight UTC.
-func dbtValue(t time.Time) string {
-	if t.Equal(t.Truncate(24 * time.Hour)) {
-		return t.Format("2006-01-02")
-	}
-	return t.Format("2006-01-02T15:04:05")
-}
-
 // airflowValue writes a partition start as an Airflow logical date.
 func (z zoned) airflowValue(p time.Time) string {
 	if z.g == plan.Hour {

@@ -2,8 +2,6 @@ package downstream
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/bflint/bflint/parser/runcmd"
@@ -78,51 +76,28 @@ func (r rebuilt) covers(l *lookup, id string) (ok bool, note string) {
 	}
 }
 
-// selectorTerm is one term of a dbt selection in the subset bflint reads:
-// a node name with the graph operators +name, N+name, name+ and name+N.
-var selectorTerm = regexp.MustCompile(`^(?:(\d*)\+)?([^+]+?)(?:\+(\d*))?$`)
-
-// selection returns the nodes that dbt --select (or --exclude) values
-// choose. Each value splits at spaces into terms whose union is selected.
-// Intersections (a,b), methods (tag:, path:, state:, ...), wildcards and
-// @name select nothing here: bflint would rather report a model as missing
-// than take on trust that a selector it cannot evaluate reaches it.
+// selection resolves the terms of dbt --select or --exclude values that
+// bflint reads (runcmd.SelectTerms) to the nodes they name, with the
+// ancestors and descendants their graph operators add. Intersections,
+// methods, wildcards and @name select nothing here: bflint would rather
+// report a model as missing than take on trust that a selector it cannot
+// evaluate reaches it.
 func selection(l *lookup, values []runcmd.Word) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range values {
-		if w.Dynamic {
+	for _, t := range runcmd.SelectTerms(values) {
+		id := l.id(t.Name)
+		if id == "" {
 			continue
 		}
-		for _, term := range strings.Fields(w.Value) {
-			if strings.ContainsAny(term, ",:*?[@/") {
-				continue
-			}
-			m := selectorTerm.FindStringSubmatch(term)
-			if m == nil {
-				continue
-			}
-			id := l.id(m[2])
-			if id == "" {
-				continue
-			}
-			out[id] = true
-			if strings.HasPrefix(term, m[1]+"+") {
-				walk(id, l.m.Parents, depth(m[1]), out)
-			}
-			if strings.HasSuffix(term, "+"+m[3]) {
-				walk(id, l.m.Children, depth(m[3]), out)
-			}
+		out[id] = true
+		if t.Parents != 0 {
+			walk(id, l.m.Parents, t.Parents, out)
+		}
+		if t.Children != 0 {
+			walk(id, l.m.Children, t.Children, out)
 		}
 	}
 	return out
-}
-
-// depth reads the N of a graph operator; -1, no limit, when it is absent.
-func depth(s string) int {
-	if n, err := strconv.Atoi(s); err == nil {
-		return n
-	}
-	return -1
 }
 
 // walk adds to out the nodes up to limit steps from id along next (every

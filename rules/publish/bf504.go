@@ -105,18 +105,13 @@ func setsTarget(assignments []runcmd.Word) bool {
 	return false
 }
 
-// selects reports whether a dbt selection names the model plainly: its
-// name, its name with graph operators (+name, name+, 2+name, @name), or a
-// FQN ending in it; selectors bflint does not read (tag:, path:, state:)
-// do not count.
+// selects reports whether a dbt selection names the model in a term
+// bflint reads (runcmd.SelectTerms): by its name, or a dotted path ending
+// in it.
 func selects(selection []runcmd.Word, name string) bool {
-	for _, w := range selection {
-		for _, part := range strings.FieldsFunc(w.Value, func(r rune) bool { return r == ' ' || r == ',' }) {
-			part = strings.TrimLeft(strings.ToLower(part), "+@0123456789")
-			part = strings.TrimRight(part, "+0123456789")
-			if part == name || strings.HasSuffix(part, "."+name) {
-				return true
-			}
+	for _, t := range runcmd.SelectTerms(selection) {
+		if term := strings.ToLower(t.Name); term == name || strings.HasSuffix(term, "."+name) {
+			return true
 		}
 	}
 	return false
