@@ -390,17 +390,17 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		// A bigquery-etl entry comes with its tree's lineage.
 		m := u.DBT
 		if m == nil {
-			mpath := l.manifestIn(lp.dir)
+			mpath, named := l.manifestIn(lp.dir), false
 			for _, ref := range p.Paths {
 				if ref.Key == "downstream.manifest" {
-					mpath = ref.Abs // "" when the plan's own reference is broken (BF003)
+					mpath, named = ref.Abs, true // "" when the plan's own reference is broken (BF003)
 				}
 			}
 			switch {
 			case mpath != "":
 				m = l.manifest(mpath)
 				u.DBT = m
-			case !namesManifest(p):
+			case !named:
 				u.DBT = l.absentManifest(lp.dir)
 			}
 		}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
-	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -41,15 +40,6 @@ func (l *loader) absentManifest(dir string) *rules.DBT {
 		return nil
 	}
 	return &rules.DBT{Path: displayName(l.root, path), Absent: true}
-}
-
-func namesManifest(p *plan.Plan) bool {
-	for _, ref := range p.Paths {
-		if ref.Key == "downstream.manifest" {
-			return true
-		}
-	}
-	return false
 }
 
 // manifest loads the manifest at path once per run.

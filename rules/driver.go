@@ -38,6 +38,15 @@ type Finding struct {
 	Related []Related
 }
 
+// Text is the finding as one sentence, headline and help joined: what a
+// fixture's want comment matches, and what one-line formats print.
+func (f Finding) Text() string {
+	if f.Help == "" {
+		return f.Message
+	}
+	return f.Message + "; " + f.Help
+}
+
 // Related is a place a finding points at besides its own.
 type Related struct {
 	File     *source.File

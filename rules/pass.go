@@ -46,15 +46,6 @@ func SplitHelp(message string) (headline, help string) {
 	return headline, help
 }
 
-// Text is the finding as one sentence, headline and help joined: what a
-// fixture's want comment matches, and what one-line formats print.
-func (f Finding) Text() string {
-	if f.Help == "" {
-		return f.Message
-	}
-	return f.Message + "; " + f.Help
-}
-
 // Pass is one rule's view of one unit.
 type Pass struct {
 	Rule *Rule
@@ -151,4 +142,13 @@ func (p *Pass) SectionOr(f plan.Field) token.Pos {
 		return f.Key
 	}
 	return p.PlanStart()
+}
+
+// Listing writes names as English does, for messages: "a", "a and b",
+// "a, b and c".
+func Listing(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

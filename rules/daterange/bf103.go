@@ -58,16 +58,8 @@ var Unconfirmed = &rules.Rule{
 			missing, advice = append(missing, "evidence"), append(advice, "the query that found it")
 		}
 		if len(missing) > 0 {
-			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess\nhelp: record %s", listing(missing), p.Target.V, listing(advice))
+			pass.Reportf(b.Key, "range.boundary lacks %s: the start of the range of %q is not backed by both the deploy history and the data, so it may be a guess\nhelp: record %s", rules.Listing(missing), p.Target.V, rules.Listing(advice))
 		}
 		return nil
 	},
-}
-
-// listing writes names as English does: "a", "a and b", "a, b and c".
-func listing(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

@@ -54,19 +54,11 @@ var Incomplete = &rules.Rule{
 			}
 		}
 		if len(missing) > 0 {
-			pass.Reportf(rb.Key, "rollback lacks %s: for %q, nobody can tell %s"+rules.HelpMarker+"add rollback.%s", listing(missing), pass.Plan.Target.V, listing(unknown), strings.Join(missing, ", rollback."))
+			pass.Reportf(rb.Key, "rollback lacks %s: for %q, nobody can tell %s"+rules.HelpMarker+"add rollback.%s", rules.Listing(missing), pass.Plan.Target.V, rules.Listing(unknown), strings.Join(missing, ", rollback."))
 		}
 		if rb.Mechanism.Set && rb.Mechanism.V == "restore_copy" && !rb.Capture.Set {
 			pass.Reportf(rb.Mechanism.Key, "rollback.mechanism restore_copy has no capture: nothing copies the affected range of %q before publish, so there is nothing to restore\nhelp: add rollback.capture with the SQL that takes the copy", pass.Plan.Target.V)
 		}
 		return nil
 	},
-}
-
-// listing writes names as English does: "a", "a and b", "a, b and c".
-func listing(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }

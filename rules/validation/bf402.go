@@ -81,14 +81,13 @@ func checkColumn(pass *rules.Pass, i int, c plan.Check, crit criterion) {
 		if len(results) == 0 {
 			return
 		}
-		var returned []string
 		for _, r := range results {
 			if slices.Contains(r.columns, strings.ToLower(crit.Expr)) {
 				return
 			}
-			returned = r.columns
 		}
 		last := results[len(results)-1]
+		returned := last.columns
 		pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{
 			Pos: c.Pass.Key,
 			Message: fmt.Sprintf("pass %q of %s compares %s, which its query %s does not return (it returns %s): the criterion cannot be evaluated on the result"+rules.HelpMarker+"compare a column the query returns, e.g. \"%s %s %s\", or name the result %s in the query",
