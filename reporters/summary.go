@@ -180,8 +180,10 @@ func ByRule(findings []rules.Finding) []RuleCount {
 }
 
 // ByRuleLine is ByRule for the text report: "by rule: 8 BF003
-// missing-file, 2 BF402 validation-not-numeric, 1 BF001 plan-invalid";
-// "" for fewer than two active findings, where it would repeat the one.
+// missing-file, 2 BF402 validation-not-numeric, 1 BF001 plan-invalid".
+// It names the byRuleNamed rules with the most findings and counts the
+// rest, and is "" unless a rule reported twice: with one finding per rule
+// it would only repeat the report.
 func ByRuleLine(res *rules.Result) string {
 	var active []rules.Finding
 	for _, f := range res.Findings {
@@ -189,12 +191,19 @@ func ByRuleLine(res *rules.Result) string {
 			active = append(active, f)
 		}
 	}
-	if len(active) < 2 {
+	counts := ByRule(active)
+	if len(counts) == 0 || counts[0].Count < 2 {
 		return ""
 	}
 	var parts []string
-	for _, r := range ByRule(active) {
+	for _, r := range counts[:min(len(counts), byRuleNamed)] {
 		parts = append(parts, fmt.Sprintf("%d %s %s", r.Count, RuleCode(r.Rule), RuleName(r.Rule)))
+	}
+	if rest := len(counts) - byRuleNamed; rest > 0 {
+		parts = append(parts, "and "+Plural(rest, "more rule"))
 	}
 	return "by rule: " + strings.Join(parts, ", ")
 }
+
+// byRuleNamed is how many rules the by-rule line names.
+const byRuleNamed = 5

@@ -78,12 +78,12 @@ func ownedBy(pass *rules.Pass) owned {
 	g, loc, owns := p.Grain(), p.Location(), p.PipelineOwns()
 	current := currentPartition(pass.Now, g, loc)
 	oldest := g.Add(current, -(owns - 1))
-	which := fmt.Sprintf("only the current one (pipeline_owns: %d)", owns)
+	which := fmt.Sprintf("the current %s partition in %s is %s; pipeline_owns: 1", g, loc, g.Format(current))
 	if owns > 1 {
-		which = fmt.Sprintf("the %d newest, %s through %s (pipeline_owns: %d)", owns, g.Format(oldest), g.Format(current), owns)
+		which = fmt.Sprintf("the current %s partition in %s is %s, and it writes the %d newest; pipeline_owns: %d", g, loc, g.Format(current), owns, owns)
 	}
-	return owned{oldest: oldest, current: current, text: fmt.Sprintf("%s, the oldest partition the scheduled pipeline still writes: the current %s partition in %s is %s and the pipeline owns %s, so the backfill of %q races it and whichever writes last wins",
-		g.Format(oldest), g, loc, g.Format(current), which, p.Target.V)}
+	return owned{oldest: oldest, current: current, text: fmt.Sprintf("%s, the oldest partition the scheduled pipeline still writes (%s): the backfill of %q races it, and whichever writes last wins",
+		g.Format(oldest), which, p.Target.V)}
 }
 
 // checkPlanEnd compares range.end with the partitions the pipeline owns.
