@@ -29,7 +29,7 @@ var subcommands = []subcommand{
 		about: "Prints what a rule checks, why, an example it reports and one it does not,\nand the address of its page. The text is wrapped to the terminal (COLUMNS)."},
 	{name: "lineage", synopsis: "TARGET [--manifest FILE | --tree DIR] [--format text|json]", summary: "what is derived from a dbt node or bigquery-etl table: rebuild order, snapshots, exposures",
 		about: lineageAbout, flags: lineageFlags},
-	{name: "init", synopsis: "--target T --start D --end D [--manifest FILE] [-o FILE] [--id ID] [--grain G]", summary: "write a plan skeleton for T, filled from the dbt manifest",
+	{name: "init", synopsis: "--target T --start D --end D [--manifest FILE] [-o FILE] [--id ID] [--grain G]", summary: "write a plan skeleton for T, filled from the dbt manifest, or a bigquery-etl backfill entry",
 		about: initAbout, flags: initFlags},
 	{name: "schema", synopsis: "[--config]", summary: "print the JSON Schema of the plan format, or with --config of .bflint.yaml",
 		about: "Prints a JSON Schema for editors (yaml-language-server, JetBrains):\nof the plan format, or with --config of the configuration file .bflint.yaml.",

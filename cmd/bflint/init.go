@@ -29,16 +29,28 @@ markers where only a person can answer (the timezone among them: dbt does
 not record it). bflint keeps reporting the TODOs until they are answered
 (docs/authoring.md says which rule reports which). With -o FILE the plan
 is written to FILE, which must not exist, and the manifest path in it is
-relative to FILE's folder; without it, to stdout.`
+relative to FILE's folder; without it, to stdout.
+
+In a bigquery-etl repository (a sql/ tree and no dbt project, or --tree),
+init writes a backfill entry instead, in bqetl's own format: dated today
+(or --now), with the range, the table's owners as watchers, status
+Initiate and a TODO reason; comments above it say what metadata.yaml
+makes bqetl do with the range (a partition offset, an expiry,
+depends_on_past) and list the incremental tables built from the table,
+which need entries of their own once this one is complete. With -o the
+entry goes on top of the table's backfill.yaml (bqetl keeps the newest
+first), and the file keeps its mode; a second entry of one day is refused.`
 
 func initFlags(fs *flag.FlagSet) {
 	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation the manifest knows")
 	fs.String("start", "", "first partition of the range, inclusive (`DATE`)")
 	fs.String("end", "", "last partition of the range, inclusive (`DATE`)")
 	fs.String("manifest", "", "dbt manifest.json `FILE` (default: found as bflint lineage finds it, and then not written into the plan, since lint finds it the same way)")
-	fs.String("o", "", "write the plan to `FILE` (which must not exist) instead of stdout, with the manifest path relative to it")
+	fs.String("o", "", "write the plan to `FILE` (which must not exist) instead of stdout, with the manifest path relative to it; for a bqetl entry, the table's backfill.yaml, new or not")
 	fs.String("id", "", "plan `ID`, [a-z0-9_]+ (default: bf, the start date as YYYYMMDD, then _a)")
 	fs.String("grain", "", "partition `GRAIN`: hour, day, week or month (default: partition_by.granularity of the manifest, else day)")
+	fs.String("tree", "", "the sql/ `FOLDER` of a bigquery-etl repository, to write a backfill entry for one of its tables (default: found from the working directory when there is no dbt project)")
+	fs.String("now", "", "bigquery-etl only: the entry `DATE`, the day it is merged and starts (default: today, UTC)")
 }
 
 var planID = regexp.MustCompile(`^[a-z0-9_]+$`)
@@ -59,15 +71,29 @@ func initCommand(args []string, stdout io.Writer) error {
 	if g := flagValue(fs, "grain"); g != "" && !validGrain(plan.Grain(g)) {
 		return commandUsageErrorf("init", "init --grain %q: use hour, day, week or month", g)
 	}
+	tree := flagValue(fs, "tree")
+	if tree != "" && manifestFlag != "" {
+		return commandUsageErrorf("init", "init: pass --manifest or --tree, not both")
+	}
+	path := manifestFlag
+	if path == "" && tree == "" {
+		if path, err = discoverManifest(); err != nil {
+			found, ok := discoverTree()
+			if !ok {
+				return err
+			}
+			tree = found
+		}
+	}
+	if tree != "" {
+		return initEntry(fs, tree, stdout)
+	}
+	if flagValue(fs, "now") != "" {
+		return commandUsageErrorf("init", "init --now is for a bqetl entry, which is dated; a dbt plan is not")
+	}
 	if output != "" {
 		if _, err := os.Lstat(output); err == nil {
 			return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
-		}
-	}
-	path := manifestFlag
-	if path == "" {
-		if path, err = discoverManifest(); err != nil {
-			return err
 		}
 	}
 	m, err := manifest.Load(path)
@@ -143,16 +169,7 @@ func initCommand(args []string, stdout io.Writer) error {
 	if err := skeletonTemplate.Execute(&b, sk); err != nil {
 		return internalErrorf("init: %v", err)
 	}
-	// O_EXCL: a file that appeared since the check above is not replaced.
-	f, err := os.OpenFile(output, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return inputErrorf("init -o: %v", err)
-	}
-	if _, err := f.WriteString(b.String()); err != nil {
-		f.Close()
-		return inputErrorf("init -o: %v", err)
-	}
-	if err := f.Close(); err != nil {
+	if err := writeNew(output, []byte(b.String())); err != nil {
 		return inputErrorf("init -o: %v", err)
 	}
 	return nil

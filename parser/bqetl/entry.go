@@ -74,6 +74,21 @@ func (ds *Dates) UnmarshalYAMLX(dec *yamlx.Decoder, path string, n *yaml.Node) {
 // compares them.
 var statuses = map[string]bool{"INITIATE": true, "COMPLETE": true, "CANCELLED": true}
 
+// defaultReason and defaultWatcher are what "bqetl backfill create"
+// writes for a person to replace (bigquery_etl/backfill/parse.py).
+const (
+	defaultReason  = "Please provide a reason for the backfill and links to any related bugzilla or jira tickets"
+	defaultWatcher = "nobody@mozilla.com"
+)
+
+// IsPlaceholder reports whether a value is one left for a person to
+// write: bqetl's default reason, or a TODO marker such as bflint init
+// writes.
+func IsPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	return v == defaultReason || v == "TODO" || strings.HasPrefix(v, "TODO ")
+}
+
 // drafting is what bqetl called Initiate before initiateSince (bigquery-etl
 // commit 027eb69562): an entry dated earlier was written for that bqetl.
 const drafting = "Drafting"
@@ -143,6 +158,14 @@ func (e *Entry) check() []yamlx.Problem {
 			add(e.Field, "the entry of %s lacks %s, which bqetl requires", e.Date.Raw, req.name)
 		}
 	}
+	if IsPlaceholder(e.Reason.V) {
+		add(e.Reason.Field, "the reason is still a placeholder: bqetl refuses the entry, and its reviewers and watchers learn nothing of what is corrected\nhelp: say what was wrong, since when, which change caused it, and link the bug")
+	}
+	for _, w := range e.Watchers.Items {
+		if IsPlaceholder(w.V) || w.V == defaultWatcher {
+			add(w.Field, "watcher %q is a placeholder: bqetl refuses the entry, and nobody hears how the backfill went\nhelp: name the people to tell, usually the table's owners", w.V)
+		}
+	}
 	if e.Status.Set && !statuses[strings.ToUpper(e.Status.V)] {
 		switch {
 		case !strings.EqualFold(e.Status.V, drafting):
@@ -175,6 +198,9 @@ func (e *Entry) Cancelled() bool { return strings.EqualFold(e.Status.V, "Cancell
 // they were. It reads words, so it errs towards false: a reason that
 // names neither kind of change is no correction.
 func (e *Entry) Corrects() bool {
+	if IsPlaceholder(e.Reason.V) {
+		return false
+	}
 	reason := strings.ToLower(e.Reason.V)
 	return !newData.MatchString(reason) && correction.MatchString(reason)
 }

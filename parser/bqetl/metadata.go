@@ -39,6 +39,9 @@ type Table struct {
 	// takes a date (or other values) that way, not only through
 	// date_partition_parameter.
 	Parameters bool
+	// Owners are the table's owners, the people an entry's watchers
+	// usually are.
+	Owners []string
 }
 
 // Number is a scalar read as a number, integer or not.
@@ -102,6 +105,13 @@ func readTable(content []byte, at func(line, col int) token.Pos) *Table {
 	}
 	if _, v := lookup(root, "scheduling", "parameters"); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		t.Parameters = true
+	}
+	if _, v := lookup(root, "owners"); v != nil && v.Kind == yaml.SequenceNode {
+		for _, o := range v.Content {
+			if o.Kind == yaml.ScalarNode && o.Value != "" {
+				t.Owners = append(t.Owners, o.Value)
+			}
+		}
 	}
 	if k, v := lookup(root, "scheduling", "date_partition_offset"); v != nil && v.Kind == yaml.ScalarNode {
 		if n, err := strconv.Atoi(v.Value); err == nil {

@@ -165,7 +165,7 @@ func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 // nowAt reports whether code[k] is a use of the current time, and where
 // it stands in the original text.
 func (sc *tokenScan) nowAt(k, end int) (int, bool) {
-	if sc.Code[k].Kind != sqltext.Word || k > 0 && sc.Punct(k-1, '.') {
+	if sc.Kind(k) != sqltext.Word || k > 0 && sc.Punct(k-1, '.') {
 		return 0, false
 	}
 	w := strings.ToLower(sc.Code[k].Text(sc.Src))
@@ -200,7 +200,7 @@ func (sc *tokenScan) column(k, end int) (qual, col string, next int) {
 	if e == k || e > end || sc.Punct(e, '(') || sc.Punct(e, '.') {
 		return "", "", k + 1
 	}
-	if len(parts) == 1 && (sc.Code[k].Kind == sqltext.Word && notColumns[strings.ToUpper(parts[0])] || sqltext.IsParameter(parts[0])) {
+	if len(parts) == 1 && (sc.Kind(k) == sqltext.Word && notColumns[strings.ToUpper(parts[0])] || sqltext.IsParameter(parts[0])) {
 		return "", "", k + 1
 	}
 	col = strings.ToLower(parts[len(parts)-1])
@@ -319,9 +319,9 @@ func (sc *tokenScan) value(i, end int) (Literal, bool) {
 		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.Src))
 	case end-i == 1 && t.Kind == sqltext.Number:
 		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.Src)
-	case end-i == 2 && sc.Code[i+1].Kind == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
+	case end-i == 2 && sc.Kind(i+1) == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
 		lit.Kind, lit.Text = typeKind(sc.Word(i)), unquoteString(sc.Code[i+1].Text(sc.Src))
-	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.Code[i+2].Kind == sqltext.Word:
+	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.Kind(i+2) == sqltext.Word:
 		lit.Kind, lit.Text = typeKind(sc.Code[i+2].Text(sc.Src)), unquoteString(t.Text(sc.Src))
 	}
 	return lit, true

@@ -234,7 +234,7 @@ func (sc *tokenScan) name(i int) (parts []string, end int, folded string) {
 			return nil, "", false
 		}
 		text := sc.Code[k].Text(sc.Src)
-		switch sc.Code[k].Kind {
+		switch sc.Kind(k) {
 		case sqltext.Word:
 			if first && notNameWords[strings.ToUpper(text)] {
 				return nil, "", false

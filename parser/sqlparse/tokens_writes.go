@@ -519,7 +519,7 @@ func (sc *tokenScan) execute(i, to int) {
 	if format {
 		j += 2
 	}
-	literal := j < to && (sc.Code[j].Kind == sqltext.String || sc.Code[j].Kind == sqltext.QuotedIdent)
+	literal := j < to && (sc.Kind(j) == sqltext.String || sc.Kind(j) == sqltext.QuotedIdent)
 	switch after := j + 1; {
 	case !literal, format && !sc.Punct(after, ',') && !sc.Punct(after, ')'),
 		!format && after < to && !sc.Punct(after, ';') && sc.Word(after) != "USING" && sc.Word(after) != "INTO":

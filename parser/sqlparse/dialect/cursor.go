@@ -113,7 +113,7 @@ func ReplacingQuery(c *sqltext.Cursor, k int) bool {
 	case "IN", "EXISTS", "ANY", "SOME", "ALL", "AND", "OR", "NOT", "WHERE":
 		return false
 	}
-	return c.Code[k-1].Kind != sqltext.Operator && !c.Punct(k-1, '(') && !c.Punct(k-1, ',')
+	return c.Kind(k-1) != sqltext.Operator && !c.Punct(k-1, '(') && !c.Punct(k-1, ',')
 }
 
 func (d *dialect) replacingQuery(k int) bool { return ReplacingQuery(&d.Cursor, k) }
@@ -130,7 +130,7 @@ func (d *dialect) nameStart(i int) bool {
 	if i >= len(d.Code) {
 		return false
 	}
-	switch d.Code[i].Kind {
+	switch d.Kind(i) {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
@@ -147,7 +147,7 @@ func (d *dialect) nameEnd(i int) int {
 		if k >= len(d.Code) {
 			return false
 		}
-		switch d.Code[k].Kind {
+		switch d.Kind(k) {
 		case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
 			return true
 		}
@@ -161,7 +161,7 @@ func (d *dialect) nameEnd(i int) int {
 		switch {
 		case d.Punct(k, '.') && part(k+1):
 			k += 2
-		case part(k) && d.touch(k-1, k) && (d.Code[k].Kind == sqltext.JinjaExpr || d.Code[k-1].Kind == sqltext.JinjaExpr):
+		case part(k) && d.touch(k-1, k) && (d.Kind(k) == sqltext.JinjaExpr || d.Kind(k-1) == sqltext.JinjaExpr):
 			k++
 		default:
 			return k

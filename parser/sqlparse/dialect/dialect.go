@@ -97,7 +97,7 @@ func (d *dialect) index() {
 	}
 	next := n
 	for k := n - 1; k >= 0; k-- {
-		if d.Code[k].Kind == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
+		if d.Kind(k) == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
 			next = k
 		}
 		d.ends[k] = next
@@ -153,7 +153,7 @@ func (d *dialect) at(i int) {
 			d.path(i)
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
-			if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.Word && d.touch(i, i+1) {
+			if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.Word && d.touch(i, i+1) {
 				d.replace(t.Start, d.Code[i+1].End, sqltext.QuoteIdent(d.Src[t.Start:d.Code[i+1].End]))
 			}
 		}
@@ -170,12 +170,12 @@ func (d *dialect) at(i int) {
 // right after a word that a table name follows, and with no blank inside,
 // is the dash part of a name; x-y.z elsewhere is arithmetic.
 func (d *dialect) dashedProject(i int) bool {
-	if i == 0 || d.Code[i-1].Kind != sqltext.Word || !beforeTablePath[d.Word(i-1)] {
+	if i == 0 || d.Kind(i-1) != sqltext.Word || !beforeTablePath[d.Word(i-1)] {
 		return false
 	}
 	j := i
 	for j+2 < len(d.Code) && d.Op(j+1) == "-" && d.touch(j, j+1) && d.touch(j+1, j+2) &&
-		(d.Code[j+2].Kind == sqltext.Word || d.Code[j+2].Kind == sqltext.Number) {
+		(d.Kind(j+2) == sqltext.Word || d.Kind(j+2) == sqltext.Number) {
 		j += 2
 	}
 	if j == i || !d.Punct(j+1, '.') || !d.touch(j, j+1) {
@@ -198,7 +198,7 @@ func (d *dialect) reservedName(i int) bool {
 	if i == 0 || !aliasStops[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
 		return false
 	}
-	switch d.Code[i-1].Kind {
+	switch d.Kind(i - 1) {
 	case sqltext.Backtick, sqltext.QuotedIdent:
 		return true
 	case sqltext.Word:
@@ -263,7 +263,7 @@ func (d *dialect) keyword(i int) {
 		// what it reads is what a query of the condition reads.
 		if end := d.stmtEnd(i); d.scriptStart(i) && end > i+1 {
 			d.replaceTok(i, "SELECT")
-			if d.Word(end-2) == "AS" && d.Code[end-1].Kind == sqltext.String && end-2 > i+1 {
+			if d.Word(end-2) == "AS" && d.Kind(end-1) == sqltext.String && end-2 > i+1 {
 				d.drop(end-2, end-1)
 			}
 		}
@@ -285,7 +285,7 @@ func (d *dialect) keyword(i int) {
 	case "FORMAT":
 		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
 		// changes the text, not what is read.
-		if o := d.parent[i]; o > 0 && i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.String && d.Punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String && d.Punct(i+2, ')') {
 			if w := d.Word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
 				d.drop(i, i+1)
 			}
@@ -356,8 +356,8 @@ func (d *dialect) keyword(i int) {
 	case "LIMIT":
 		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
 		// subquery's LIMIT is PostgreSQL's own.
-		if o := d.parent[i]; o > 0 && d.Code[o-1].Kind == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
-			i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.Number && d.Punct(i+2, ')') {
+		if o := d.parent[i]; o > 0 && d.Kind(o-1) == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
+			i+1 < len(d.Code) && d.Kind(i+1) == sqltext.Number && d.Punct(i+2, ')') {
 			d.drop(i, i+1)
 		}
 	case "INTERVAL":
@@ -378,7 +378,7 @@ func (d *dialect) keyword(i int) {
 		}
 		// BigQuery writes literals in double quotes too; PostgreSQL would
 		// read DATE "2024-01-01" as a column.
-		if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.QuotedIdent {
+		if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.QuotedIdent {
 			if s := d.Code[i+1].Text(d.Src); len(s) > 2 && sqltext.IsDigit(s[1]) {
 				d.replaceTok(i+1, quoteString(s[1:len(s)-1]))
 			}
@@ -387,7 +387,7 @@ func (d *dialect) keyword(i int) {
 		// PostgreSQL reads the words as type names whose bracket holds a
 		// precision, and calls the function only by a quoted name.
 		if w := d.Word(i); (w == "TIMESTAMP" || w == "TIME") && d.Punct(i+1, '(') && !d.Punct(i-1, '.') &&
-			!(i+3 < len(d.Code) && d.Code[i+2].Kind == sqltext.Number && d.Punct(i+3, ')')) {
+			!(i+3 < len(d.Code) && d.Kind(i+2) == sqltext.Number && d.Punct(i+3, ')')) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(w)))
 		}
 	case "TABLE", "USER":
@@ -415,7 +415,7 @@ func (d *dialect) keyword(i int) {
 	case "ARRAY", "STRUCT", "MAP":
 		// Snowflake's semi-structured casts: x::ARRAY, x::OBJECT keep the
 		// value for every rule.
-		if i > 0 && d.Code[i-1].Kind == sqltext.Operator && d.Code[i-1].Text(d.Src) == "::" && !d.Punct(i+1, '<') && !d.Punct(i+1, '(') && d.Word(i) != "STRUCT" {
+		if i > 0 && d.Kind(i-1) == sqltext.Operator && d.Code[i-1].Text(d.Src) == "::" && !d.Punct(i+1, '<') && !d.Punct(i+1, '(') && d.Word(i) != "STRUCT" {
 			d.drop(i-1, i)
 			return
 		}
@@ -430,7 +430,7 @@ func (d *dialect) keyword(i int) {
 			d.joinWithoutOn(i)
 		}
 	case "RLIKE", "REGEXP":
-		if i+1 < len(d.Code) && d.Code[i+1].Kind == sqltext.String {
+		if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String {
 			if d.Word(i-1) == "NOT" {
 				d.replace(d.Code[i-1].Start, d.Code[i].End, "!~")
 			} else {

@@ -56,3 +56,34 @@ func TestEdits(t *testing.T) {
 		})
 	}
 }
+
+// A statement cut off after any token, as an editor's buffer or a broken
+// file leaves it, is rewritten without reading past its last token: each
+// construct below once did (a trailing JOIN LATERAL panicked).
+func TestEditsOfStatementsCutShort(t *testing.T) {
+	for _, src := range []string{
+		"SELECT * FROM t LEFT JOIN LATERAL FLATTEN(input => t.a) AS f WITH OFFSET AS o",
+		"SELECT x, o FROM t, UNNEST(t.a) AS x WITH OFFSET AS o JOIN UNNEST(b) y ON TRUE",
+		"SELECT SAFE_CAST(a AS INT64), DATE_SUB(@d, INTERVAL 1 DAY), a::TIMESTAMP_NTZ(9) FROM `p-x.d.t` QUALIFY ROW_NUMBER() OVER (PARTITION BY k) = 1",
+		"MERGE INTO t USING s ON t.k = s.k WHEN MATCHED THEN UPDATE SET * WHEN NOT MATCHED THEN INSERT *",
+		"INSERT OVERWRITE TABLE s.t PARTITION (d = '2026-01-01') SELECT STRUCT(1 AS a), ARRAY<INT64>[1] FROM u",
+		"DECLARE d DATE DEFAULT '2026-01-01'; SET d = -1; CREATE TEMP FUNCTION f(x INT64) AS (x + 1); EXECUTE IMMEDIATE 'x'",
+		"COPY INTO s.t FROM @stage/path FILE_FORMAT = (TYPE = CSV)",
+	} {
+		toks, err := sqltext.Lex(src)
+		if err != nil {
+			t.Fatalf("Lex(%q): %v", src, err)
+		}
+		for _, tok := range sqltext.Code(toks) {
+			prefix := src[:tok.End]
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("Edits(%q) panicked: %v", prefix, r)
+					}
+				}()
+				rewrite(t, prefix)
+			}()
+		}
+	}
+}

@@ -23,7 +23,7 @@ func (d *dialect) niladic(i int) {
 	}
 	switch d.Word(i) {
 	case "CURRENT_TIME", "CURRENT_TIMESTAMP", "LOCALTIME", "LOCALTIMESTAMP":
-		if c == i+3 && d.Code[i+2].Kind == sqltext.Number {
+		if c == i+3 && d.Kind(i+2) == sqltext.Number {
 			return // PostgreSQL's own precision
 		}
 	}
@@ -53,7 +53,7 @@ func (d *dialect) interval(i int) {
 			sign = "-"
 			k++
 		}
-		if k+1 >= len(d.Code) || d.Code[k].Kind != sqltext.Number || !intervalUnits[d.Word(k+1)] {
+		if k+1 >= len(d.Code) || d.Kind(k) != sqltext.Number || !intervalUnits[d.Word(k+1)] {
 			break
 		}
 		parts = append(parts, sign+d.Code[k].Text(d.Src)+" "+d.Code[k+1].Text(d.Src))
@@ -71,7 +71,7 @@ func (d *dialect) interval(i int) {
 		return
 	case d.Punct(k, '('):
 		k = d.closing(k)
-	case d.Code[k].Kind == sqltext.Param, d.Code[k].Kind == sqltext.Word && !intervalUnits[d.Word(k)] && !notNames[d.Word(k)]:
+	case d.Kind(k) == sqltext.Param, d.Kind(k) == sqltext.Word && !intervalUnits[d.Word(k)] && !notNames[d.Word(k)]:
 	default:
 		return
 	}
@@ -111,7 +111,7 @@ func (d *dialect) nameEnded(i int) bool {
 	if i == 0 {
 		return false
 	}
-	switch d.Code[i-1].Kind {
+	switch d.Kind(i - 1) {
 	case sqltext.Word:
 		return !notNames[d.Word(i-1)] && d.Word(i-1) != "AS"
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.JinjaExpr:
@@ -127,7 +127,7 @@ func (d *dialect) nameEnded(i int) bool {
 func (d *dialect) expression(k int) int {
 	for {
 		e := d.operand(k)
-		if e == k || e >= len(d.Code) || d.Code[e].Kind != sqltext.Operator {
+		if e == k || e >= len(d.Code) || d.Kind(e) != sqltext.Operator {
 			return e
 		}
 		k = e + 1
@@ -151,7 +151,7 @@ func (d *dialect) operand(k int) int {
 		return e
 	case t.Kind == sqltext.Word && d.Punct(k+1, '('):
 		return max(d.closing(k+1)+1, k)
-	case t.Kind == sqltext.Word && k+1 < len(d.Code) && d.Code[k+1].Kind == sqltext.String:
+	case t.Kind == sqltext.Word && k+1 < len(d.Code) && d.Kind(k+1) == sqltext.String:
 		return k + 2
 	case t.Kind == sqltext.Word, t.Kind == sqltext.QuotedIdent:
 		return k + 1
@@ -229,11 +229,11 @@ func (d *dialect) closeAngle(i, k, c int, nested bool) {
 // stage rewrites a Snowflake stage read in FROM (@stage/path, @%table, @~)
 // into a relation named after it, without its FILE_FORMAT and PATTERN.
 func (d *dialect) stage(j int) {
-	if j >= len(d.Code) || (d.Code[j].Kind != sqltext.Param && d.Code[j].Kind != sqltext.Operator) || d.Code[j].Text(d.Src)[0] != '@' {
+	if j >= len(d.Code) || (d.Kind(j) != sqltext.Param && d.Kind(j) != sqltext.Operator) || d.Code[j].Text(d.Src)[0] != '@' {
 		return
 	}
 	k := j
-	for k+1 < len(d.Code) && d.touch(k, k+1) && !(d.Code[k+1].Kind == sqltext.Punct && strings.IndexByte("(),;", d.Src[d.Code[k+1].Start]) >= 0) {
+	for k+1 < len(d.Code) && d.touch(k, k+1) && !(d.Kind(k+1) == sqltext.Punct && strings.IndexByte("(),;", d.Src[d.Code[k+1].Start]) >= 0) {
 		k++
 	}
 	d.replace(d.Code[j].Start, d.Code[k].End, sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
@@ -263,16 +263,16 @@ func (d *dialect) path(i int) bool {
 	default:
 		return false
 	}
-	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.Code[b-2].Kind == sqltext.Word || d.Code[b-2].Kind == sqltext.QuotedIdent) {
+	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.Kind(b-2) == sqltext.Word || d.Kind(b-2) == sqltext.QuotedIdent) {
 		b -= 2
 	}
 	var edits []sqltext.Edit
 	k := i
 	switch {
-	case d.Code[k].Kind == sqltext.Param:
+	case d.Kind(k) == sqltext.Param:
 		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->" + quoteString(d.Code[k].Text(d.Src)[1:])})
 		k++
-	case k+1 < len(d.Code) && d.Code[k+1].Kind == sqltext.QuotedIdent && d.touch(k, k+1):
+	case k+1 < len(d.Code) && d.Kind(k+1) == sqltext.QuotedIdent && d.touch(k, k+1):
 		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
 		k += 2
 	default:
@@ -281,9 +281,9 @@ func (d *dialect) path(i int) bool {
 segments:
 	for k+1 < len(d.Code) && d.touch(k-1, k) {
 		switch {
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.Code[k+1].Kind == sqltext.Word:
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.Kind(k+1) == sqltext.Word:
 			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(d.Code[k+1].Text(d.Src))})
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.Code[k+1].Kind == sqltext.QuotedIdent:
+		case d.Punct(k, '.') && d.touch(k, k+1) && d.Kind(k+1) == sqltext.QuotedIdent:
 			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
 		case d.Punct(k, '[') && d.Punct(k+2, ']'):
 			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->"}, sqltext.Edit{Start: d.Code[k+2].Start, End: d.Code[k+2].End, Text: ""})
@@ -325,7 +325,7 @@ func (d *dialect) compositeStar(i int) {
 
 // calleePart reports whether token k can be part of a function's name.
 func (d *dialect) calleePart(k int) bool {
-	switch d.Code[k].Kind {
+	switch d.Kind(k) {
 	case sqltext.Word, sqltext.Backtick, sqltext.QuotedIdent:
 		return true
 	}

@@ -153,7 +153,7 @@ func (d *dialect) scriptStart(i int) bool {
 // blockBegin reports whether the BEGIN at k opens a script block rather
 // than a transaction: a statement follows it.
 func (d *dialect) blockBegin(k int) bool {
-	if k+1 >= len(d.Code) || d.Code[k+1].Kind != sqltext.Word {
+	if k+1 >= len(d.Code) || d.Kind(k+1) != sqltext.Word {
 		return false
 	}
 	switch d.Word(k + 1) {
@@ -235,7 +235,7 @@ func (d *dialect) set(i int) {
 	for k := eq + 1; k < end && simple; k++ {
 		switch t := d.Code[k]; {
 		case t.Kind == sqltext.String || t.Kind == sqltext.Number || t.Kind == sqltext.Word || t.Kind == sqltext.QuotedIdent, d.Punct(k, ','):
-		case ((d.Op(k) == "-") || (d.Op(k) == "+")) && (k == eq+1 || d.Punct(k-1, ',')) && k+1 < end && d.Code[k+1].Kind == sqltext.Number:
+		case ((d.Op(k) == "-") || (d.Op(k) == "+")) && (k == eq+1 || d.Punct(k-1, ',')) && k+1 < end && d.Kind(k+1) == sqltext.Number:
 		default:
 			simple = false
 		}
@@ -271,7 +271,7 @@ func (d *dialect) structFields(open int) {
 			if d.match[k] > k {
 				k = d.match[k]
 			}
-		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.Code[k+1].Kind == sqltext.Word || d.Code[k+1].Kind == sqltext.Backtick || d.Code[k+1].Kind == sqltext.QuotedIdent):
+		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.Kind(k+1) == sqltext.Word || d.Kind(k+1) == sqltext.Backtick || d.Kind(k+1) == sqltext.QuotedIdent):
 			d.drop(k, k+1)
 		}
 	}
@@ -309,14 +309,14 @@ func (d *dialect) arrayLiteral(i int) {
 // name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Code[i+1].Kind == sqltext.Word) {
+	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Kind(i+1) == sqltext.Word) {
 		return
 	}
 	o := d.match[i-1]
 	if o < 1 {
 		return
 	}
-	switch d.Code[o-1].Kind {
+	switch d.Kind(o - 1) {
 	case sqltext.Word:
 		if exprKeywords[d.Word(o-1)] || notNames[d.Word(o-1)] {
 			return
@@ -326,7 +326,7 @@ func (d *dialect) subscriptedCall(i int) {
 		return
 	}
 	name := o - 1
-	for name >= 2 && d.Punct(name-1, '.') && (d.Code[name-2].Kind == sqltext.Word || d.Code[name-2].Kind == sqltext.Backtick || d.Code[name-2].Kind == sqltext.QuotedIdent) {
+	for name >= 2 && d.Punct(name-1, '.') && (d.Kind(name-2) == sqltext.Word || d.Kind(name-2) == sqltext.Backtick || d.Kind(name-2) == sqltext.QuotedIdent) {
 		name -= 2
 	}
 	d.replace(d.Code[name].Start, d.Code[name].Start, "(")
@@ -370,7 +370,7 @@ func (d *dialect) withOffset(i int) {
 		return
 	}
 	alias, aliasStart := -1, i
-	if d.Code[i-1].Kind == sqltext.Word && !aliasStops[d.Word(i-1)] || d.Code[i-1].Kind == sqltext.Backtick || d.Code[i-1].Kind == sqltext.QuotedIdent {
+	if d.Kind(i-1) == sqltext.Word && !aliasStops[d.Word(i-1)] || d.Kind(i-1) == sqltext.Backtick || d.Kind(i-1) == sqltext.QuotedIdent {
 		alias, aliasStart = i-1, i-1
 		if d.Word(i-2) == "AS" {
 			aliasStart = i - 2
@@ -385,7 +385,7 @@ func (d *dialect) withOffset(i int) {
 	if d.Word(j) == "AS" {
 		j++
 	}
-	if j < len(d.Code) && (d.Code[j].Kind == sqltext.Word && !aliasStops[d.Word(j)] || d.Code[j].Kind == sqltext.Backtick || d.Code[j].Kind == sqltext.QuotedIdent) {
+	if j < len(d.Code) && (d.Kind(j) == sqltext.Word && !aliasStops[d.Word(j)] || d.Kind(j) == sqltext.Backtick || d.Kind(j) == sqltext.QuotedIdent) {
 		pos, last = d.identText(j), j
 	}
 	switch {
@@ -419,7 +419,7 @@ func (d *dialect) joinWithoutOn(i int) {
 	if lateral {
 		j++
 	}
-	if d.Word(j) != "UNNEST" && !(lateral && d.Code[j].Kind == sqltext.Word) || !d.Punct(j+1, '(') {
+	if d.Word(j) != "UNNEST" && !(lateral && d.Kind(j) == sqltext.Word) || !d.Punct(j+1, '(') {
 		return
 	}
 	k := d.closing(j+1) + 1
@@ -449,7 +449,7 @@ func (d *dialect) joinWithoutOn(i int) {
 
 // aliasToken reports whether token k can be an alias.
 func (d *dialect) aliasToken(k int) bool {
-	switch d.Code[k].Kind {
+	switch d.Kind(k) {
 	case sqltext.Backtick, sqltext.QuotedIdent:
 		return true
 	case sqltext.Word:
@@ -460,7 +460,7 @@ func (d *dialect) aliasToken(k int) bool {
 
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
-	if d.Code[i].Kind == sqltext.Backtick {
+	if d.Kind(i) == sqltext.Backtick {
 		return backtickToQuoted(d.Code[i].Text(d.Src))
 	}
 	return d.Code[i].Text(d.Src)
@@ -484,7 +484,7 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		j++
 	}
-	if d.Code[min(j, len(d.Code)-1)].Kind != sqltext.Word || !d.Punct(j+1, '(') {
+	if d.Kind(j) != sqltext.Word || !d.Punct(j+1, '(') {
 		return
 	}
 	c := d.closing(j + 1)
@@ -493,7 +493,7 @@ func (d *dialect) lateralView(i int) {
 	}
 	k := c + 1
 	table := -1
-	if d.Word(k) != "AS" && k < len(d.Code) && (d.Code[k].Kind == sqltext.Word || d.Code[k].Kind == sqltext.Backtick) {
+	if d.Word(k) != "AS" && k < len(d.Code) && (d.Kind(k) == sqltext.Word || d.Kind(k) == sqltext.Backtick) {
 		table = k
 		k++
 	}
@@ -504,7 +504,7 @@ func (d *dialect) lateralView(i int) {
 	last := k
 	for {
 		n := last + 1
-		if n >= len(d.Code) || (d.Code[n].Kind != sqltext.Word && d.Code[n].Kind != sqltext.Backtick && d.Code[n].Kind != sqltext.QuotedIdent) || aliasStops[d.Word(n)] {
+		if n >= len(d.Code) || (d.Kind(n) != sqltext.Word && d.Kind(n) != sqltext.Backtick && d.Kind(n) != sqltext.QuotedIdent) || aliasStops[d.Word(n)] {
 			break
 		}
 		cols = append(cols, d.identText(n))
@@ -532,7 +532,7 @@ func (d *dialect) lateralView(i int) {
 // tableFunction drops Snowflake's TABLE(...) around a table function in
 // FROM, TABLE(FLATTEN(input => v)): PostgreSQL calls it without.
 func (d *dialect) tableFunction(i int) {
-	if !d.Punct(i+1, '(') || i+3 >= len(d.Code) || d.Code[i+2].Kind != sqltext.Word || !d.Punct(i+3, '(') {
+	if !d.Punct(i+1, '(') || i+3 >= len(d.Code) || d.Kind(i+2) != sqltext.Word || !d.Punct(i+3, '(') {
 		return
 	}
 	if w := d.Word(i - 1); w != "FROM" && w != "JOIN" && w != "LATERAL" && !d.Punct(i-1, ',') {

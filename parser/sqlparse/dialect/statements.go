@@ -89,7 +89,7 @@ func (d *dialect) relationTail(j, end int) {
 		return
 	case d.Word(j) == "LIKE":
 		srcEnd := d.nameEnd(j + 1)
-		if srcEnd == j+1 || d.Code[srcEnd-1].Kind == sqltext.JinjaExpr {
+		if srcEnd == j+1 || d.Kind(srcEnd-1) == sqltext.JinjaExpr {
 			return
 		}
 		last := d.Code[srcEnd-1]
@@ -165,7 +165,7 @@ func (d *dialect) clauseEnd(j, end int) int {
 			if depth < 0 {
 				return k
 			}
-		case d.Code[k].Kind == sqltext.JinjaTag:
+		case d.Kind(k) == sqltext.JinjaTag:
 			return k
 		case depth == 0:
 			if n, _ := d.clause(k); n > 0 || d.Word(k) == "AS" {
@@ -187,7 +187,7 @@ func (d *dialect) columns(open, close int) {
 				k = c
 			}
 		case "COMMENT":
-			if k+1 < close && d.Code[k+1].Kind == sqltext.String {
+			if k+1 < close && d.Kind(k+1) == sqltext.String {
 				d.drop(k, k+1)
 				k++
 			}
@@ -535,7 +535,7 @@ func (d *dialect) qualify(i int) {
 
 // selectClauseEnds reports whether the clause before k ends at k.
 func (d *dialect) selectClauseEnds(k int) bool {
-	if k >= len(d.Code) || d.Punct(k, ';') || d.Punct(k, ')') || d.Code[k].Kind == sqltext.JinjaTag {
+	if k >= len(d.Code) || d.Punct(k, ';') || d.Punct(k, ')') || d.Kind(k) == sqltext.JinjaTag {
 		return true
 	}
 	switch d.Word(k) {

@@ -140,7 +140,7 @@ func wordSet(words ...string) map[string]bool {
 
 // operandEnded reports whether the token at k ends an operand.
 func (r *jinjaReading) operandEnded(k int) bool {
-	switch r.Code[k].Kind {
+	switch r.Kind(k) {
 	case sqltext.QuotedIdent, sqltext.Backtick, sqltext.Number, sqltext.String, sqltext.JinjaExpr:
 		return true
 	case sqltext.Word:
@@ -214,7 +214,7 @@ func (r *jinjaReading) shape(k int) string {
 		return " " // the first of the macros a statement starts with stands for them all
 	}
 	project := r.tp.opts.Macros[name].Shape
-	if project == MacroWithHead && r.queryStart(prev) && next >= 0 && r.Code[next].Kind == sqltext.Word && r.Word(r.next(next)) == "AS" {
+	if project == MacroWithHead && r.queryStart(prev) && next >= 0 && r.Kind(next) == sqltext.Word && r.Word(r.next(next)) == "AS" {
 		// The model's next WITH query follows the macro's list, after the
 		// comma the macro writes last.
 		return pad("WITH " + cteShape(query) + ",")
@@ -227,7 +227,7 @@ func (r *jinjaReading) shape(k int) string {
 	if prev < 0 {
 		// What follows the macros a statement starts with decides what
 		// they write.
-		for next >= 0 && r.Code[next].Kind == sqltext.JinjaExpr {
+		for next >= 0 && r.Kind(next) == sqltext.JinjaExpr {
 			next = r.next(next)
 		}
 		nw = r.Word(next)
@@ -328,7 +328,7 @@ func (r *jinjaReading) cteBefore(k int) string {
 	if r.Word(as) == "NOT" {
 		as--
 	}
-	if r.Word(as) != "AS" || as < 1 || r.Code[as-1].Kind != sqltext.Word {
+	if r.Word(as) != "AS" || as < 1 || r.Kind(as-1) != sqltext.Word {
 		return ""
 	}
 	name := r.Code[as-1].Text(r.tp.src)

@@ -33,6 +33,15 @@ func (c *Cursor) Word(i int) string {
 	return c.upper[i]
 }
 
+// Kind returns the kind of code token i, and Space, which no code token
+// has, outside the tokens.
+func (c *Cursor) Kind(i int) TokenKind {
+	if i < 0 || i >= len(c.Code) {
+		return Space
+	}
+	return c.Code[i].Kind
+}
+
 // Punct reports whether code token i is the punctuation mark p.
 func (c *Cursor) Punct(i int, p byte) bool {
 	return i >= 0 && i < len(c.Code) && c.Code[i].Kind == Punct && c.Src[c.Code[i].Start] == p

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"go/token"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/template"
+	"time"
+
+	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
+)
+
+// entrySkeleton is what entryTemplate fills in: one bqetl backfill entry,
+// and the comments above it that say what bflint read and what is left.
+type entrySkeleton struct {
+	Table, Partitioning string
+	Date, Start, End    string
+	Watchers            []string
+	WatchersFromOwners  bool
+	Notes               []string
+	// Backfill and ThroughUnion are the backfill.yaml files of the
+	// incremental tables downstream, in rebuild order.
+	Backfill, ThroughUnion []string
+	// BackfillNote introduces Backfill; More counts the tables not
+	// listed, past maxListed.
+	BackfillNote string
+	More         int
+}
+
+// maxListed bounds the tables the comments list: the entry's file keeps
+// them until someone deletes them.
+const maxListed = 20
+
+// entryTemplate writes the keys "bqetl backfill create" writes, in its
+// order, so that the entry reads like every other in the file. Each TODO
+// is a value BF001 reports until a person replaces it.
+var entryTemplate = template.Must(template.New("entry").Parse(`# Written by bflint init for {{.Table}}{{if .Partitioning}},
+# {{.Partitioning}}{{end}}.
+# A TODO marks what only you can answer; bflint reports the entry until it
+# is answered. Delete these comments then.
+{{- range .Notes}}
+{{.}}
+{{- end}}
+{{- if .Backfill}}
+{{.BackfillNote}}
+{{- range .Backfill}}
+#   {{.}}
+{{- end}}
+{{- if .More}}
+#   and {{.More}} more: bflint lineage {{.Table}} lists them all
+{{- end}}
+{{- end}}
+{{- if .ThroughUnion}}
+# These read it only through a view that unions it with other tables;
+# check whether their queries select its rows:
+{{- range .ThroughUnion}}
+#   {{.}}
+{{- end}}
+{{- end}}
+{{.Date}}:
+  start_date: {{.Start}}
+  end_date: {{.End}}
+  reason: TODO what was wrong, since when, which change caused it, and a link to the bug
+  watchers:
+{{- range .Watchers}}
+  - {{.}}{{if $.WatchersFromOwners}}  # from metadata.yaml owners{{end}}
+{{- else}}
+  - TODO  # the people to tell how the backfill went
+{{- end}}
+  status: Initiate
+`))
+
+// initEntry writes a backfill entry for a table of the bigquery-etl tree
+// at tree: to stdout, or with -o to the top of the table's backfill.yaml
+// (bqetl keeps the newest entry first), or to a new file.
+func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
+	target, output := flagValue(fs, "target"), flagValue(fs, "o")
+	for _, name := range []string{"manifest", "id", "grain"} {
+		if flagValue(fs, name) != "" {
+			return commandUsageErrorf("init", "init --%s is for a dbt plan; a bqetl entry has no %s", name, name)
+		}
+	}
+	entryDate, err := initNow(flagValue(fs, "now"))
+	if err != nil {
+		return err
+	}
+	start, err := entryDay("--start", flagValue(fs, "start"))
+	if err != nil {
+		return err
+	}
+	end, err := entryDay("--end", flagValue(fs, "end"))
+	if err != nil {
+		return err
+	}
+	switch {
+	case start.After(end):
+		return commandUsageErrorf("init", "init: --start %s is after --end %s", start.Format(time.DateOnly), end.Format(time.DateOnly))
+	case end.After(entryDate):
+		return commandUsageErrorf("init", "init: --end %s is after the entry date %s: bqetl refuses a range that ends after the day the entry starts", end.Format(time.DateOnly), entryDate.Format(time.DateOnly))
+	}
+	lin, err := bqetl.ReadLineageCached(tree, true, manifest.CacheDir())
+	if err != nil {
+		return inputErrorf("init: %v", err)
+	}
+	g := lineage.New(lin.Manifest)
+	id, err := g.Resolve(target)
+	if err != nil {
+		return inputErrorf("init: target %v (the tree at %s)", err, tree)
+	}
+	dirs := make(map[string]bqetl.Object, len(lin.Objects))
+	for _, o := range lin.Objects {
+		dirs[o.Name] = o
+	}
+	obj, defined := dirs[id]
+	switch {
+	case !defined:
+		return inputErrorf("init: %s is read by the tree's queries but defined outside it, so it has no backfill.yaml here", id)
+	case obj.View:
+		return inputErrorf("init: %s is a view: it keeps no rows of its own, and a backfill of the tables it reads corrects what it shows", id)
+	}
+	meta, err := os.ReadFile(filepath.Join(obj.Dir, bqetl.MetadataName))
+	if err != nil && !os.IsNotExist(err) {
+		return inputErrorf("init: %v", err)
+	}
+	table := bqetl.ReadTable(source.Add(token.NewFileSet(), filepath.Join(obj.Dir, bqetl.MetadataName), meta))
+	sk := entrySkeleton{
+		Table: id, Date: entryDate.Format(time.DateOnly),
+		Start: start.Format(time.DateOnly), End: end.Format(time.DateOnly),
+		Watchers: table.Owners, WatchersFromOwners: len(table.Owners) > 0,
+		Notes: entryNotes(table, start, end, entryDate),
+	}
+	if p := table.Partitioning.V; p != "" {
+		sk.Partitioning = "partitioned by " + p
+		if table.Field.V != "" {
+			sk.Partitioning += " on " + table.Field.V
+		}
+	}
+	reached := map[string]bool{}
+	for _, r := range g.RebuildAvoiding(id, bqetl.UnionViews(lin.Manifest)) {
+		reached[r] = true
+	}
+	for _, r := range g.Rebuild(id) {
+		if g.Materialization(r) != "incremental" {
+			continue
+		}
+		d := filepath.ToSlash(filepath.Join(dirs[r].Dir, bqetl.FileName))
+		if reached[r] {
+			sk.Backfill = append(sk.Backfill, d)
+		} else {
+			sk.ThroughUnion = append(sk.ThroughUnion, d)
+		}
+	}
+	note := fmt.Sprintf("Once this entry is Complete, the %d incremental tables built from it keep the partitions computed from its uncorrected rows, and each needs an entry of its own over the same dates (BF801), in this order:", len(sk.Backfill))
+	if len(sk.Backfill) == 1 {
+		note = "Once this entry is Complete, the incremental table built from it keeps the partitions computed from its uncorrected rows, and needs an entry of its own over the same dates (BF801):"
+	}
+	sk.BackfillNote = strings.TrimSuffix(wrap(note, "# ", 76), "\n")
+	if len(sk.Backfill) > maxListed {
+		sk.More = len(sk.Backfill) - maxListed
+		sk.Backfill = sk.Backfill[:maxListed]
+	}
+	var b bytes.Buffer
+	if err := entryTemplate.Execute(&b, sk); err != nil {
+		return internalErrorf("init: %v", err)
+	}
+	if output == "" {
+		_, err := stdout.Write(b.Bytes())
+		return err
+	}
+	return writeEntry(output, sk.Date, b.Bytes())
+}
+
+// entryNotes says, for the table's metadata, what bqetl will do with the
+// range that its author may not expect, each with the rule that reports
+// it and the override bqetl offers.
+func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
+	var notes []string
+	day := func(d time.Time) string { return d.Format(time.DateOnly) }
+	if t.Offset.V != 0 && t.Partitioning.V == "day" {
+		distance, side := fmt.Sprintf("%d days", abs(t.Offset.V)), "after"
+		if abs(t.Offset.V) == 1 {
+			distance = "1 day"
+		}
+		if t.Offset.V < 0 {
+			side = "before"
+		}
+		notes = append(notes, fmt.Sprintf("date_partition_offset %d: bqetl runs the query for each date and writes the partition %s %s it, %s to %s, unless the entry sets ignore_date_partition_offset: true.",
+			t.Offset.V, distance, side, day(start.AddDate(0, 0, t.Offset.V)), day(end.AddDate(0, 0, t.Offset.V))))
+	}
+	if t.Offset.V != 0 && t.Partitioning.V == "month" {
+		notes = append(notes, "A month-partitioned table with a date_partition_offset: bqetl stops unless the entry sets ignore_date_partition_offset: true (BF107).")
+	}
+	if t.ExpirationDays.V > 0 {
+		oldest := entryDate.AddDate(0, 0, -int(t.ExpirationDays.V))
+		if start.Before(oldest) {
+			notes = append(notes, fmt.Sprintf("The table keeps %g days of partitions: the first it still has is about %s, so the range starts before its data does (BF108).", t.ExpirationDays.V, day(oldest)))
+		}
+	}
+	switch {
+	case t.DependsOnPast.V && end.Before(entryDate):
+		notes = append(notes, fmt.Sprintf("depends_on_past: bqetl refuses an end_date before the entry date, %s, unless override_depends_on_past_end_date: true; then every partition after end_date keeps values built on the uncorrected ones (BF109).", day(entryDate)))
+	case !t.DependsOnPast.V && !end.Before(entryDate):
+		notes = append(notes, fmt.Sprintf("end_date is the entry date: bqetl starts the entry once it is merged, before the day's upstream runs, so %s would be computed from partial data (BF102). End a day earlier.", day(end)))
+	}
+	for i, n := range notes {
+		notes[i] = strings.TrimSuffix(wrap(n, "# ", 76), "\n")
+	}
+	return notes
+}
+
+// writeEntry puts the entry at the top of an existing backfill.yaml, above
+// its newest entry, or writes a new file.
+func writeEntry(path, date string, entry []byte) error {
+	content, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		if err := writeNew(path, entry); err != nil {
+			return inputErrorf("init -o: %v", err)
+		}
+		return nil
+	}
+	if err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	f := bqetl.ReadFile(source.Add(token.NewFileSet(), path, content))
+	for _, e := range f.Entries {
+		if e.Date.Raw == date {
+			return inputErrorf("init -o %s: the file has an entry of %s already, and bqetl allows one entry a day; edit that one", path, date)
+		}
+	}
+	info, err := os.Stat(path)
+	if err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	if err := writeAtomic(path, append(entry, content...), info.Mode().Perm()); err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	return nil
+}
+
+// writeNew creates path, never replacing a file that appeared since it
+// was looked for.
+func writeNew(path string, content []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(content); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// entryDay reads a range flag of an entry: bqetl's dates are days.
+func entryDay(flagName, text string) (time.Time, error) {
+	t, prec, err := plan.ParseDate(text)
+	if err != nil || prec != plan.PrecisionDay {
+		return time.Time{}, commandUsageErrorf("init", "init %s %q: a bqetl entry's dates are days, such as 2026-03-01", flagName, text)
+	}
+	return t, nil
+}
+
+// initNow is the entry date: the day the entry is merged and starts, as
+// bqetl dates it; --now sets it, for a plan written ahead or a test.
+func initNow(text string) (time.Time, error) {
+	if text == "" {
+		y, m, d := time.Now().UTC().Date()
+		return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+	}
+	t, err := parseNow(text)
+	if err != nil {
+		return time.Time{}, commandUsageErrorf("init", "init --now %q is not a date such as 2026-11-30", text)
+	}
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC), nil
+}
+
+func abs(n int) int {
+	if n < 0 {
+		return -n
+	}
+	return n
+}
