@@ -30,6 +30,7 @@ func Prepare() { pgjson.Prepare() }
 // A statement past a limit is reported (BF002), never skipped in silence.
 const (
 	MaxNesting        = 500     // parentheses or brackets open at once
+	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
 	MaxStatementBytes = 4 << 20 // one statement's normalised text
 	MaxStatements     = 100_000 // statements read from one file
 )
@@ -221,8 +222,8 @@ func parseInto(st *Statement, toks []sqltext.Token) *sqltext.Problem {
 	if len(st.Text) > MaxStatementBytes {
 		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
 	}
-	if off, deep := tooDeep(st.Text, toks); deep {
-		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: fmt.Sprintf("statement nests parentheses more than %d deep; bflint does not parse it", MaxNesting)}
+	if off, what, deep := tooDeep(st.Text, toks); deep {
+		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "statement " + what + "; bflint does not hand it to the parser, whose stack it could overflow"}
 	}
 	res, err := pgjson.Parse(st.Text)
 	if err != nil {
@@ -255,25 +256,79 @@ func byteOffset(s string, chars int) int {
 	return off
 }
 
-// tooDeep returns where brackets outside strings first nest deeper than
-// MaxNesting; a rough count is enough to keep the parser's stack safe.
-func tooDeep(text string, toks []sqltext.Token) (offset int, deep bool) {
-	d := 0
+// tooDeep returns where a statement's syntax tree first grows deeper than
+// the parser can be trusted with, and what makes it so. Brackets nest
+// one level each; so does every binary operator and set operation of a
+// chain, since PostgreSQL builds a + b + c and SELECT ... UNION ALL
+// SELECT ... as one node inside another, and past some 20,000 levels its
+// output overflows the C stack and kills the process. A comma, or a
+// keyword that starts another clause or operand, ends a chain: the
+// operands of a list are siblings, and PostgreSQL keeps AND and OR
+// chains flat. The estimate errs upwards, which costs a parse of SQL
+// nobody writes by hand.
+func tooDeep(text string, toks []sqltext.Token) (offset int, what string, deep bool) {
+	type level struct{ chain, setOps int }
+	levels := []level{{}}
+	outer, brackets := 0, 0 // the depth of the enclosing levels; their count
 	for _, t := range toks {
-		if t.Kind != sqltext.Punct {
+		cur := &levels[len(levels)-1]
+		switch t.Kind {
+		case sqltext.Punct:
+			switch text[t.Start] {
+			case '(', '[':
+				outer += cur.chain + cur.setOps + 1
+				levels = append(levels, level{})
+				if brackets++; brackets > MaxNesting {
+					return t.Start, fmt.Sprintf("nests parentheses more than %d deep", MaxNesting), true
+				}
+				continue
+			case ')', ']':
+				if len(levels) > 1 {
+					levels = levels[:len(levels)-1]
+					brackets--
+					up := levels[len(levels)-1]
+					outer -= up.chain + up.setOps + 1
+				}
+				continue
+			case ',', ';':
+				cur.chain = 0
+				continue
+			}
+			continue
+		case sqltext.Operator:
+			cur.chain++
+		case sqltext.Word:
+			switch w := strings.ToUpper(t.Text(text)); {
+			case setOperations[w]:
+				cur.setOps++
+				cur.chain = 0
+			case chainEnds[w]:
+				cur.chain = 0
+				continue
+			default:
+				continue
+			}
+		default:
 			continue
 		}
-		switch text[t.Start] {
-		case '(', '[':
-			if d++; d > MaxNesting {
-				return t.Start, true
-			}
-		case ')', ']':
-			d--
+		if outer+cur.chain+cur.setOps > MaxDepth {
+			return t.Start, fmt.Sprintf("nests more than %d operators and set operations inside one another", MaxDepth), true
 		}
 	}
-	return 0, false
+	return 0, "", false
 }
+
+var (
+	setOperations = map[string]bool{"UNION": true, "INTERSECT": true, "EXCEPT": true, "MINUS": true}
+	// chainEnds start a clause, or an operand that is no part of the
+	// operator chain before it.
+	chainEnds = map[string]bool{
+		"AND": true, "OR": true, "SELECT": true, "FROM": true, "WHERE": true, "ON": true, "USING": true,
+		"GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true, "ORDER": true, "LIMIT": true,
+		"WHEN": true, "THEN": true, "ELSE": true, "END": true, "AS": true, "JOIN": true, "SET": true,
+		"VALUES": true, "RETURNING": true, "WITH": true,
+	}
+)
 
 // unchangedCode returns the code tokens of a statement that no rewrite
 // touched, taken from the file's own tokens and shifted to offsets in text

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // at returns "line:col" (1-based, byte columns) of an offset in src.
@@ -164,5 +165,29 @@ func TestStatementCountLimit(t *testing.T) {
 	tail := f.Statements[len(f.Statements)-1]
 	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+1)+":1" || !strings.Contains(tail.Problem.Msg, "more than 100000 statements") {
 		t.Errorf("tail at %s: %+v", at(src, tail.Start), tail.Problem)
+	}
+}
+
+func TestTooDeep(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+		deep      bool
+	}{
+		{"a chain of sums", "SELECT " + strings.Repeat("1 + ", MaxDepth+1) + "1", true},
+		{"a chain at the limit", "SELECT " + strings.Repeat("1 + ", MaxDepth) + "1", false},
+		{"set operations", strings.Repeat("SELECT 1 UNION ALL ", MaxDepth+1) + "SELECT 1", true},
+		{"brackets and operators add up", "SELECT " + strings.Repeat("1 + 1 + 1 + 1 + (", 450) + "1" + strings.Repeat(")", 450), true},
+		{"list items are siblings", "SELECT " + strings.Repeat("a + 1, ", 3*MaxDepth) + "1", false},
+		{"AND and OR chains are flat", "SELECT 1 WHERE " + strings.Repeat("a = 1 AND b = 2 OR ", 3*MaxDepth) + "TRUE", false},
+		{"CASE branches are siblings", "SELECT CASE " + strings.Repeat("WHEN a = 1 THEN b + 1 ", 3*MaxDepth) + "END", false},
+		{"an unbalanced closing bracket", strings.Repeat(")", 10) + "SELECT 1", false},
+	} {
+		toks, err := sqltext.Lex(c.src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, what, deep := tooDeep(c.src, sqltext.Code(toks)); deep != c.deep {
+			t.Errorf("%s: deep %v (%s), want %v", c.name, deep, what, c.deep)
+		}
 	}
 }
