@@ -2,6 +2,7 @@ package lineage
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -39,7 +40,7 @@ func answers(g *Graph, m *manifest.Manifest) string {
 // cache, whose nodes are decoded on demand by concurrent queries: they
 // answer every query as the graph of the decoded JSON does.
 func TestCachedManifestGraph(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	paths := append(corpusManifests(t), shopManifest, cycleManifest)
 	for _, path := range paths {
 		fresh, err := manifest.Load(path)
@@ -72,7 +73,7 @@ func TestCachedManifestGraph(t *testing.T) {
 // goroutines at once, so that nodes are decoded and classified
 // concurrently: each node is decoded once, whoever asks first.
 func TestConcurrentFirstUse(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	if _, err := manifest.LoadCached(shopManifest, dir); err != nil {
 		t.Fatal(err)
 	}

@@ -102,7 +102,7 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 	d := &rules.DBT{Path: displayName(l.root, root)}
 	lin, err := bqetl.ReadLineageCached(root, true, l.cacheDir)
 	if err != nil {
-		d.Err = unwrapPath(err)
+		d.Err = source.Cause(err)
 	} else {
 		d.Manifest = lin.Manifest
 		d.Graph = lineage.New(lin.Manifest)

@@ -5,7 +5,6 @@ package load
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"go/token"
 	"io"
@@ -37,7 +36,7 @@ var skippedDirs = map[string]bool{".git": true, "node_modules": true, "target": 
 
 // maxFileSize bounds what bflint reads of one file; a larger file is
 // reported, never silently skipped.
-const maxFileSize = 64 << 20
+const maxFileSize = source.MaxFileSize
 
 // UsageError is a problem with how bflint was called (exit code 2), as
 // opposed to a problem in a linted file (a finding).
@@ -327,7 +326,7 @@ func hasBflintKey(yaml []byte) bool {
 // readHead reads at most n bytes from the start of the file, allocating
 // for what the file holds rather than for n: most YAML files are small.
 func readHead(path string, n int64) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := source.OpenRegular(path, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -713,29 +712,11 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 }
 
 func readFile(path string) ([]byte, error) {
-	info, err := os.Stat(path)
+	content, err := source.ReadRegular(path, maxFileSize)
 	if err != nil {
-		return nil, unwrapPath(err)
-	}
-	if !info.Mode().IsRegular() {
-		return nil, errors.New("not a regular file")
-	}
-	if info.Size() > maxFileSize {
-		return nil, fmt.Errorf("file is %d MiB, larger than the %d MiB bflint reads", info.Size()>>20, maxFileSize>>20)
-	}
-	content, err := os.ReadFile(path)
-	if err != nil {
-		return nil, unwrapPath(err)
+		return nil, source.Cause(err)
 	}
 	return bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")), nil
-}
-
-func unwrapPath(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }
 
 func displayName(root, path string) string {

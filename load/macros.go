@@ -1,8 +1,8 @@
 package load
 
 import (
+	"github.com/bflint/bflint/parser/source"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -39,7 +39,7 @@ func (l *loader) macrosFor(dir string) map[string]jinja.Macro {
 		if info, err := d.Info(); err != nil || !info.Mode().IsRegular() || info.Size() > maxMacroFile {
 			return nil
 		}
-		if b, err := os.ReadFile(path); err == nil {
+		if b, err := source.ReadRegular(path, maxMacroFile); err == nil {
 			jinja.ReadMacros(string(b), shapes)
 		}
 		return nil

@@ -2,6 +2,7 @@ package load
 
 import (
 	"errors"
+	"github.com/bflint/bflint/parser/source"
 	"os"
 	"path/filepath"
 
@@ -70,7 +71,7 @@ func relativeError(err error, name string) error {
 		e.Path = name
 		return err
 	}
-	return unwrapPath(err)
+	return source.Cause(err)
 }
 
 // resolver answers ref() and source() for the SQL parser from the

@@ -14,7 +14,7 @@ import (
 // empty cache and once from it: ref() and source() resolve alike, and the
 // lineage agrees.
 func TestManifestThroughCache(t *testing.T) {
-	cache := t.TempDir()
+	cache := filepath.Join(t.TempDir(), "cache")
 	root, err := filepath.Abs("../testdata/lineage/shop")
 	if err != nil {
 		t.Fatal(err)

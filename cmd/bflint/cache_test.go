@@ -24,7 +24,7 @@ func TestLineageThroughCache(t *testing.T) {
 			t.Errorf("%s: exit %d, stderr %q, output:\n%s\nwant:\n%s", run, code, stderr, got, want)
 		}
 	}
-	if entries, _ := filepath.Glob(filepath.Join(dir, "*.bin")); len(entries) != 1 {
+	if entries, _ := filepath.Glob(filepath.Join(dir, "cache", "*.bin")); len(entries) != 1 {
 		t.Errorf("the cache holds %q, want one entry", entries)
 	}
 }
@@ -43,7 +43,7 @@ func TestDefaultCacheFolder(t *testing.T) {
 	if err != nil {
 		t.Skip("no user cache folder on this system")
 	}
-	if entries, _ := filepath.Glob(filepath.Join(user, "bflint", "*.bin")); len(entries) != 1 {
+	if entries, _ := filepath.Glob(filepath.Join(user, "bflint", "cache", "*.bin")); len(entries) != 1 {
 		t.Errorf("the user cache folder holds %q, want one entry", entries)
 	}
 }

@@ -77,7 +77,7 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 		if info.Mode().Perm()&0o222 == 0 {
 			return 0, inputErrorf("--fix: %s is read-only; no file was changed. Make it writable, or run without --fix", f.Name)
 		}
-		disk, err := os.ReadFile(path)
+		disk, err := source.ReadRegular(path, source.MaxFileSize)
 		if err != nil {
 			return 0, inputErrorf("--fix: %v", err)
 		}

@@ -127,7 +127,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	case obj.View:
 		return inputErrorf("init: %s is a view: it keeps no rows of its own, and a backfill of the tables it reads corrects what it shows", id)
 	}
-	meta, err := os.ReadFile(filepath.Join(obj.Dir, bqetl.MetadataName))
+	meta, err := source.ReadRegular(filepath.Join(obj.Dir, bqetl.MetadataName), source.MaxFileSize)
 	if err != nil && !os.IsNotExist(err) {
 		return inputErrorf("init: %v", err)
 	}
@@ -220,7 +220,7 @@ func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
 // writeEntry puts the entry at the top of an existing backfill.yaml, above
 // its newest entry, or writes a new file.
 func writeEntry(path, date string, entry []byte) error {
-	content, err := os.ReadFile(path)
+	content, err := source.ReadRegular(path, source.MaxFileSize)
 	if os.IsNotExist(err) {
 		if err := writeNew(path, entry); err != nil {
 			return inputErrorf("init -o: %v", err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"go/token"
 	"io"
 	"os"
@@ -220,9 +221,11 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir(), History: gitHistoryOf}
 	if o.manifest != "" {
-		if info, err := os.Stat(o.manifest); err != nil || !info.Mode().IsRegular() {
-			return inputErrorf("--manifest %s: no such file", o.manifest)
+		f, _, err := source.OpenRegular(o.manifest, 0)
+		if err != nil {
+			return inputErrorf("--manifest %s: %v", o.manifest, source.Cause(err))
 		}
+		f.Close()
 		if loadOpts.Manifest, err = filepath.Abs(o.manifest); err != nil {
 			return inputErrorf("--manifest %s: %v", o.manifest, err)
 		}

@@ -26,8 +26,9 @@ func changedFiles(root, rev string) (map[string]bool, error) {
 		top = real
 	}
 	// "--" makes git read rev as a revision only, so a missing one is
-	// "bad revision" rather than a guess about paths.
-	diff, err := git(top, "diff", "--name-only", "-z", rev, "--")
+	// "bad revision" rather than a guess about paths; --end-of-options,
+	// never as an option of its own.
+	diff, err := git(top, "diff", "--name-only", "-z", "--end-of-options", rev, "--")
 	if err != nil {
 		return nil, err
 	}
@@ -72,7 +73,7 @@ func previousFiles(root, rev string, changed map[string]bool) (func(path string)
 		if err != nil || strings.HasPrefix(rel, "..") {
 			return nil, false
 		}
-		out, err := git(top, "show", rev+":"+filepath.ToSlash(rel))
+		out, err := git(top, "show", "--end-of-options", rev+":"+filepath.ToSlash(rel))
 		if err != nil {
 			return nil, false
 		}

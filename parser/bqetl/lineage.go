@@ -3,6 +3,7 @@ package bqetl
 import (
 	"crypto/sha256"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -114,7 +115,7 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				meta, _ := os.ReadFile(filepath.Join(objects[i].Dir, MetadataName))
+				meta, _ := source.ReadRegular(filepath.Join(objects[i].Dir, MetadataName), source.MaxFileSize)
 				parents[i], from[i], union[i] = readObject(objects[i], meta, references)
 				materialized[i] = materialization(objects[i], meta)
 			}
@@ -255,7 +256,7 @@ func parseDefinition(o Object) *sqlparse.File {
 	if !strings.HasSuffix(o.Definition, ".sql") {
 		return nil
 	}
-	text, err := os.ReadFile(filepath.Join(o.Dir, o.Definition))
+	text, err := source.ReadRegular(filepath.Join(o.Dir, o.Definition), source.MaxFileSize)
 	if err != nil {
 		return nil
 	}

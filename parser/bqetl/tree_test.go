@@ -130,7 +130,7 @@ func TestReadLineage(t *testing.T) {
 		t.Fatal(err)
 	}
 	check(t, l)
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	for range 2 { // written to the cache, then read from it
 		l, err := ReadLineageCached(treeFixture, true, dir)
 		if err != nil {

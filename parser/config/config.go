@@ -64,7 +64,7 @@ var (
 // Load reads the configuration at path. fset receives the file so positions
 // in problems can be shown; name is how the file is shown to the user.
 func Load(fset *token.FileSet, path, name string) (*Config, []error) {
-	content, err := os.ReadFile(path)
+	content, err := source.ReadRegular(path, source.MaxFileSize)
 	if err != nil {
 		return nil, []error{fmt.Errorf("%s: cannot read configuration: %v", name, err)}
 	}

@@ -8,10 +8,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"hash/crc32"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"slices"
@@ -40,23 +43,60 @@ import (
 const CacheDirEnv = "BFLINT_CACHE_DIR"
 
 // CacheDir returns the folder the command line keeps decoded manifests in:
-// $BFLINT_CACHE_DIR, else bflint in the user's cache folder
-// (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on Linux). It is "", no
-// cache, when BFLINT_CACHE_DIR is "off" or there is no user cache folder.
+// a cache folder inside $BFLINT_CACHE_DIR, else inside bflint in the
+// user's cache folder (os.UserCacheDir: $XDG_CACHE_HOME or ~/.cache on
+// Linux). It is "", no cache, when BFLINT_CACHE_DIR is "off" or there is
+// no user cache folder. A folder of bflint's own, rather than the one
+// named, because eviction removes files: it must never be a user's.
 func CacheDir() string {
-	switch dir := os.Getenv(CacheDirEnv); dir {
+	base := os.Getenv(CacheDirEnv)
+	switch base {
 	case "off":
 		return ""
 	case "":
-	default:
-		return dir
+		dir, err := os.UserCacheDir()
+		if err != nil {
+			return ""
+		}
+		base = filepath.Join(dir, "bflint")
 	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "bflint")
+	return filepath.Join(base, cacheFolder)
 }
+
+// cacheFolder is the folder bflint creates for its entries, and tagName
+// the file that marks it as a cache bflint made (the Cache Directory
+// Tagging convention, which backup tools also honour). A folder without
+// the tag is not bflint's: nothing is written to it or removed from it.
+const (
+	cacheFolder = "cache"
+	tagName     = "CACHEDIR.TAG"
+	tagContent  = "Signature: 8a477f597d28d172789f06886806bc55\n# This folder holds bflint's cache of decoded dbt manifests; it may be deleted.\n"
+)
+
+// ownCacheDir reports whether dir is a cache folder bflint made, making it
+// when it does not exist.
+func ownCacheDir(dir string) bool {
+	err := os.Mkdir(dir, 0o700)
+	if errors.Is(err, fs.ErrNotExist) {
+		if os.MkdirAll(filepath.Dir(dir), 0o700) != nil {
+			return false
+		}
+		err = os.Mkdir(dir, 0o700)
+	}
+	if err == nil {
+		return os.WriteFile(filepath.Join(dir, tagName), []byte(tagContent), 0o600) == nil
+	}
+	if !errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	tag, err := source.ReadRegular(filepath.Join(dir, tagName), 4096)
+	signature, _, _ := strings.Cut(tagContent, "\n")
+	return err == nil && strings.HasPrefix(string(tag), signature)
+}
+
+// ownedName matches the names of the files bflint writes in its cache
+// folder, and nothing else: eviction removes only those.
+var ownedName = regexp.MustCompile(`^((manifest|catalog|assembled)-[0-9a-f]{32}\.bin|last-[0-9a-f]{16}|(entry|last)-[0-9]+\.tmp)$`)
 
 // LoadCached is Load through the cache of decoded manifests in dir; "" is
 // Load itself. It returns what Load returns for the same file.
@@ -128,13 +168,8 @@ func openForCache(path, dir string) (f *os.File, info os.FileInfo, ok bool) {
 	if dir == "" {
 		return nil, nil, false
 	}
-	f, err := os.Open(path)
+	f, info, err := source.OpenRegular(path, MaxSize)
 	if err != nil {
-		return nil, nil, false
-	}
-	info, err = f.Stat()
-	if err != nil || !info.Mode().IsRegular() || info.Size() > MaxSize {
-		f.Close()
 		return nil, nil, false
 	}
 	return f, info, true
@@ -306,7 +341,9 @@ func loadEntry(path string) (*Manifest, [sha256.Size]byte) {
 // respect.
 func readPayload(path string) ([]byte, [sha256.Size]byte) {
 	var key [sha256.Size]byte
-	data, err := os.ReadFile(path)
+	// A cache folder may hold what bflint did not write there: only a
+	// regular file is read, and no more of it than an entry can be.
+	data, err := source.ReadRegular(path, MaxSize+int64(headerSize))
 	if err != nil || len(data) < headerSize {
 		return nil, key
 	}
@@ -337,7 +374,7 @@ func lastName(path string) string {
 // readLast returns the entry name a last file records, "" when there is
 // none or it is not an entry's name.
 func readLast(path string) string {
-	name, err := os.ReadFile(path)
+	name, err := source.ReadRegular(path, 64)
 	if err != nil || !strings.HasPrefix(string(name), manifestKind+"-") || !strings.HasSuffix(string(name), ".bin") ||
 		strings.ContainsAny(string(name), `/\`) || len(name) > 64 {
 		return ""
@@ -348,6 +385,9 @@ func readLast(path string) string {
 // writeLast records, in the last file at path, the entry name. Failures
 // are silent: the record only saves time.
 func writeLast(dir, path, name string) {
+	if !ownCacheDir(dir) {
+		return
+	}
 	tmp, err := os.CreateTemp(dir, "last-*.tmp")
 	if err != nil {
 		return
@@ -364,7 +404,7 @@ func writeLast(dir, path, name string) {
 // writeEntry stores under key the payload that encode writes and reports
 // whether it could. Failures are silent: the cache is an optimisation.
 func writeEntry(dir, path string, key [sha256.Size]byte, encode func(*bufio.Writer)) bool {
-	if os.MkdirAll(dir, 0o700) != nil {
+	if !ownCacheDir(dir) {
 		return false
 	}
 	tmp, err := os.CreateTemp(dir, "entry-*.tmp")
@@ -419,6 +459,9 @@ func (c *crcWriter) Write(p []byte) (int, error) {
 // records of the last entry read, and removes temporary files that a dead
 // run left behind.
 func evict(dir string) {
+	if !ownCacheDir(dir) {
+		return
+	}
 	files, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -430,6 +473,9 @@ func evict(dir string) {
 	kept := map[string][]file{} // by the part of the name before the first "-"
 	for _, f := range files {
 		name := f.Name()
+		if !f.Type().IsRegular() || !ownedName.MatchString(name) {
+			continue
+		}
 		kind, _, _ := strings.Cut(name, "-")
 		info, err := f.Info()
 		if err != nil {

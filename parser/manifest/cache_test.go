@@ -74,7 +74,7 @@ func loadBoth(t *testing.T, path, dir string) *Manifest {
 // TestCacheRoundTrip stores each manifest and reads it back: the entry
 // answers every query as the decoded manifest does.
 func TestCacheRoundTrip(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	for _, path := range cacheManifests(t) {
 		loadBoth(t, path, dir) // decodes the JSON and writes the entry
 		entry, key := cachedEntry(t, dir, path)
@@ -111,6 +111,7 @@ func TestCacheRoundTrip(t *testing.T) {
 			entries++
 		case strings.HasPrefix(name, "last-") && !strings.HasSuffix(name, ".tmp"):
 			lasts++
+		case name == tagName:
 		default:
 			t.Errorf("unexpected file %s in the cache", name)
 		}
@@ -126,7 +127,7 @@ func TestCacheRoundTrip(t *testing.T) {
 func TestCacheIgnoresBadEntries(t *testing.T) {
 	path := "../../testdata/lineage/shop/target/manifest.json"
 	other := handmade + "versioned.json"
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	loadBoth(t, other, dir)
 	otherEntry, _ := cachedEntry(t, dir, other)
 	foreign, err := os.ReadFile(otherEntry)
@@ -185,7 +186,7 @@ func TestCacheIgnoresBadEntries(t *testing.T) {
 // TestCacheIgnoresBadLastRecords points the record of the entry a manifest
 // was last read from elsewhere: the manifest is still the one hashed.
 func TestCacheIgnoresBadLastRecords(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	path := handmade + "configs.json"
 	other := handmade + "versioned.json"
 	loadBoth(t, other, dir)
@@ -202,7 +203,7 @@ func TestCacheIgnoresBadLastRecords(t *testing.T) {
 // TestCacheKeyedByContent edits a manifest between loads: the edit is seen,
 // and each version keeps its own entry.
 func TestCacheKeyedByContent(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	path := filepath.Join(t.TempDir(), "manifest.json")
 	original, err := os.ReadFile(handmade + "versioned.json")
 	if err != nil {
@@ -235,7 +236,7 @@ func TestCacheKeyedByContent(t *testing.T) {
 // into an empty cache: every load gets the manifest, and what is left is
 // one good entry and no temporary file.
 func TestCacheConcurrentLoads(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	path := filepath.Join(t.TempDir(), "manifest.json")
 	if _, err := benchgen.WriteManifest(path, 256<<10, 7); err != nil {
 		t.Fatal(err)
@@ -289,7 +290,7 @@ func TestCacheUnusable(t *testing.T) {
 	// Errors are Load's, named after the manifest.
 	for _, path := range []string{handmade + "truncated.json", filepath.Join(t.TempDir(), "missing.json")} {
 		_, want := Load(path)
-		_, got := LoadCached(path, t.TempDir())
+		_, got := LoadCached(path, filepath.Join(t.TempDir(), "cache"))
 		if got == nil || got.Error() != want.Error() {
 			t.Errorf("LoadCached(%s) = %v, want %v", path, got, want)
 		}
@@ -300,12 +301,12 @@ func TestCacheDir(t *testing.T) {
 	t.Setenv(CacheDirEnv, "")
 	t.Setenv("XDG_CACHE_HOME", "/cache-home")
 	if user, err := os.UserCacheDir(); err == nil {
-		if got, want := CacheDir(), filepath.Join(user, "bflint"); got != want {
+		if got, want := CacheDir(), filepath.Join(user, "bflint", "cache"); got != want {
 			t.Errorf("default cache folder %q, want %q", got, want)
 		}
 	}
 	t.Setenv(CacheDirEnv, "elsewhere")
-	if got := CacheDir(); got != "elsewhere" {
+	if got := CacheDir(); got != filepath.Join("elsewhere", "cache") {
 		t.Errorf("CacheDir = %q with %s=elsewhere", got, CacheDirEnv)
 	}
 	t.Setenv(CacheDirEnv, "off")

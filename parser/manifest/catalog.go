@@ -3,8 +3,8 @@ package manifest
 import (
 	"cmp"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,7 +21,7 @@ type Catalog struct {
 // LoadCatalog reads the catalog.json at path. Errors about the content are
 // *Error, located like Load's.
 func LoadCatalog(path string) (*Catalog, error) {
-	f, err := os.Open(path)
+	f, _, err := source.OpenRegular(path, 0)
 	if err != nil {
 		return nil, err
 	}

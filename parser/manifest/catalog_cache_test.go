@@ -53,7 +53,7 @@ func loadCatalogBoth(t *testing.T, path, dir string) {
 // TestCatalogCache stores catalogs, reads them back, and ignores damaged
 // entries.
 func TestCatalogCache(t *testing.T) {
-	dir := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "cache")
 	paths := testcorpus.Catalogs(t)
 	empty := filepath.Join(t.TempDir(), "catalog.json")
 	if err := os.WriteFile(empty, []byte(`{"nodes": {"model.a.b": {"columns": {}}}, "sources": null}`), 0o644); err != nil {

@@ -3,6 +3,7 @@ package manifest
 import (
 	"bytes"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"io"
 	"os"
 	"regexp"
@@ -28,7 +29,7 @@ var nodeSections = map[string]bool{
 // Load reads the manifest at path. Errors about the content are *Error,
 // with the line and column of the failure when there is an offset.
 func Load(path string) (*Manifest, error) {
-	f, err := os.Open(path)
+	f, _, err := source.OpenRegular(path, 0)
 	if err != nil {
 		return nil, err
 	}

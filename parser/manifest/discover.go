@@ -2,6 +2,7 @@ package manifest
 
 import (
 	"bufio"
+	"github.com/bflint/bflint/parser/source"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func ProjectDir(dir, stop string) (string, bool) {
 // Jinja) need not parse. A value dbt would render from Jinja cannot be known
 // here and falls back to dbt's default.
 func targetPath(project string) string {
-	f, err := os.Open(project)
+	f, _, err := source.OpenRegular(project, 0)
 	if err != nil {
 		return "target"
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"io"
 	"os"
 	"reflect"
@@ -269,7 +270,7 @@ func locate(err error, path string) error {
 	if e.Offset < 0 {
 		return e
 	}
-	f, openErr := os.Open(path)
+	f, _, openErr := source.OpenRegular(path, 0)
 	if openErr != nil {
 		return e
 	}

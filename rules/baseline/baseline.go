@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bflint/bflint/parser/source"
 	"io"
 	"os"
 	"path/filepath"
@@ -122,7 +123,7 @@ func where(data []byte, offset int64) string {
 
 // Read reads and parses the baseline file at path.
 func Read(path string) (*Baseline, error) {
-	data, err := os.ReadFile(path)
+	data, err := source.ReadRegular(path, source.MaxFileSize)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,8 @@ package downstream
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
+	"github.com/bflint/bflint/parser/source"
 	"os"
 	"path/filepath"
 	"slices"
@@ -94,14 +96,11 @@ func checkable(m *manifest.Manifest, n *manifest.Node) bool {
 }
 
 func readRegular(path string) ([]byte, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
+	b, err := source.ReadRegular(path, source.MaxFileSize)
+	if errors.Is(err, source.ErrNotRegular) {
 		return nil, os.ErrNotExist
 	}
-	return os.ReadFile(path)
+	return b, err
 }
 
 // dbtChecksum hashes a file as dbt does: the sha256 of its text with

@@ -1,0 +1,109 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// MaxFileSize is the most bflint reads of a plan, a SQL file, a YAML
+// file or a baseline; manifests have their own, larger limit.
+const MaxFileSize = 64 << 20
+
+// ErrNotRegular is the error of a path that names something other than a
+// regular file; the message says what it is.
+var ErrNotRegular = errors.New("not a regular file")
+
+// OpenRegular opens path for reading and checks, on the opened descriptor,
+// that it is a regular file of at most limit bytes (no limit when limit is
+// 0 or less). The open does not block: a named pipe nobody writes to, or
+// a device, is refused instead of waiting or reading without end, and a
+// file swapped for another between a check and the read cannot slip in.
+func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: notRegular(info.Mode())}
+	}
+	if limit > 0 && info.Size() > limit {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(info.Size(), limit)}
+	}
+	return f, info, nil
+}
+
+// ReadRegular reads the regular file at path, of at most limit bytes, as
+// OpenRegular checks it; a file that grows past the limit while it is read
+// is refused too, having been read only that far.
+func ReadRegular(path string, limit int64) ([]byte, error) {
+	f, info, err := OpenRegular(path, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if limit > 0 {
+		r = io.LimitReader(f, limit+1)
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(info.Size()) + 1)
+	if _, err := buf.ReadFrom(r); err != nil {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	if limit > 0 && int64(buf.Len()) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(int64(buf.Len()), limit)}
+	}
+	return buf.Bytes(), nil
+}
+
+// TooLarge is the error of a file of size bytes, past limit.
+func TooLarge(size, limit int64) error {
+	if limit >= 1<<20 {
+		return fmt.Errorf("file is larger than the %d MiB bflint reads (%d MiB or more)", limit>>20, size>>20)
+	}
+	return fmt.Errorf("file is larger than the %d KiB bflint reads (%d KiB or more)", limit>>10, size>>10)
+}
+
+// notRegular says what a mode that is not a regular file's is.
+func notRegular(m fs.FileMode) error {
+	what := "not a regular file"
+	switch {
+	case m.IsDir():
+		what = "a folder, not a file"
+	case m&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO), not a regular file: bflint does not wait on it"
+	case m&fs.ModeCharDevice != 0, m&fs.ModeDevice != 0:
+		what = "a device, not a regular file"
+	case m&fs.ModeSocket != 0:
+		what = "a socket, not a regular file"
+	}
+	return wrapped{what}
+}
+
+// wrapped carries a description and still matches ErrNotRegular.
+type wrapped struct{ msg string }
+
+func (w wrapped) Error() string        { return w.msg }
+func (w wrapped) Is(target error) bool { return target == ErrNotRegular }
+
+// Cause is err without the operation and path an *fs.PathError adds, for
+// messages that name the path themselves.
+func Cause(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
