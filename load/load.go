@@ -106,10 +106,18 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 		}
 	}
 	d := &Discovered{}
+	// A file is listed once, whatever the names it is found under: a link
+	// to a plan counted beside the plan would make it overlap itself.
 	seen := map[string]bool{}
 	add := func(list *[]string, p string) {
-		if !seen[p] {
-			seen[p] = true
+		key := p
+		if info, err := os.Lstat(p); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				key = real
+			}
+		}
+		if !seen[key] {
+			seen[key] = true
 			*list = append(*list, p)
 		}
 	}
@@ -715,6 +723,9 @@ func readFile(path string) ([]byte, error) {
 	content, err := source.ReadRegular(path, maxFileSize)
 	if err != nil {
 		return nil, source.Cause(err)
+	}
+	if text, ok := source.FromUTF16(content); ok {
+		return text, nil
 	}
 	return bytes.TrimPrefix(content, []byte("\xef\xbb\xbf")), nil
 }

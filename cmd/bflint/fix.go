@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/rules"
@@ -69,7 +71,10 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 			fmt.Fprintf(stderr, "bflint: --fix: %s left as it is: %v\n", f.Name, err)
 			continue
 		}
-		path := filepath.Join(root, filepath.FromSlash(f.Name))
+		path := filepath.FromSlash(f.Name)
+		if !filepath.IsAbs(path) {
+			path = filepath.Join(root, path)
+		}
 		info, err := os.Stat(path)
 		if err != nil {
 			return 0, inputErrorf("--fix: %v", err)
@@ -77,17 +82,49 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 		if info.Mode().Perm()&0o222 == 0 {
 			return 0, inputErrorf("--fix: %s is read-only; no file was changed. Make it writable, or run without --fix", f.Name)
 		}
+		if real, err := filepath.EvalSymlinks(path); err == nil && real != path && !within(root, real) {
+			return 0, inputErrorf("--fix: %s is a link to %s, outside the project; no file was changed. Fix the file it points at from its own project", f.Name, real)
+		}
 		disk, err := source.ReadRegular(path, source.MaxFileSize)
 		if err != nil {
 			return 0, inputErrorf("--fix: %v", err)
 		}
-		if !bytes.Equal(disk, f.Content) {
+		if source.IsUTF16(disk) {
+			return 0, inputErrorf("--fix: %s is UTF-16 text, which bflint reads but --fix does not write; no file was changed. Convert it to UTF-8 (iconv -f UTF-16 -t UTF-8) to have it fixed", f.Name)
+		}
+		// The plan was read without its byte-order mark; the file keeps
+		// it, and keeps its line endings.
+		bom := bytes.HasPrefix(disk, utf8BOM)
+		if !bytes.Equal(bytes.TrimPrefix(disk, utf8BOM), f.Content) {
 			return 0, inputErrorf("--fix: %s changed while bflint read it; no file was changed", f.Name)
+		}
+		if bytes.Contains(disk, []byte("\r\n")) {
+			out = bytes.ReplaceAll(bytes.ReplaceAll(out, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n"))
+		}
+		if bom {
+			out = append(slices.Clip(utf8BOM), out...)
 		}
 		changes = append(changes, change{path, f.Name, out, info.Mode().Perm(), what[f]})
 	}
+	// Every file is written beside itself first, and only once all are
+	// does any take the place of the plan it fixes: a failure before then
+	// leaves every plan as it was.
+	pending := make([]*outfile.Pending, 0, len(changes))
+	for _, c := range changes {
+		p, err := outfile.Prepare(c.path, c.content, c.mode)
+		if err != nil {
+			for _, done := range pending {
+				done.Abort()
+			}
+			return 0, inputErrorf("--fix: %v; no file was changed", err)
+		}
+		pending = append(pending, p)
+	}
 	for i, c := range changes {
-		if err := writeAtomic(c.path, c.content, c.mode); err != nil {
+		if err := pending[i].Commit(); err != nil {
+			for _, left := range pending[i+1:] {
+				left.Abort()
+			}
 			return i, inputErrorf("--fix: %v", err)
 		}
 		for _, w := range c.what {
@@ -97,29 +134,10 @@ func applyFixes(res *rules.Result, root string, stderr io.Writer) (int, error) {
 	return len(changes), nil
 }
 
-// writeAtomic replaces path by a file written beside it and renamed over
-// it, so a reader or a crash sees the old plan or the new one, never half.
-func writeAtomic(path string, content []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".bflint-*")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, err = tmp.Write(content)
-	if err == nil {
-		err = tmp.Chmod(mode)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(name, path)
-	}
-	if err != nil {
-		os.Remove(name)
-	}
-	return err
+var utf8BOM = []byte("\xef\xbb\xbf")
+
+// within reports whether path is root or inside it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, "../")
 }

@@ -61,7 +61,9 @@ Exit codes:
   1  findings at or above --fail-on
   2  the command line, the configuration or a named file is wrong: nothing
      was linted, or the run could not do what was asked
-  3  bflint itself failed (a rule crashed): please report it
+  3  bflint itself failed (a rule crashed, out of memory, a fault):
+     please report it
+  130, 143  stopped by SIGINT or SIGTERM; temporary files are removed
 `
 
 const examplesHelp = `

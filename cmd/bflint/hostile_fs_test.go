@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,4 +121,108 @@ func TestNonRegularInputs(t *testing.T) {
 			t.Errorf("--config of a pipe: exit %d:\n%s", code, out)
 		}
 	})
+}
+
+// TestOutputDestinations writes reports to each kind of destination: a
+// regular file keeps its mode, a link stays a link and its target gets
+// the report, both names of a hard-linked file see it, a pipe is written
+// in place (and one nobody reads is an error, not a wait; a device is
+// written in place as a pipe is, which scripts/hostile-root.sh checks on
+// /dev/null as root in a mount namespace of its own), and a path
+// that is also an input, or two outputs to one file, are refused before
+// anything is written.
+func TestOutputDestinations(t *testing.T) {
+	dir := writeProject(t, map[string]string{"a.sql": "SELEC 1;\n", "p.backfill.yaml": "bflint: 1\nid: bf_o\ntarget: analytics.t\n"})
+	t.Chdir(dir)
+	lint := func(args ...string) (int, string) {
+		var stdout, stderr bytes.Buffer
+		code := run(append([]string{"--no-color", "--now", examplesNow, "--fail-on", "never"}, append(args, ".")...), &stdout, &stderr)
+		return code, stdout.String() + stderr.String()
+	}
+	isReport := func(path string) bool {
+		b, err := os.ReadFile(path)
+		return err == nil && bytes.Contains(b, []byte(`"findings"`))
+	}
+
+	if err := os.WriteFile("private.json", []byte("old"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, out := lint("--format", "json=private.json"); code != 0 || !isReport("private.json") {
+		t.Fatalf("exit %d:\n%s", code, out)
+	}
+	if info, _ := os.Stat("private.json"); info.Mode().Perm() != 0o600 {
+		t.Errorf("the report's mode became %v, want 0600 as it was", info.Mode().Perm())
+	}
+
+	out := t.TempDir()
+	target := filepath.Join(out, "report.json")
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(target, "link.json"); err != nil {
+		t.Fatal(err)
+	}
+	lint("--format", "json=link.json")
+	if info, err := os.Lstat("link.json"); err != nil || info.Mode()&os.ModeSymlink == 0 || !isReport(target) {
+		t.Errorf("the link was replaced, or its target not written: %v", err)
+	}
+
+	if err := os.Link(target, filepath.Join(out, "second.json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(target, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lint("--format", "json="+target)
+	if !isReport(filepath.Join(out, "second.json")) {
+		t.Errorf("the second name of a hard-linked report does not see the new report")
+	}
+
+	fifo := filepath.Join(out, "pipe")
+	mkfifo(t, fifo)
+	if code, out := lint("--format", "json="+fifo); code != exitUsage || !strings.Contains(out, "no process reads the named pipe") {
+		t.Errorf("a pipe nobody reads: exit %d, want 2 saying so:\n%s", code, out)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		f, err := os.Open(fifo)
+		if err != nil {
+			got <- nil
+			return
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(f)
+		got <- b
+	}()
+	time.Sleep(100 * time.Millisecond) // the reader opens the pipe first
+	if code, out := lint("--format", "json="+fifo); code != 0 {
+		t.Errorf("a pipe read by a process: exit %d:\n%s", code, out)
+	}
+	if b := <-got; !bytes.Contains(b, []byte(`"findings"`)) {
+		t.Errorf("the reader of the pipe got %q", b)
+	}
+	if info, err := os.Lstat(fifo); err != nil || info.Mode()&os.ModeNamedPipe == 0 {
+		t.Errorf("the pipe was replaced by a file: %v", err)
+	}
+
+	before, _ := os.ReadFile("p.backfill.yaml")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--format", "json=p.backfill.yaml"}, "--format json=p.backfill.yaml would overwrite p.backfill.yaml, a file this run reads"},
+		{[]string{"--format", "json=r.json", "--format", "sarif=r.json"}, "write the same file"},
+		{[]string{"--output", "r.json", "--format", "json", "--format", "sarif"}, "write the same file"},
+		{[]string{"--write-baseline", "a.sql"}, "--write-baseline a.sql would overwrite a.sql"},
+	} {
+		if code, out := lint(c.args...); code != exitUsage || !strings.Contains(out, c.want) {
+			t.Errorf("%v: exit %d, want 2 and %q:\n%s", c.args, code, c.want, out)
+		}
+	}
+	if after, _ := os.ReadFile("p.backfill.yaml"); !bytes.Equal(before, after) {
+		t.Errorf("the plan was overwritten")
+	}
+	if _, err := os.Stat("r.json"); err == nil {
+		t.Errorf("r.json was written by a refused run")
+	}
 }

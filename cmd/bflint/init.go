@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	iofs "io/fs"
 	"os"
@@ -169,7 +170,7 @@ func initCommand(args []string, stdout io.Writer) error {
 	if err := skeletonTemplate.Execute(&b, sk); err != nil {
 		return internalErrorf("init: %v", err)
 	}
-	if err := writeNew(output, []byte(b.String())); err != nil {
+	if err := outfile.Create(output, []byte(b.String()), 0o644); err != nil {
 		return inputErrorf("init -o: %v", err)
 	}
 	return nil

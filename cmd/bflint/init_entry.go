@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"github.com/bflint/bflint/internal/outfile"
 	"go/token"
 	"io"
 	"os"
@@ -222,7 +223,7 @@ func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
 func writeEntry(path, date string, entry []byte) error {
 	content, err := source.ReadRegular(path, source.MaxFileSize)
 	if os.IsNotExist(err) {
-		if err := writeNew(path, entry); err != nil {
+		if err := outfile.Create(path, entry, 0o644); err != nil {
 			return inputErrorf("init -o: %v", err)
 		}
 		return nil
@@ -236,28 +237,10 @@ func writeEntry(path, date string, entry []byte) error {
 			return inputErrorf("init -o %s: the file has an entry of %s already, and bqetl allows one entry a day; edit that one", path, date)
 		}
 	}
-	info, err := os.Stat(path)
-	if err != nil {
-		return inputErrorf("init -o: %v", err)
-	}
-	if err := writeAtomic(path, append(entry, content...), info.Mode().Perm()); err != nil {
+	if err := outfile.Write(path, append(entry, content...), 0o644); err != nil {
 		return inputErrorf("init -o: %v", err)
 	}
 	return nil
-}
-
-// writeNew creates path, never replacing a file that appeared since it
-// was looked for.
-func writeNew(path string, content []byte) error {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := f.Write(content); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 // entryDay reads a range flag of an entry: bqetl's dates are days.

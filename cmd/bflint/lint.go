@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -163,6 +164,9 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	default:
 		return nil, usageErrorf("--fail-on %q: use error, warning or never", v.failOn)
 	}
+	if strings.HasPrefix(o.newFromRev, "-") {
+		return nil, usageErrorf("--new-from-rev %q looks like a flag, not a git revision: name a branch, tag or commit, as --new-from-rev origin/main", o.newFromRev)
+	}
 	if o.jobs < 0 {
 		return nil, usageErrorf("-j must be at least 1")
 	}
@@ -247,6 +251,18 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		if errors.As(err, &ue) {
 			return inputErrorf("%s", ue.Msg)
 		}
+		return err
+	}
+	inputs := slices.Concat(disc.Plans, disc.SQL, disc.Context)
+	if cfg.File != nil {
+		inputs = append(inputs, rootPath(root, cfg.File.Name))
+	}
+	for _, p := range []string{o.configPath, o.manifest} {
+		if p != "" {
+			inputs = append(inputs, p)
+		}
+	}
+	if err := checkOutputs(o.outputFiles(), inputs, o.baseline); err != nil {
 		return err
 	}
 	units := load.Units(fset, disc, loadOpts)

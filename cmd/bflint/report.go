@@ -3,9 +3,9 @@ package main
 import (
 	"bufio"
 	"fmt"
+	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/bflint/bflint/reporters/github"
@@ -61,26 +61,17 @@ func annotateForActions(o *lintOptions) bool {
 	return true
 }
 
+// writeReportFile writes one report to path the way outfile does: a
+// regular file replaced whole, keeping its mode, owner and links; a device
+// or pipe written in place.
 func writeReportFile(path, format string, res *rules.Result, o *lintOptions, root string) error {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, ".bflint-report-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	bw := bufio.NewWriter(tmp)
-	if err := writeReport(bw, format, res, o, root, false); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := bw.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return outfile.WriteFunc(path, 0o644, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := writeReport(bw, format, res, o, root, false); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, root string, terminal bool) error {

@@ -2,12 +2,14 @@ package source
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"syscall"
+	"unicode/utf16"
 )
 
 // MaxFileSize is the most bflint reads of a plan, a SQL file, a YAML
@@ -106,4 +108,32 @@ func Cause(err error) error {
 		return pe.Err
 	}
 	return err
+}
+
+// FromUTF16 returns b as UTF-8 when it is UTF-16 text that starts with its
+// byte-order mark, as editors on Windows save it, and false otherwise.
+func FromUTF16(b []byte) ([]byte, bool) {
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(b, []byte{0xff, 0xfe}):
+		order = binary.LittleEndian
+	case bytes.HasPrefix(b, []byte{0xfe, 0xff}):
+		order = binary.BigEndian
+	default:
+		return nil, false
+	}
+	b = b[2:]
+	if len(b)%2 != 0 {
+		return nil, false
+	}
+	units := make([]uint16, len(b)/2)
+	for i := range units {
+		units[i] = order.Uint16(b[2*i:])
+	}
+	return []byte(string(utf16.Decode(units))), true
+}
+
+// IsUTF16 reports whether b starts with a UTF-16 byte-order mark.
+func IsUTF16(b []byte) bool {
+	return bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff})
 }

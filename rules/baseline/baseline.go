@@ -11,10 +11,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/bflint/bflint/internal/outfile"
 	"github.com/bflint/bflint/parser/source"
 	"io"
-	"os"
-	"path/filepath"
 	"sort"
 
 	"github.com/bflint/bflint/rules"
@@ -148,28 +147,9 @@ func (b *Baseline) WriteFile(path string) (err error) {
 	if err := b.Encode(&buf); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".bflint-baseline-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	// CreateTemp makes the file private; a baseline is committed and read
-	// by everyone who checks the repository out.
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	// A new baseline is readable by all: it is committed and read by
+	// everyone who checks the repository out.
+	return outfile.Write(path, buf.Bytes(), 0o644)
 }
 
 // Apply suppresses, as external, every active finding whose fingerprint

@@ -1,0 +1,92 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// outputFiles are the files a lint run writes, by the flag that names
+// each: reports, and the baseline.
+func (o *lintOptions) outputFiles() map[string]string {
+	out := map[string]string{}
+	add := func(path, flagText string) {
+		if path != "" {
+			out[flagText] = path
+		}
+	}
+	for _, t := range o.formats {
+		switch {
+		case t.path != "":
+			add(t.path, "--format "+t.format+"="+t.path)
+		case o.output != "":
+			add(o.output, "--output "+o.output+" (--format "+t.format+")")
+		}
+	}
+	add(o.writeBaseline, "--write-baseline "+o.writeBaseline)
+	return out
+}
+
+// checkOutputs refuses a run that would write a file it reads, which would
+// lose the input, or write two outputs to one file, of which only the
+// last would survive. Devices and pipes (/dev/null, /dev/stdout) may take
+// several outputs, and are never inputs. The baseline read may be the one
+// written, which refreshes it; no report may overwrite it.
+func checkOutputs(outputs map[string]string, inputs []string, baseline string) error {
+	var names []string
+	for name := range outputs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for i, a := range names {
+		if !replaceable(outputs[a]) {
+			continue
+		}
+		for _, b := range names[i+1:] {
+			if sameFile(outputs[a], outputs[b]) {
+				return usageErrorf("%s and %s write the same file: give each output a file of its own", a, b)
+			}
+		}
+		reads := inputs
+		if baseline != "" && !strings.HasPrefix(a, "--write-baseline ") {
+			reads = append(slices.Clip(inputs), baseline)
+		}
+		for _, in := range reads {
+			if sameFile(outputs[a], in) {
+				return usageErrorf("%s would overwrite %s, a file this run reads: name another file for the output", a, outputs[a])
+			}
+		}
+	}
+	return nil
+}
+
+// rootPath is the path of a file shown by its name below root, or as it
+// was given when it lies outside.
+func rootPath(root, name string) string {
+	if filepath.IsLocal(filepath.FromSlash(name)) {
+		return filepath.Join(root, filepath.FromSlash(name))
+	}
+	return name
+}
+
+// replaceable reports whether path is a regular file or none yet: an
+// output there replaces what it holds.
+func replaceable(path string) bool {
+	info, err := os.Stat(path)
+	return err != nil || info.Mode().IsRegular()
+}
+
+// sameFile reports whether two paths name one file: the same file on disk
+// (through links, hard or symbolic) or, for files not written yet, the same
+// absolute path.
+func sameFile(a, b string) bool {
+	ia, errA := os.Stat(a)
+	ib, errB := os.Stat(b)
+	if errA == nil && errB == nil {
+		return os.SameFile(ia, ib)
+	}
+	absA, errA := filepath.Abs(a)
+	absB, errB := filepath.Abs(b)
+	return errA == nil && errB == nil && absA == absB
+}

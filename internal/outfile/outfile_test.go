@@ -1,0 +1,84 @@
+package outfile
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestRemoveTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "report.json")
+	if err := os.WriteFile(dest, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p, err := Prepare(dest, []byte("new"), 0o644)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(p.tmp); err != nil || !strings.HasPrefix(filepath.Base(p.tmp), ".report.json.bflint-") {
+		t.Fatalf("no temporary file beside the report: %q %v", p.tmp, err)
+	}
+	RemoveTemporaries()
+	if _, err := os.Stat(p.tmp); !os.IsNotExist(err) {
+		t.Errorf("the temporary file is still there after RemoveTemporaries: %v", err)
+	}
+	if b, _ := os.ReadFile(dest); string(b) != "old" {
+		t.Errorf("the destination holds %q, want the old content", b)
+	}
+}
+
+// A later write removes the temporary files a killed run left, once they
+// are old enough that no run can still be writing them, and only those.
+func TestStaleTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	dest := filepath.Join(dir, "p.backfill.yaml")
+	old := time.Now().Add(-2 * staleAfter)
+	files := map[string]bool{ // name: removed
+		".p.backfill.yaml.bflint-123":   true,
+		".p.backfill.yaml.bflint-456":   false, // fresh
+		".p.backfill.yaml.bflint-notes": false, // not a name bflint gives
+		".other.yaml.bflint-789":        false, // another file's
+	}
+	for name, removed := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if removed || name != ".p.backfill.yaml.bflint-456" {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := Write(dest, []byte("bflint: 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, removed := range files {
+		_, err := os.Stat(filepath.Join(dir, name))
+		if gone := os.IsNotExist(err); gone != removed {
+			t.Errorf("%s: removed %v, want %v", name, gone, removed)
+		}
+	}
+}
+
+func TestCreateNeverReplaces(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "p.backfill.yaml")
+	if err := Create(path, []byte("first"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Create(path, []byte("second"), 0o644); !os.IsExist(err) {
+		t.Errorf("Create over an existing file: %v, want an exists error", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "first" {
+		t.Errorf("the file holds %q", b)
+	}
+}
+
+func TestWriteRefusesAFolder(t *testing.T) {
+	if err := Write(t.TempDir(), []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "is a folder") {
+		t.Errorf("Write to a folder: %v", err)
+	}
+}

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# The hostile output checks that need root, run against a built bflint:
+# reports to /dev/null and /dev/stdout leave the device a device (in a
+# mount namespace of its own with a tmpfs /dev, never the host's), and a
+# report or a fixed plan owned by another user keeps its owner and mode.
+# Without root, or without unshare, it says so and checks nothing.
+# Usage: scripts/hostile-root.sh BFLINT_BINARY
+set -euo pipefail
+bin=$(realpath "${1:?usage: scripts/hostile-root.sh BFLINT_BINARY}")
+cd "$(dirname "$0")/.."
+if [ "$(id -u)" != 0 ] || ! command -v unshare >/dev/null 2>&1; then
+  echo "hostile-root: skipped: needs root and unshare"
+  exit 0
+fi
+now=2026-11-30T09:00:00Z
+fail() { echo "hostile-root: $*"; exit 1; }
+
+# shellcheck disable=SC2016 # expanded by the inner shell
+unshare --mount bash -euo pipefail -c '
+  bin=$1 now=$2
+  mount --make-rprivate /
+  mount -t tmpfs tmpfs /dev
+  mknod -m 666 /dev/null c 1 3
+  ln -s /proc/self/fd/1 /dev/stdout
+  "$bin" --now "$now" --output /dev/null examples/good
+  [ -c /dev/null ] || { echo "--output /dev/null left $(stat -c %F /dev/null)"; exit 1; }
+  "$bin" --now "$now" --format text=/dev/null --format json=/dev/null --format sarif=/dev/null examples/good
+  [ -c /dev/null ] || { echo "three reports to /dev/null left $(stat -c %F /dev/null)"; exit 1; }
+  out=$("$bin" --now "$now" --format json --output /dev/stdout examples/good)
+  case $out in *"\"findings\""*) ;; *) echo "--output /dev/stdout printed: $out"; exit 1 ;; esac
+  [ -L /dev/stdout ] || { echo "--output /dev/stdout replaced the link"; exit 1; }
+' hostile-root "$bin" "$now" || fail "writing to devices failed"
+[ -c /dev/null ] || fail "the host's /dev/null is no longer a device"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+touch "$work/report.json"
+chown 1234:1234 "$work/report.json"
+chmod 640 "$work/report.json"
+"$bin" --now "$now" --format "json=$work/report.json" examples/good
+[ "$(stat -c '%u:%g %a' "$work/report.json")" = "1234:1234 640" ] ||
+  fail "the report's owner and mode became $(stat -c '%u:%g %a' "$work/report.json"), want 1234:1234 640"
+
+# A plan --fix rewrites keeps its owner and mode too.
+cp -r examples/dbt_microbatch "$work/project"
+plan=$work/project/fct_sessions.backfill.yaml
+sed -i '/- model.web.sessions_weekly/d; s/^  rebuild:$/  rebuild: []/' "$plan"
+chown 1234:1234 "$plan"
+chmod 640 "$plan"
+(cd "$work/project" && "$bin" --now "$now" --fix --fail-on never . >/dev/null 2>&1)
+grep -q sessions_weekly "$plan" || fail "--fix did not restore the downstream model it was to add"
+[ "$(stat -c '%u:%g %a' "$plan")" = "1234:1234 640" ] ||
+  fail "the fixed plan's owner and mode became $(stat -c '%u:%g %a' "$plan"), want 1234:1234 640"
+echo "hostile-root: ok"
