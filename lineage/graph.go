@@ -329,6 +329,30 @@ func (g *Graph) postOrder(start int32) []int32 {
 	return post
 }
 
+// Upstream returns every node id is derived from, directly or not, in no
+// set order.
+func (g *Graph) Upstream(id string) []string {
+	start, ok := g.index(id)
+	if !ok {
+		return nil
+	}
+	seen := map[int32]bool{start: true}
+	queue := []int32{start}
+	var out []int32
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		for _, w := range g.m.ParentsAt(int(v)) {
+			if !seen[w] {
+				seen[w] = true
+				out = append(out, w)
+				queue = append(queue, w)
+			}
+		}
+	}
+	return g.idsOf(out)
+}
+
 // Path returns a shortest chain of unique_ids from from to to, both
 // included, each node a child of the one before; nil when to is not
 // derived from from. Among equally short chains, the one that first

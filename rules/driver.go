@@ -103,8 +103,13 @@ type Settings struct {
 	// dialect, for --stats.
 	CoverageByDialect bool
 
-	plans []*plan.Plan // every readable plan of the run, for plan-set rules
+	plans  []*plan.Plan // every readable plan of the run, for plan-set rules
+	shared *sharedFacts
 }
+
+// maxJobs bounds -j: past the cores there is nothing to gain, and each
+// job holds a unit's files and parse in memory.
+const maxJobs = 256
 
 func (s *Settings) enabled(r *Rule) bool { return s.Enabled == nil || s.Enabled[r.Code] }
 
@@ -117,9 +122,15 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		}
 	}
 	units = Linted(units)
+	s.shared = &sharedFacts{values: map[any]*sharedValue{}, linted: map[*plan.Plan]bool{}}
+	for _, u := range units {
+		if u.Plan != nil {
+			s.shared.linted[u.Plan] = true
+		}
+	}
 	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units), Inputs: InputsOf(units)}
 	perUnit := make([]unitResult, len(units))
-	jobs := max(s.Jobs, 1)
+	jobs := min(max(s.Jobs, 1), max(len(units), 1), maxJobs)
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range jobs {
@@ -233,7 +244,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 				Message: fmt.Sprintf("rule %s (%s) crashed: %v\n%s", r.Code, r.Name, p, firstFrames(debug.Stack()))})
 		}
 	}()
-	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, tokensOnly: s.TokensOnly}
+	pass := &Pass{Rule: r, Unit: u, Plan: u.Plan, Now: s.Now, Config: s.Config, Plans: s.plans, tokensOnly: s.TokensOnly, shared: s.shared}
 	pass.report = func(d Diagnostic) {
 		sev := d.Severity
 		if sev == SeverityDefault {

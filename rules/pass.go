@@ -62,6 +62,7 @@ type Pass struct {
 
 	report     func(Diagnostic)
 	tokensOnly bool
+	shared     *sharedFacts
 }
 
 // Report records a diagnostic.

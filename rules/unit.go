@@ -3,6 +3,8 @@ package rules
 import (
 	"go/token"
 	"path"
+	"slices"
+	"sync"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
@@ -122,16 +124,26 @@ type SQLFile struct {
 	Keys   []string
 	Source *source.File
 	Parsed *sqlparse.File
+
+	// keySet is Keys as a set, made on the first Has of a file named by
+	// many keys: one query run by every check of a plan is asked about
+	// once per check.
+	keySet   map[string]bool
+	keysOnce sync.Once
 }
 
 // Has reports whether the plan names the file under key.
 func (f *SQLFile) Has(key string) bool {
-	for _, k := range f.Keys {
-		if k == key {
-			return true
-		}
+	if len(f.Keys) <= 8 {
+		return slices.Contains(f.Keys, key)
 	}
-	return false
+	f.keysOnce.Do(func() {
+		f.keySet = make(map[string]bool, len(f.Keys))
+		for _, k := range f.Keys {
+			f.keySet[k] = true
+		}
+	})
+	return f.keySet[key]
 }
 
 // Pos converts an offset of the file's text to a position.

@@ -225,6 +225,9 @@ func (m *Manifest) ResourceTypeAt(i int) (kind string, defined bool) {
 // not modify it.
 func (m *Manifest) ChildrenAt(i int) []int32 { return m.children.of(i) }
 
+// ParentsAt is Parents by index, for walks up the graph.
+func (m *Manifest) ParentsAt(i int) []int32 { return m.parents.of(i) }
+
 func (m *Manifest) defined(i int) bool {
 	_, found := slices.BinarySearch(m.undefined, int32(i))
 	return !found

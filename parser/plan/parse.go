@@ -35,6 +35,7 @@ func Parse(f *source.File) *Plan {
 	dec := &yamlx.Decoder{File: f, RootName: "the plan"}
 	dec.Decode(root, "", p)
 	p.Problems = append(p.Problems, dec.Problems...)
+	p.OmittedProblems = dec.Omitted
 	p.checkRequired()
 	return p
 }

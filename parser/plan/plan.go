@@ -47,6 +47,9 @@ type Plan struct {
 	File *source.File `yaml:"-"`
 	// Problems are the defects found while reading (rule BF001).
 	Problems []yamlx.Problem `yaml:"-"`
+	// OmittedProblems counts the problems past yamlx.MaxProblems, counted
+	// but not described.
+	OmittedProblems int `yaml:"-"`
 	// Paths are the file references of the plan, resolved (rule BF003).
 	Paths []*PathRef `yaml:"-"`
 	// Origin is set for a plan an adapter read from another tool's

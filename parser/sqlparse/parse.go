@@ -125,6 +125,13 @@ type Comment struct {
 // file or on the statement it belongs to.
 func Parse(src string, opts Options) *File {
 	f := &File{}
+	if cut, next, ok := cutAfterStatements(src, MaxStatements); ok {
+		// Lexed, the rest would cost memory many times its size; it is
+		// one reported statement instead.
+		tail := Statement{Start: next, End: len(src), Problem: &sqltext.Problem{Offset: next, Msg: tooManyStatements}}
+		src = src[:cut]
+		defer func() { f.Statements = append(f.Statements, &tail) }()
+	}
 	toks, lexErr := sqltext.Lex(src)
 	code := sqltext.Code(toks)
 	f.Comments = comments(src, toks)
@@ -147,12 +154,14 @@ func Parse(src string, opts Options) *File {
 	}
 	if len(pieces) > MaxStatements {
 		// The rest of the file is one reported statement, never a silent
-		// skip; a lexer fault past the cut is part of it.
-		start := firstCode(toks, pieces[MaxStatements].Start)
-		tail := Statement{Start: start, End: len(src), Problem: &sqltext.Problem{Offset: start,
-			Msg: fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)}}
-		pieces, lexErr = pieces[:MaxStatements], nil
-		defer func() { f.Statements = append(f.Statements, &tail) }()
+		// skip; a lexer fault past the cut is part of it. Blank lines and
+		// comments after the last statement are no statement.
+		if start := firstCode(toks, pieces[MaxStatements].Start); start >= 0 {
+			tail := Statement{Start: start, End: len(src), Problem: &sqltext.Problem{Offset: start, Msg: tooManyStatements}}
+			lexErr = nil
+			defer func() { f.Statements = append(f.Statements, &tail) }()
+		}
+		pieces = pieces[:MaxStatements]
 	}
 	if lexErr != nil {
 		// The statement the fault is in cannot be read; those before it can.
@@ -204,6 +213,51 @@ func Parse(src string, opts Options) *File {
 		}
 	}
 	return f
+}
+
+var tooManyStatements = fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)
+
+// statementsWindow is the size of the first prefix cutAfterStatements
+// lexes: a file smaller than it is lexed whole.
+const statementsWindow = 1 << 20
+
+// cutAfterStatements returns where the limit-th statement of src ends and
+// where the code after it starts, when more code follows. It lexes
+// prefixes of growing size, so that a file of millions of statements is
+// lexed only a little past what bflint reads of it.
+func cutAfterStatements(src string, limit int) (cut, next int, ok bool) {
+	if len(src) <= statementsWindow {
+		return 0, 0, false
+	}
+	for size := statementsWindow; ; size *= 2 {
+		toks, _ := sqltext.Lex(src[:min(size, len(src))])
+		n, depth := 0, 0
+		for _, t := range toks {
+			if t.Kind != sqltext.Punct {
+				continue
+			}
+			switch src[t.Start] {
+			case '(', '[':
+				depth++
+			case ')', ']':
+				depth = max(depth-1, 0)
+			case ';':
+				if depth > 0 {
+					continue
+				}
+				if n++; n == limit {
+					rest, _ := sqltext.Lex(src[t.End:min(len(src), t.End+64<<10)])
+					if at := firstCode(rest, 0); at >= 0 {
+						return t.End, t.End + at, true
+					}
+					return 0, 0, false
+				}
+			}
+		}
+		if size >= len(src) {
+			return 0, 0, false
+		}
+	}
 }
 
 // parseInto parses st.Text and sets st.Node, or returns why it could not.

@@ -168,6 +168,32 @@ func TestStatementCountLimit(t *testing.T) {
 	}
 }
 
+// A file of exactly the limit, ending in a newline or a comment, is all
+// read: what follows its last statement is no statement.
+func TestStatementCountAtTheLimit(t *testing.T) {
+	for _, end := range []string{"", "\n\n", "-- the end\n"} {
+		f := Parse(strings.Repeat("SELECT 1;\n", MaxStatements)+end, Options{})
+		if len(f.Statements) != MaxStatements || f.Statements[len(f.Statements)-1].Problem != nil {
+			t.Errorf("ending %q: %d statements, the last with problem %v", end, len(f.Statements), f.Statements[len(f.Statements)-1].Problem)
+		}
+	}
+}
+
+// A file past statementsWindow is lexed only a little past its limit-th
+// statement: the tail is one statement, starting where its code does.
+func TestStatementCountLimitOfALargeFile(t *testing.T) {
+	line := "SELECT a, b, c FROM t WHERE d = 1;\n"
+	src := "-- a comment; with a semicolon\n" + strings.Repeat(line, max(MaxStatements, statementsWindow/len(line))+10)
+	f := Parse(src, Options{})
+	if len(f.Statements) != MaxStatements+1 {
+		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
+	}
+	tail := f.Statements[len(f.Statements)-1]
+	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+2)+":1" || tail.End != len(src) {
+		t.Errorf("tail at %s to %d: %+v", at(src, tail.Start), tail.End, tail.Problem)
+	}
+}
+
 func TestTooDeep(t *testing.T) {
 	for _, c := range []struct {
 		name, src string

@@ -102,9 +102,11 @@ type Decoder struct {
 	// RootName names the top-level mapping in messages ("the plan").
 	RootName string
 	Problems []Problem
-	visits   int
-	budget   int // values the document may visit: its own plus maxAliasExpansion
-	stopped  bool
+	// Omitted counts the problems past MaxProblems, not recorded.
+	Omitted int
+	visits  int
+	budget  int // values the document may visit: its own plus maxAliasExpansion
+	stopped bool
 }
 
 var yamlErrLine = regexp.MustCompile(`line (\d+)(?:, column (\d+))?:\s*(.*)`)
@@ -158,8 +160,17 @@ func firstNonSpace(s string) int {
 }
 
 func (d *Decoder) problem(n *yaml.Node, format string, args ...any) {
+	if len(d.Problems) >= MaxProblems {
+		d.Omitted++
+		return
+	}
 	d.Problems = append(d.Problems, Problem{d.pos(n), fmt.Sprintf(format, args...)})
 }
+
+// MaxProblems bounds the problems a Decoder records one by one: a file of
+// a million unknown keys is counted past it, not described a million
+// times.
+const MaxProblems = 1000
 
 func (d *Decoder) pos(n *yaml.Node) token.Pos { return d.File.LineCol(n.Line, n.Column) }
 
@@ -241,6 +252,10 @@ func (d *Decoder) decodeMapping(n *yaml.Node, path string, v reflect.Value) {
 		}
 		seen[key] = k
 		fi, ok := fields[key]
+		if !ok && len(d.Problems) >= MaxProblems {
+			d.Omitted++
+			continue
+		}
 		if !ok {
 			msg := fmt.Sprintf("unknown key %q in %s", key, d.orRoot(path))
 			if s := suggest.Closest(key, names); s != "" {

@@ -127,7 +127,11 @@ downstream:
 		default:
 			// One finding for the list: the fix is one edit of one key, and
 			// a line per model would repeat the same advice many times.
-			msg = fmt.Sprintf("%d models derived from %q are not rebuilt, so each keeps the rows it computed before the correction and goes on serving the old numbers: %s\nhelp: add them to downstream.rebuild (bflint --fix adds them in rebuild order), or to downstream.skip each with the reason it may stay as it is", len(missing), target, strings.Join(reasons, ", "))
+			list := strings.Join(reasons[:min(len(reasons), maxNamed)], ", ")
+			if more := len(reasons) - maxNamed; more > 0 {
+				list += fmt.Sprintf(", and %d more (bflint lineage %s lists them all)", more, target)
+			}
+			msg = fmt.Sprintf("%d models derived from %q are not rebuilt, so each keeps the rows it computed before the correction and goes on serving the old numbers: %s\nhelp: add them to downstream.rebuild (bflint --fix adds them in rebuild order), or to downstream.skip each with the reason it may stay as it is", len(missing), target, list)
 		}
 		pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: listPos(pass, d.Rebuild.Field), Message: msg, SuggestedFixes: addFix(pass, l, d, missing)}})
 		return nil
@@ -150,7 +154,11 @@ func addFix(pass *rules.Pass, l *lookup, d *plan.Downstream, missing []string) [
 	if edits == nil {
 		return nil
 	}
-	return []analysis.SuggestedFix{{Message: "add " + strings.Join(missing, ", ") + " to downstream.rebuild", TextEdits: edits}}
+	what := strings.Join(missing, ", ")
+	if len(missing) > maxNamed {
+		what = fmt.Sprintf("%d models", len(missing))
+	}
+	return []analysis.SuggestedFix{{Message: "add " + what + " to downstream.rebuild", TextEdits: edits}}
 }
 
 // insertAt is where id enters the rebuild list: before the first listed

@@ -44,9 +44,17 @@ rollback:
 			pass.Reportf(pass.Unit.File.Pos(0), "cannot read plan: %v", err)
 			return nil
 		}
-		for _, p := range pass.Plan.Problems {
+		problems := pass.Plan.Problems
+		for _, p := range problems[:min(len(problems), maxProblems)] {
 			pass.Reportf(p.Pos, "%s", p.Message)
+		}
+		if more := len(problems) - maxProblems + pass.Plan.OmittedProblems; more > 0 && len(problems) > maxProblems {
+			pass.Reportf(problems[maxProblems].Pos, "and %d more problems in this plan, not reported one by one: the plan is probably not meant to be read as one, or was generated wrong\nhelp: fix the %d above and lint it again", more, maxProblems)
 		}
 		return nil
 	},
 }
+
+// maxProblems bounds the problems of one plan reported one by one: a file
+// of a million unknown keys would otherwise be a million findings.
+const maxProblems = 100

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -49,16 +50,14 @@ after: [bf20261102_a]
 		}
 		o := orderOf(pass)
 		reportCycle(pass, o)
-		self, ok := targetOf(pass, pass.Plan)
+		set := setOf(pass)
+		self, ok := set.targets[pass.Plan]
 		if !ok {
 			return nil
 		}
-		for _, q := range pass.Plans {
-			if q == pass.Plan || !hasID(q) {
-				continue
-			}
-			up, ok := targetOf(pass, q)
-			if !ok || self.same(up) {
+		for _, q := range upstreamPlans(pass, set, self) {
+			up := set.targets[q]
+			if q == pass.Plan || self.same(up) {
 				continue
 			}
 			why, ok := derivedFrom(pass, self, up)
@@ -66,11 +65,11 @@ after: [bf20261102_a]
 				continue
 			}
 			switch {
-			case o.waitsFor[q] && o.waitedBy[q]:
+			case o.waitsFor(q) && o.waitedBy(q):
 				// Both wait for the other: the cycle's finding covers them.
-			case o.waitsFor[q]:
+			case o.waitsFor(q):
 				// Ordered the way the data flows.
-			case o.waitedBy[q]:
+			case o.waitedBy(q):
 				pass.Reportf(anchor(pass), "%s, but after orders them the other way round: %q waits for %q, so %q runs on data that %q has not corrected yet and publishes the old numbers\nhelp: list %q in the after of %q instead of the reverse",
 					why, q.ID.V, pass.Plan.ID.V, pass.Plan.ID.V, q.ID.V, q.ID.V, pass.Plan.ID.V)
 			default:
@@ -80,6 +79,39 @@ after: [bf20261102_a]
 		}
 		return nil
 	},
+}
+
+// upstreamPlans lists, sorted, the plans of the run whose target the
+// unit's target may be derived from: those the manifest puts upstream of
+// it, and those whose target its build reads. Looking them up, rather
+// than trying every plan of the run, keeps a run of thousands of plans
+// linear.
+func upstreamPlans(pass *rules.Pass, set *planSet, self target) []*plan.Plan {
+	seen := map[*plan.Plan]bool{}
+	var out []*plan.Plan
+	add := func(q *plan.Plan) {
+		if !seen[q] {
+			seen[q] = true
+			out = append(out, q)
+		}
+	}
+	if g := pass.Unit.Lineage(); g != nil && self.node != "" {
+		for _, id := range g.Upstream(self.node) {
+			for _, q := range set.byNode[id] {
+				add(q)
+			}
+		}
+	}
+	for _, r := range buildReads(pass) {
+		if len(r.Parts) == 0 {
+			continue
+		}
+		for _, q := range set.byName[strings.ToLower(r.Parts[len(r.Parts)-1])] {
+			add(q)
+		}
+	}
+	slices.SortFunc(out, compare)
+	return out
 }
 
 // derivedFrom says why the unit's target must be corrected after up's:
@@ -108,7 +140,7 @@ func derivedFrom(pass *rules.Pass, self, up target) (string, bool) {
 // plan that leads it, naming one shortest chain of waits and any other
 // plans caught in it.
 func reportCycle(pass *rules.Pass, o *order) {
-	members, chain := o.cycle(pass.Plan)
+	members, chain := o.cycle()
 	if chain == nil {
 		return
 	}

@@ -66,19 +66,27 @@ func (t target) same(o target) bool {
 // t, and whether there is one. Only the build counts: it computes the
 // unit's target, while validation and publish read the target on purpose.
 func (t target) readBy(pass *rules.Pass) (sqlname.Relation, bool) {
+	for _, r := range buildReads(pass) {
+		for _, n := range t.names {
+			if r.Matches(n) {
+				return r, true
+			}
+		}
+	}
+	return sqlname.Relation{}, false
+}
+
+// buildReads are the relations the unit's staging.build statements read,
+// in order.
+func buildReads(pass *rules.Pass) []sqlname.Relation {
+	var out []sqlname.Relation
 	for _, f := range pass.Unit.SQL {
 		if !f.Has("staging.build") || f.Parsed == nil {
 			continue
 		}
 		for _, st := range f.Parsed.Statements {
-			for _, r := range st.Reads() {
-				for _, n := range t.names {
-					if r.Matches(n) {
-						return r, true
-					}
-				}
-			}
+			out = append(out, st.Reads()...)
 		}
 	}
-	return sqlname.Relation{}, false
+	return out
 }
