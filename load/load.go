@@ -17,7 +17,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"unsafe"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
@@ -717,17 +716,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		Resolve:      resolver(m),
 		Macros:       l.macrosFor(filepath.Dir(path)),
 	}
-	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(unchanging(content), opts) }, nil
-}
-
-// unchanging is content as a string, without the copy string(content)
-// makes: a SQL file of 60 MB would otherwise be held twice while it is
-// parsed. Nothing writes to a file's content once it is read.
-func unchanging(content []byte) string {
-	if len(content) == 0 {
-		return ""
-	}
-	return unsafe.String(&content[0], len(content))
+	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
 }
 
 func readFile(path string) ([]byte, error) {

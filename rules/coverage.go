@@ -77,7 +77,7 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 		}
 		fc := fileCoverage{name: f.Source.Name}
 		if byDialect {
-			fc.dialect = dialect.Guess(string(f.Source.Content))
+			fc.dialect = dialect.Guess(f.Source.Text())
 		}
 		for _, st := range f.Parsed.Statements {
 			fc.counts[st.Coverage()]++

@@ -5,6 +5,7 @@
 package sqlparse
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"sort"
@@ -33,7 +34,19 @@ const (
 	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
 	MaxStatementBytes = 4 << 20 // one statement's normalised text
 	MaxStatements     = 100_000 // statements read from one file
+	MaxFileBytes      = 4 << 20 // of a file, read as statements
+	// MaxReadBytes bounds what bflint keeps of one file's statements. A
+	// parsed statement counts the length of the parser's JSON for it (its
+	// tree takes about six times as much memory), one read from its tokens
+	// tokenCost bytes per byte of its text. The statements after the
+	// budget is spent are one reported rest of the file.
+	MaxReadBytes = 16 << 20
 )
+
+// tokenCost is what a byte of a statement read from its tokens counts
+// against MaxReadBytes: its token facts take about as much memory as the
+// parse tree of a statement of its length.
+const tokenCost = 8
 
 // Options say how to read a file.
 type Options struct {
@@ -48,6 +61,8 @@ type Options struct {
 	// Macros are the dbt project's own macros (jinja.ReadMacros); nil
 	// when they were not read.
 	Macros map[string]jinja.Macro
+	// ReadBudget replaces MaxReadBytes when set.
+	ReadBudget int
 }
 
 // Statement is one statement of a file.
@@ -125,12 +140,25 @@ type Comment struct {
 // file or on the statement it belongs to.
 func Parse(src string, opts Options) *File {
 	f := &File{}
-	if cut, next, ok := cutAfterStatements(src, MaxStatements); ok {
-		// Lexed, the rest would cost memory many times its size; it is
-		// one reported statement instead.
-		tail := Statement{Start: next, End: len(src), Problem: &sqltext.Problem{Offset: next, Msg: tooManyStatements}}
+	// The unread rest of the file is one reported statement, never a
+	// silent skip; of several reasons to stop, the first in the file
+	// counts.
+	var rest *Statement
+	whole := len(src)
+	unread := func(start, problemAt int, msg string) {
+		if rest == nil || start < rest.Start {
+			rest = &Statement{Start: start, End: whole, Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
+		}
+	}
+	defer func() {
+		if rest != nil {
+			f.Statements = append(f.Statements, rest)
+		}
+	}()
+	if cut, next, why, ok := cutRead(src); ok {
+		// Lexed, the rest would cost memory many times its size.
+		unread(next, next, why)
 		src = src[:cut]
-		defer func() { f.Statements = append(f.Statements, &tail) }()
 	}
 	toks, lexErr := sqltext.Lex(src)
 	code := sqltext.Code(toks)
@@ -157,9 +185,8 @@ func Parse(src string, opts Options) *File {
 		// skip; a lexer fault past the cut is part of it. Blank lines and
 		// comments after the last statement are no statement.
 		if start := firstCode(toks, pieces[MaxStatements].Start); start >= 0 {
-			tail := Statement{Start: start, End: len(src), Problem: &sqltext.Problem{Offset: start, Msg: tooManyStatements}}
+			unread(start, start, tooManyStatements)
 			lexErr = nil
-			defer func() { f.Statements = append(f.Statements, &tail) }()
 		}
 		pieces = pieces[:MaxStatements]
 	}
@@ -169,20 +196,29 @@ func Parse(src string, opts Options) *File {
 		if len(pieces) > 0 {
 			last = pieces[len(pieces)-1].End
 		}
-		tail := Statement{Start: firstCode(toks, last), End: len(src), Problem: &sqltext.Problem{Offset: lexErr.Offset, Msg: lexErr.Msg}}
-		if tail.Start < 0 {
-			tail.Start = lexErr.Offset
+		start := firstCode(toks, last)
+		if start < 0 {
+			start = lexErr.Offset
 		}
-		defer func() { f.Statements = append(f.Statements, &tail) }()
+		unread(start, lexErr.Offset, lexErr.Msg)
 	}
 	type reading struct {
 		start int
 		text  string
 	}
 	seen := map[reading]bool{}
+	budget := cmp.Or(opts.ReadBudget, MaxReadBytes)
+	spentAt := -1 // where the first statement left unread by the budget starts
 	for _, v := range variants {
 		edits := sqltext.SortEdits(append(append([]sqltext.Edit(nil), v.Edits...), rewrites...))
-		for _, p := range pieces {
+		for i, p := range pieces {
+			if budget <= 0 {
+				if start := firstCode(toks, p.Start); start >= 0 && (spentAt < 0 || start < spentAt) {
+					spentAt = start
+				}
+				pieces = pieces[:i] // the other variants stop here too
+				break
+			}
 			text, m := sqltext.Rewrite(src, p.Start, p.End, edits)
 			code := unchangedCode(src, toks, text, p)
 			if code == nil {
@@ -207,31 +243,51 @@ func Parse(src string, opts Options) *File {
 					}
 				}
 			}
-			st.Problem = parseInto(st, code)
+			st.Problem = parseInto(st, code, &budget)
+			if st.Node == nil {
+				budget -= tokenCost * len(text)
+			}
 			st.code = code
 			f.Statements = append(f.Statements, st)
 		}
 	}
+	if spentAt >= 0 {
+		unread(spentAt, spentAt, budgetSpent)
+	}
 	return f
 }
 
+var budgetSpent = fmt.Sprintf("what bflint keeps of the statements before this one fills the %d MiB it has for one file", MaxReadBytes>>20)
+
+var tooLarge = fmt.Sprintf("the file is larger than %d MiB; bflint reads the statements that end within its first %d MiB and not the rest", MaxFileBytes>>20, MaxFileBytes>>20)
+
 var tooManyStatements = fmt.Sprintf("the file holds more than %d statements; bflint reads the first %d and not the rest", MaxStatements, MaxStatements)
 
-// statementsWindow is the size of the first prefix cutAfterStatements
-// lexes: a file smaller than it is lexed whole.
+// statementsWindow is the size of the first prefix cutRead lexes: a file
+// smaller than it is lexed whole.
 const statementsWindow = 1 << 20
 
-// cutAfterStatements returns where the limit-th statement of src ends and
-// where the code after it starts, when more code follows. It lexes
-// prefixes of growing size, so that a file of millions of statements is
-// lexed only a little past what bflint reads of it.
-func cutAfterStatements(src string, limit int) (cut, next int, ok bool) {
+// cutRead returns where the statements bflint reads of src end, and where
+// the code after them starts, when more code follows: after the
+// MaxStatements-th statement, or after the last statement that ends within
+// the first MaxFileBytes. It lexes prefixes of growing size, so that a
+// file of millions of statements is lexed only a little past what bflint
+// reads of it.
+func cutRead(src string) (cut, next int, why string, ok bool) {
 	if len(src) <= statementsWindow {
-		return 0, 0, false
+		return 0, 0, "", false
+	}
+	after := func(end int, why string) (int, int, string, bool) {
+		rest, _ := sqltext.Lex(src[end:min(len(src), end+64<<10)])
+		if at := firstCode(rest, 0); at >= 0 {
+			return end, end + at, why, true
+		}
+		return 0, 0, "", false
 	}
 	for size := statementsWindow; ; size *= 2 {
-		toks, _ := sqltext.Lex(src[:min(size, len(src))])
-		n, depth := 0, 0
+		size = min(size, len(src), MaxFileBytes)
+		toks, _ := sqltext.Lex(src[:size])
+		n, depth, last := 0, 0, 0
 		for _, t := range toks {
 			if t.Kind != sqltext.Punct {
 				continue
@@ -245,23 +301,24 @@ func cutAfterStatements(src string, limit int) (cut, next int, ok bool) {
 				if depth > 0 {
 					continue
 				}
-				if n++; n == limit {
-					rest, _ := sqltext.Lex(src[t.End:min(len(src), t.End+64<<10)])
-					if at := firstCode(rest, 0); at >= 0 {
-						return t.End, t.End + at, true
-					}
-					return 0, 0, false
+				last = t.End
+				if n++; n == MaxStatements {
+					return after(t.End, tooManyStatements)
 				}
 			}
 		}
-		if size >= len(src) {
-			return 0, 0, false
+		switch size {
+		case len(src):
+			return 0, 0, "", false
+		case MaxFileBytes:
+			return after(last, tooLarge)
 		}
 	}
 }
 
-// parseInto parses st.Text and sets st.Node, or returns why it could not.
-func parseInto(st *Statement, toks []sqltext.Token) *sqltext.Problem {
+// parseInto parses st.Text and sets st.Node, or returns why it could not;
+// the size of the tree is taken from budget.
+func parseInto(st *Statement, toks []sqltext.Token, budget *int) *sqltext.Problem {
 	if !utf8.ValidString(st.Text) {
 		off := 0
 		for off < len(st.Text) {
@@ -279,10 +336,11 @@ func parseInto(st *Statement, toks []sqltext.Token) *sqltext.Problem {
 	if off, what, deep := tooDeep(st.Text, toks); deep {
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "statement " + what + "; bflint does not hand it to the parser, whose stack it could overflow"}
 	}
-	res, err := pgjson.Parse(st.Text)
+	res, size, err := pgjson.ParseSized(st.Text)
 	if err != nil {
 		return parseProblem(st, err)
 	}
+	*budget -= size
 	if len(res.Stmts) == 0 {
 		return nil
 	}

@@ -158,7 +158,7 @@ func TestOffsetMapThroughRewrites(t *testing.T) {
 
 func TestStatementCountLimit(t *testing.T) {
 	src := strings.Repeat("SELECT 1;\n", MaxStatements+5)
-	f := Parse(src, Options{})
+	f := Parse(src, Options{ReadBudget: unlimited})
 	if len(f.Statements) != MaxStatements+1 {
 		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
 	}
@@ -172,7 +172,7 @@ func TestStatementCountLimit(t *testing.T) {
 // read: what follows its last statement is no statement.
 func TestStatementCountAtTheLimit(t *testing.T) {
 	for _, end := range []string{"", "\n\n", "-- the end\n"} {
-		f := Parse(strings.Repeat("SELECT 1;\n", MaxStatements)+end, Options{})
+		f := Parse(strings.Repeat("SELECT 1;\n", MaxStatements)+end, Options{ReadBudget: unlimited})
 		if len(f.Statements) != MaxStatements || f.Statements[len(f.Statements)-1].Problem != nil {
 			t.Errorf("ending %q: %d statements, the last with problem %v", end, len(f.Statements), f.Statements[len(f.Statements)-1].Problem)
 		}
@@ -184,13 +184,61 @@ func TestStatementCountAtTheLimit(t *testing.T) {
 func TestStatementCountLimitOfALargeFile(t *testing.T) {
 	line := "SELECT a, b, c FROM t WHERE d = 1;\n"
 	src := "-- a comment; with a semicolon\n" + strings.Repeat(line, max(MaxStatements, statementsWindow/len(line))+10)
-	f := Parse(src, Options{})
+	f := Parse(src, Options{ReadBudget: unlimited})
 	if len(f.Statements) != MaxStatements+1 {
 		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
 	}
 	tail := f.Statements[len(f.Statements)-1]
 	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+2)+":1" || tail.End != len(src) {
 		t.Errorf("tail at %s to %d: %+v", at(src, tail.Start), tail.End, tail.Problem)
+	}
+}
+
+// unlimited is a read budget no test file reaches, for the tests of the
+// other limits.
+const unlimited = 1 << 40
+
+// Once the statements read fill the budget, the rest of the file is one
+// statement reported as not read; a later reason to stop (here, the
+// statement limit) is not reported again.
+func TestReadBudget(t *testing.T) {
+	line := "SELECT a FROM t;\n"
+	src := strings.Repeat(line, MaxStatements+10)
+	f := Parse(src, Options{ReadBudget: 64 << 10})
+	n := len(f.Statements)
+	if n < 2 || n > 1000 {
+		t.Fatalf("got %d statements, want the few that fill 64 KiB and one for the rest", n)
+	}
+	for _, st := range f.Statements[:n-1] {
+		if st.Node == nil {
+			t.Fatalf("statement at %s within the budget not parsed: %v", at(src, st.Start), st.Problem)
+		}
+	}
+	rest := f.Statements[n-1]
+	if rest.Text != "" || rest.End != len(src) || rest.Start != (n-1)*len(line) || rest.Problem == nil || !strings.Contains(rest.Problem.Msg, "MiB it has for one file") {
+		t.Errorf("rest %d-%d of %d: %+v", rest.Start, rest.End, len(src), rest.Problem)
+	}
+	// A statement read from its tokens counts against the budget too.
+	bad := strings.Repeat("SELECT FROM FROM t;\n", 20_000)
+	if got := Parse(bad, Options{ReadBudget: 64 << 10}); len(got.Statements) > 1000 {
+		t.Errorf("statements the parser rejects: %d read within 64 KiB", len(got.Statements))
+	}
+}
+
+// A file past MaxFileBytes is read up to its last statement that ends
+// within it, a single statement longer than it not at all.
+func TestFileBytesLimit(t *testing.T) {
+	line := "SELECT order_id, amount, order_date FROM raw.orders WHERE order_date = '2026-01-14';\n"
+	src := strings.Repeat(line, MaxFileBytes/len(line)+1000)
+	f := Parse(src, Options{ReadBudget: unlimited})
+	rest := f.Statements[len(f.Statements)-1]
+	if rest.Problem == nil || !strings.Contains(rest.Problem.Msg, "larger than 4 MiB") || rest.Start != MaxFileBytes/len(line)*len(line) {
+		t.Errorf("rest at %d: %+v", rest.Start, rest.Problem)
+	}
+	one := "SELECT " + strings.Repeat("a, ", MaxFileBytes/3) + "b FROM t;\n"
+	f = Parse(one, Options{})
+	if len(f.Statements) != 1 || f.Statements[0].Start != 0 || f.Statements[0].Problem == nil || !strings.Contains(f.Statements[0].Problem.Msg, "larger than 4 MiB") {
+		t.Errorf("one long statement: %d statements, first %+v", len(f.Statements), f.Statements[0].Problem)
 	}
 }
 

@@ -107,6 +107,21 @@ func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Sev
 // combining marks still shift the caret: fixing that needs display widths,
 // which the terminal does not promise either.
 func excerpt(line string, byteCol int) (src, caret string) {
+	// Only the bytes that can be shown are decoded: a generated file can
+	// hold one line of many megabytes. A rune takes at most 4 bytes, so
+	// the clipped line still runs past the width on each clipped side,
+	// and the ellipsis below marks it.
+	if reach := 4 * maxSourceWidth; len(line) > 2*reach {
+		lo := max(0, min(byteCol-1, len(line))-reach)
+		hi := min(len(line), max(byteCol-1, 0)+reach)
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo++
+		}
+		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+			hi--
+		}
+		line, byteCol = line[lo:hi], byteCol-lo
+	}
 	var disp []rune
 	caretAt := 0
 	target := byteCol - 1

@@ -86,6 +86,14 @@ func TestExcerpt(t *testing.T) {
 			strings.Repeat(" ", 81) + "^"},
 		{"long line near end", long, len(long), "…" + long[len(long)-maxSourceWidth:],
 			strings.Repeat(" ", maxSourceWidth) + "^"},
+		// A line of megabytes is clipped before it is decoded; what shows
+		// is the same as for a short long line. The ä on each side
+		// straddles a clipping point.
+		{"huge line", strings.Repeat("ä", 1<<20) + "TARGET" + strings.Repeat("ä", 1<<20), 2<<20 + 1,
+			"…" + strings.Repeat("ä", 80) + "TARGET" + strings.Repeat("ä", 74) + "…",
+			strings.Repeat(" ", 81) + "^"},
+		{"huge line, column at its start", strings.Repeat("y", 4<<20), 1,
+			strings.Repeat("y", maxSourceWidth) + "…", "^"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -186,7 +186,7 @@ var rowWrites = map[sqlparse.WriteKind]bool{
 // recomputes whatever partitions its predicate selects, and the publish
 // then carries them into the target.
 func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
-	src := string(f.Source.Content)
+	src := f.Source.Text()
 	for _, st := range f.Parsed.Statements {
 		ws, fromTokens := pass.Writes(st)
 		if len(ws) == 0 || !rowWrites[ws[0].Kind] {

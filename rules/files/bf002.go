@@ -23,7 +23,7 @@ var SQLUnparsed = &rules.Rule{
 			"Such a statement is coverage, not a finding: it is counted in the summary line, in --stats (by dialect and by the construct that stopped the parser) " +
 			"and in the JSON and SARIF run properties. " +
 			"What is reported is a statement nothing could be read from, at the construct that stopped the parser: no relation it writes, joins or acts on, " +
-			"the rest of a file after an unterminated string or comment, a template that cannot be read. " +
+			"the rest of a file after an unterminated string or comment or past one of the limits that bound bflint's memory (docs/sql-coverage.md), a template that cannot be read. " +
 			"In a plan's SQL that is an error, since the plan's safety cannot be checked; in a standalone SQL file it is a warning. " +
 			"Rewrite the statement, or suppress the finding with a reason.",
 		Bad: rules.Example{Lang: "sql", Text: `-- an unterminated string swallows the rest of the file

@@ -96,7 +96,7 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 	var out []*dimJoin
 	dims := newDimensions(pass)
 	for _, f := range pass.Unit.SQL {
-		if !dims.mayJoin(string(f.Source.Content)) {
+		if !dims.mayJoin(f.Source.Text()) {
 			continue
 		}
 		for _, st := range f.Parsed.Statements {

@@ -27,23 +27,31 @@ import (
 // plain, and a tree too deep for protobuf, so that pg_query.Parse's error
 // is the one returned.
 func Parse(text string) (*pg_query.ParseResult, error) {
+	res, _, err := ParseSized(text)
+	return res, err
+}
+
+// ParseSized is Parse that also returns the length of pg_query's JSON for
+// text, which grows with the parse tree: callers that keep many trees
+// budget their memory by it.
+func ParseSized(text string) (*pg_query.ParseResult, int, error) {
 	js, err := pg_query.ParseToJSON(text)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	d, err := newJSONDecoder(js)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer d.release()
 	res, err := d.parseResult()
 	if errors.Is(err, errTooDeep) || err == nil && !d.repair(text) {
-		return pg_query.Parse(text)
+		res, err = pg_query.Parse(text)
 	}
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	return res, nil
+	return res, len(js), nil
 }
 
 // Prepare builds what parsing needs before its first statement, the

@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# Inputs whose work could grow with the square of their size, and SQL files
+# far past the read limits, each run against a time and memory bound:
+#   bash scripts/hostile-scale.sh [BFLINT]
+# BFLINT is a built binary (go build -o ... ./cmd/bflint builds one when
+# it is not given). Each case prints its wall time and peak memory; a case
+# past its bound fails the script. The bounds are those of the hostile
+# input issue (3,000 overlapping plans and 13,000 missing downstream models
+# under 5 s, a 60 MB SQL file under 500 MB) and, for the other cases, about
+# four times what this machine measured, to stay clear of a busy runner.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+bflint=${1:-}
+if [ -z "$bflint" ]; then
+  bflint="$work/bflint"
+  go build -o "$bflint" ./cmd/bflint
+fi
+if ! [ -x /usr/bin/time ]; then
+  echo "hostile-scale needs GNU time (/usr/bin/time, Debian package time)"
+  exit 1
+fi
+
+failed=0
+# measure NAME SECONDS MEGABYTES CODE ARGS...: bflint must end with a
+# verdict (exit 0 or 1) within the bounds, its report holding a finding of
+# rule CODE.
+measure() {
+  local name=$1 seconds=$2 megabytes=$3 code=$4
+  shift 4
+  local status=0
+  /usr/bin/time -f '%e %M' -o "$work/time" timeout 120 "$bflint" --now 2026-12-01 --format json --output "$work/report.json" "$@" >/dev/null 2>"$work/stderr" || status=$?
+  read -r wall kilobytes < <(tail -1 "$work/time")
+  local peak=$((kilobytes / 1024))
+  printf '%-40s exit %d, %6.2f s, %4d MB (bounds %s s, %s MB)\n' "$name" "$status" "$wall" "$peak" "$seconds" "$megabytes"
+  if [ "$status" -gt 1 ]; then
+    echo "  bflint exited $status:"
+    head -5 "$work/stderr"
+    failed=1
+  fi
+  if ! grep -q "\"$code\"" "$work/report.json"; then
+    echo "  no $code finding in the report"
+    failed=1
+  fi
+  if awk -v w="$wall" -v s="$seconds" 'BEGIN { exit !(w > s) }' || [ "$peak" -gt "$megabytes" ]; then
+    echo "  past its bound"
+    failed=1
+  fi
+}
+
+plan_head() { # ID
+  printf 'bflint: 1\nid: %s\ntarget: analytics.fct_orders\nowner: data-eng\nreason: Refunds were counted as revenue.\nrange: {start: 2026-01-14, end: 2026-06-30}\n' "$1"
+}
+
+# 3,000 plans over the same target and range, none ordered after another.
+mkdir -p "$work/overlap"
+for i in $(seq 1 3000); do plan_head "bf_$i" >"$work/overlap/p$i.backfill.yaml"; done
+measure "3,000 overlapping plans" 5 500 BF807 "$work/overlap"
+
+# A chain of 4,000 plans, each after the one before (4.7 s here).
+mkdir -p "$work/chain"
+plan_head bf_1 >"$work/chain/p1.backfill.yaml"
+for i in $(seq 2 4000); do
+  { plan_head "bf_$i"; printf 'after: [bf_%d]\n' $((i - 1)); } >"$work/chain/p$i.backfill.yaml"
+done
+measure "a chain of 4,000 plans" 20 500 BF205 "$work/chain"
+
+# A target with 13,000 incremental models downstream, one of them rebuilt.
+mkdir -p "$work/downstream/target"
+printf 'name: shop\nversion: "1.0"\nprofile: shop\n' >"$work/downstream/dbt_project.yml"
+awk 'BEGIN {
+  node = "\"model.shop.%s\": {\"resource_type\": \"model\", \"name\": \"%s\", \"package_name\": \"shop\", \"database\": \"warehouse\", \"schema\": \"analytics\", \"alias\": \"%s\", \"original_file_path\": \"models/%s.sql\", \"config\": {\"materialized\": \"%s\"}, \"depends_on\": {\"nodes\": [%s]}}"
+  printf "{\"metadata\": {\"dbt_schema_version\": \"https://schemas.getdbt.com/dbt/manifest/v12.json\", \"project_name\": \"shop\", \"adapter_type\": \"postgres\"}, \"nodes\": {"
+  printf node, "fct_orders", "fct_orders", "fct_orders", "fct_orders", "incremental", ""
+  for (i = 1; i <= 13000; i++) {
+    name = "mart_" i
+    printf ", " node, name, name, name, name, "incremental", "\"model.shop.fct_orders\""
+  }
+  printf "}, \"sources\": {}, \"exposures\": {}}\n"
+}' >"$work/downstream/target/manifest.json"
+{
+  printf 'bflint: 1\nid: bf_downstream\ntarget: model.shop.fct_orders\nowner: data-eng\nreason: Refunds were counted as revenue.\n'
+  printf 'range: {start: 2026-01-14, end: 2026-06-30}\ndownstream:\n  rebuild: [mart_1]\n'
+} >"$work/downstream/fct_orders.backfill.yaml"
+measure "13,000 downstream models not rebuilt" 5 500 BF801 "$work/downstream"
+
+# One plan with 100,000 validation checks.
+{
+  plan_head bf_checks
+  printf 'validation:\n  checks:\n'
+  for i in $(seq 1 100000); do printf '    - {name: c%d, query: "select 1", pass: "x = 0"}\n' "$i"; done
+} >"$work/checks.backfill.yaml"
+measure "one plan of 100,000 checks" 15 1000 BF205 "$work/checks.backfill.yaml"
+
+# One plan of 1,000,000 unknown keys (16 MB).
+{
+  plan_head bf_keys
+  for i in $(seq 1 1000000); do printf 'unknown_key_%d: 1\n' "$i"; done
+} >"$work/keys.backfill.yaml"
+measure "one plan of 1,000,000 unknown keys" 16 1200 BF001 "$work/keys.backfill.yaml"
+
+# 60 MB SQL files of short statements, joins, statements the parser
+# rejects, a dbt model, and one 60 MB line.
+sql_file() { # NAME LINE: LINE repeated to 60 MB
+  awk -v line="$2" 'BEGIN { n = int(60000000 / (length(line) + 1)); for (i = 0; i < n; i++) print line }' >"$work/$1.sql"
+}
+sql_file short "select a, b from t where c = 1;"
+sql_file joins "insert into mart.orders_daily (order_id, amount, order_date) select o.id, o.amount * 1.2 + coalesce(r.refund, 0), o.order_date from raw.orders o left join raw.refunds r on r.order_id = o.id and r.day between '2026-01-01' and '2026-02-01' where o.order_date = '2026-01-14';"
+sql_file rejected "create or replace table x.y cluster by (a) as select a, b from z.w qualify row_number() over (partition by a order by b) = 1 ~~ garbage;"
+{ echo "{{ config(materialized='incremental') }}"; } >"$work/model.sql"
+sql_file model_body "select {{ var('x') }} as a, b from {{ ref('m') }} where d = '{{ var(\"day\") }}';"
+cat "$work/model_body.sql" >>"$work/model.sql"
+rm "$work/model_body.sql"
+awk 'BEGIN { printf "select "; for (i = 0; i < 5000000; i++) printf "col%d, ", i; print "x from t" }' >"$work/line.sql"
+for f in short joins rejected model line; do
+  measure "60 MB of SQL: $f" 20 500 BF002 "$work/$f.sql"
+done
+
+exit "$failed"
