@@ -118,4 +118,41 @@ for f in short joins rejected model line; do
   measure "60 MB of SQL: $f" 20 500 BF002 "$work/$f.sql"
 done
 
+# SIGINT while --fix writes 3,000 plans: the run ends with 130 and leaves
+# no temporary file beside any plan.
+mkdir -p "$work/interrupt/target"
+printf 'name: shop\nversion: "1.0"\nprofile: shop\n' >"$work/interrupt/dbt_project.yml"
+cat >"$work/interrupt/target/manifest.json" <<'JSON'
+{"metadata": {"dbt_schema_version": "https://schemas.getdbt.com/dbt/manifest/v12.json", "project_name": "shop", "adapter_type": "postgres"},
+ "nodes": {
+  "model.shop.fct_orders": {"resource_type": "model", "name": "fct_orders", "package_name": "shop", "database": "warehouse", "schema": "analytics", "alias": "fct_orders", "original_file_path": "models/fct_orders.sql", "config": {"materialized": "table"}, "depends_on": {"nodes": []}},
+  "model.shop.revenue_daily": {"resource_type": "model", "name": "revenue_daily", "package_name": "shop", "database": "warehouse", "schema": "analytics", "alias": "revenue_daily", "original_file_path": "models/revenue_daily.sql", "config": {"materialized": "table"}, "depends_on": {"nodes": ["model.shop.fct_orders"]}}},
+ "sources": {}, "exposures": {}}
+JSON
+for i in $(seq 1 3000); do
+  printf 'bflint: 1\nid: bf_%d\ntarget: model.shop.fct_orders\nrange: {start: 2026-01-14, end: 2026-06-30}\ndownstream:\n  rebuild: []\n' "$i" >"$work/interrupt/p$i.backfill.yaml"
+done
+temporaries() { find "$work/interrupt" -name '.*.bflint-*' | wc -l; }
+(cd "$work/interrupt" && exec "$bflint" --now 2026-12-01 --fix . >/dev/null 2>"$work/stderr") &
+fixer=$!
+seen=0
+for _ in $(seq 1 3000); do
+  if [ "$(temporaries)" -gt 0 ]; then
+    seen=1
+    break
+  fi
+  kill -0 "$fixer" 2>/dev/null || break
+  sleep 0.01
+done
+kill -INT "$fixer" 2>/dev/null || true
+status=0
+wait "$fixer" || status=$?
+left=$(temporaries)
+printf '%-40s exit %d, temporary files seen %d, left %d\n' "SIGINT during --fix of 3,000 plans" "$status" "$seen" "$left"
+if [ "$seen" -ne 1 ] || [ "$status" -ne 130 ] || [ "$left" -ne 0 ]; then
+  echo "  want temporary files seen, exit 130 and none left"
+  head -5 "$work/stderr"
+  failed=1
+fi
+
 exit "$failed"

@@ -176,12 +176,11 @@ func writeInPlace(path string, flag int, produce func(io.Writer) error) error {
 func replace(path string, mode fs.FileMode, old fs.FileInfo, produce func(io.Writer) error) (*Pending, error) {
 	dir, base := filepath.Dir(path), filepath.Base(path)
 	removeStale(dir, base)
-	tmp, err := os.CreateTemp(dir, "."+base+".bflint-*")
+	tmp, err := createTracked(dir, "."+base+".bflint-*")
 	if err != nil {
 		return nil, err
 	}
 	p := &Pending{tmp: tmp.Name(), path: path}
-	track(p.tmp)
 	err = produce(tmp)
 	if err == nil {
 		err = tmp.Chmod(mode)
@@ -278,12 +277,29 @@ func globEscape(s string) string {
 var (
 	tempMu sync.Mutex
 	temps  = map[string]bool{}
+	// stopping is set once RemoveTemporaries has run: the process is
+	// ending, and no temporary file may be made after the sweep.
+	stopping bool
 )
 
-func track(name string) {
+// errStopping is returned for a temporary file asked for while the
+// process ends.
+var errStopping = errors.New("bflint is stopping")
+
+// createTracked creates a temporary file and records it in one step, so
+// that a signal between the two cannot leave it behind.
+func createTracked(dir, pattern string) (*os.File, error) {
 	tempMu.Lock()
-	temps[name] = true
-	tempMu.Unlock()
+	defer tempMu.Unlock()
+	if stopping {
+		return nil, errStopping
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	temps[f.Name()] = true
+	return f, nil
 }
 
 func untrack(name string) {
@@ -297,6 +313,7 @@ func untrack(name string) {
 func RemoveTemporaries() {
 	tempMu.Lock()
 	defer tempMu.Unlock()
+	stopping = true
 	for name := range temps {
 		os.Remove(name)
 	}

@@ -22,11 +22,24 @@ func TestRemoveTemporaries(t *testing.T) {
 		t.Fatalf("no temporary file beside the report: %q %v", p.tmp, err)
 	}
 	RemoveTemporaries()
+	t.Cleanup(func() {
+		tempMu.Lock()
+		stopping = false
+		tempMu.Unlock()
+	})
 	if _, err := os.Stat(p.tmp); !os.IsNotExist(err) {
 		t.Errorf("the temporary file is still there after RemoveTemporaries: %v", err)
 	}
 	if b, _ := os.ReadFile(dest); string(b) != "old" {
 		t.Errorf("the destination holds %q, want the old content", b)
+	}
+	// A write that starts after the sweep would leave its file behind, as
+	// the process exits without a second sweep.
+	if _, err := Prepare(dest, []byte("late"), 0o644); err != errStopping {
+		t.Errorf("Prepare after RemoveTemporaries: %v, want %v", err, errStopping)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 1 {
+		t.Errorf("the folder holds %d files after the sweep, want the report alone", len(entries))
 	}
 }
 
