@@ -448,7 +448,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			sf, parse, err := l.read(path, m)
 			if err != nil {
 				f := source.Add(fset, displayName(root, path), nil)
-				units = append(units, &rules.Unit{File: f, ReadError: err})
+				units = append(units, &rules.Unit{File: f, ReadError: unreadable(path, err)})
 				continue
 			}
 			if mayDefineVersions(sf.Source.Content) {
@@ -465,7 +465,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		sf, err := l.sql(path, m)
 		if err != nil {
 			f := source.Add(fset, displayName(root, path), nil)
-			units = append(units, &rules.Unit{File: f, ReadError: err})
+			units = append(units, &rules.Unit{File: f, ReadError: unreadable(path, err)})
 			continue
 		}
 		u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
@@ -717,6 +717,15 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		Macros:       l.macrosFor(filepath.Dir(path)),
 	}
 	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
+}
+
+// unreadable is the read error of a listed path: a folder the walk could
+// not enter is listed too, and says so.
+func unreadable(path string, err error) error {
+	if info, statErr := os.Lstat(path); statErr == nil && info.IsDir() {
+		return &source.UnlistedFolder{Err: err}
+	}
+	return err
 }
 
 func readFile(path string) ([]byte, error) {

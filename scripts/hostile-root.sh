@@ -2,7 +2,8 @@
 # The hostile output checks that need root, run against a built bflint:
 # reports to /dev/null and /dev/stdout leave the device a device (in a
 # mount namespace of its own with a tmpfs /dev, never the host's), and a
-# report or a fixed plan owned by another user keeps its owner and mode.
+# report or a fixed plan owned by another user keeps its owner and mode,
+# and a folder its user cannot list is reported as such (run as nobody).
 # Without root, or without unshare, it says so and checks nothing.
 # Usage: scripts/hostile-root.sh BFLINT_BINARY
 set -euo pipefail
@@ -51,4 +52,22 @@ chmod 640 "$plan"
 grep -q sessions_weekly "$plan" || fail "--fix did not restore the downstream model it was to add"
 [ "$(stat -c '%u:%g %a' "$plan")" = "1234:1234 640" ] ||
   fail "the fixed plan's owner and mode became $(stat -c '%u:%g %a' "$plan"), want 1234:1234 640"
+# A folder the user cannot list is reported, as permission denied, beside
+# the findings of what could be read; root would list it, so nobody runs it.
+if command -v setpriv >/dev/null 2>&1; then
+  mkdir -p "$work/locked_project/models/locked"
+  cp examples/broken/*.backfill.yaml "$work/locked_project/"
+  chmod -R a+rX "$work/locked_project"
+  chmod 000 "$work/locked_project/models/locked"
+  chmod a+rx "$work"
+  status=0
+  out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --now "$now" "$work/locked_project" 2>&1) || status=$?
+  case $out in
+    *"models/locked:1:1: error: cannot list folder: permission denied: no file below it was linted [BF003"*) ;;
+    *) fail "an unlistable folder as nobody printed: $out" ;;
+  esac
+  [ "$status" = 1 ] || fail "an unlistable folder as nobody: exit $status, want 1"
+else
+  echo "hostile-root: setpriv not found: the unlistable folder is not checked"
+fi
 echo "hostile-root: ok"

@@ -137,3 +137,11 @@ func FromUTF16(b []byte) ([]byte, bool) {
 func IsUTF16(b []byte) bool {
 	return bytes.HasPrefix(b, []byte{0xff, 0xfe}) || bytes.HasPrefix(b, []byte{0xfe, 0xff})
 }
+
+// UnlistedFolder is the error of a folder that was to be linted and could
+// not be listed, which is not the same thing as an unreadable file: every
+// file below it went unlinted.
+type UnlistedFolder struct{ Err error }
+
+func (e *UnlistedFolder) Error() string { return e.Err.Error() }
+func (e *UnlistedFolder) Unwrap() error { return e.Err }

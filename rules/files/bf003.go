@@ -1,6 +1,11 @@
 package files
 
-import "github.com/bflint/bflint/rules"
+import (
+	"errors"
+
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/rules"
+)
 
 // MissingFile reports file references that cannot be used.
 var MissingFile = &rules.Rule{
@@ -37,7 +42,12 @@ rollback:
 			// A plan that cannot be read is BF001's; a SQL file bflint was
 			// asked to lint and could not read is reported here, never
 			// skipped in silence.
-			if pass.Plan == nil {
+			var folder *source.UnlistedFolder
+			switch {
+			case pass.Plan != nil:
+			case errors.As(err, &folder):
+				pass.Reportf(pass.Unit.File.Pos(0), "cannot list folder: %v: no file below it was linted", err)
+			default:
 				pass.Reportf(pass.Unit.File.Pos(0), "cannot read SQL file: %v", err)
 			}
 			return nil
