@@ -36,6 +36,9 @@ type Finding struct {
 	// Related are other places the finding is about, such as the INSERT
 	// that a DELETE is not paired with.
 	Related []Related
+	// Plans are the plans whose lint reported the finding: several when
+	// plans share a SQL file, none for a standalone SQL file.
+	Plans []*plan.Plan
 }
 
 // Text is the finding as one sentence, headline and help joined: what a
@@ -273,7 +276,11 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 			}
 		}
 		msg, help := SplitHelp(d.Message)
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related})
+		var plans []*plan.Plan
+		if u.Plan != nil {
+			plans = []*plan.Plan{u.Plan}
+		}
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related, Plans: plans})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

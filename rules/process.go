@@ -2,6 +2,7 @@ package rules
 
 import (
 	"go/token"
+	"slices"
 	"sort"
 )
 
@@ -49,21 +50,27 @@ func SeverityOverrides(over map[string]Severity) Processor {
 }
 
 // Dedupe drops a finding that repeats an earlier one: the same rule, place
-// and message, as when two plans share a SQL file.
+// and message, as when two plans share a SQL file. The finding kept names
+// the plans of both.
 var Dedupe = Processor{Name: "dedupe", Run: func(fs []Finding) ([]Finding, error) {
 	type key struct {
 		code string
 		pos  token.Pos
 		msg  string
 	}
-	seen := map[key]bool{}
+	kept := map[key]int{}
 	out := fs[:0]
 	for _, f := range fs {
 		k := key{f.Rule.Code, f.Pos, f.Message}
-		if seen[k] {
+		if i, seen := kept[k]; seen {
+			for _, p := range f.Plans {
+				if !slices.Contains(out[i].Plans, p) {
+					out[i].Plans = append(out[i].Plans, p)
+				}
+			}
 			continue
 		}
-		seen[k] = true
+		kept[k] = len(out)
 		out = append(out, f)
 	}
 	return out, nil

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 )
 
@@ -28,9 +29,10 @@ func TestSeverityOverrides(t *testing.T) {
 
 func TestDedupe(t *testing.T) {
 	a, _, r201, r204 := processFixture()
+	first, second := &plan.Plan{}, &plan.Plan{}
 	fs := []Finding{
-		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m"},
-		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m"}, // the same finding again, from a second plan
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m", Plans: []*plan.Plan{first}},
+		{Rule: r201, File: a, Pos: a.Pos(0), Message: "m", Plans: []*plan.Plan{second}}, // the same finding again, from a second plan
 		{Rule: r201, File: a, Pos: a.Pos(0), Message: "other"},
 		{Rule: r204, File: a, Pos: a.Pos(0), Message: "m"},
 		{Rule: r201, File: a, Pos: a.Pos(24), Message: "m"},
@@ -44,6 +46,10 @@ func TestDedupe(t *testing.T) {
 	// place stays, in its order.
 	if want := "BF201@0:m BF201@0:other BF204@0:m BF201@24:m"; strings.Join(got, " ") != want {
 		t.Errorf("kept %s, want %s", strings.Join(got, " "), want)
+	}
+	// The finding kept belongs to both plans, so a brief of either lists it.
+	if ps := out[0].Plans; len(ps) != 2 || ps[0] != first || ps[1] != second {
+		t.Errorf("the kept finding names plans %v, want both", ps)
 	}
 }
 

@@ -31,6 +31,8 @@ var subcommands = []subcommand{
 		about: lineageAbout, flags: lineageFlags},
 	{name: "init", synopsis: "--target T --start D --end D [--manifest FILE] [-o FILE] [--id ID] [--grain G]", summary: "write a plan skeleton for T, filled from the dbt manifest, or a bigquery-etl backfill entry",
 		about: initAbout, flags: initFlags},
+	{name: "brief", synopsis: "[--format markdown|json] [--output FILE] [path ...]", summary: "write each plan's brief for consumers and reviewers: what moves, when, how it is undone",
+		about: briefAbout, flags: briefFlags},
 	{name: "schema", synopsis: "[--config]", summary: "print the JSON Schema of the plan format, or with --config of .bflint.yaml",
 		about: "Prints a JSON Schema for editors (yaml-language-server, JetBrains):\nof the plan format, or with --config of the configuration file .bflint.yaml.",
 		flags: func(fs *flag.FlagSet) {
@@ -75,6 +77,8 @@ Examples:
                                            lint as on that day (noon UTC)
   bflint --new-from-rev origin/main        only what this branch changed
   bflint explain BF201                     what a rule checks, and why
+  bflint brief backfills/ > brief.md       each plan in plain words, for the
+                                           pull request and the consumers
   bflint init --target fct_orders --start 2026-01-01 --end 2026-03-31 -o backfills/fct_orders.backfill.yaml
 `
 

@@ -209,64 +209,22 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return inputErrorf("%v", err)
 	}
-	fset := token.NewFileSet()
-	cfg, problems, err := loadConfig(fset, o, root)
-	if err != nil {
-		return err
-	}
-	reg := all.Registry()
-	settings, err := buildSettings(reg, cfg, fset, o, problems)
-	if err != nil {
-		return err
-	}
 	adopt, err := prepareAdoption(o, root)
 	if err != nil {
 		return err
 	}
-	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir(), History: gitHistoryOf}
-	if o.manifest != "" {
-		f, _, err := source.OpenRegular(o.manifest, 0)
-		if err != nil {
-			return inputErrorf("--manifest %s: %v", o.manifest, source.Cause(err))
-		}
-		f.Close()
-		if loadOpts.Manifest, err = filepath.Abs(o.manifest); err != nil {
-			return inputErrorf("--manifest %s: %v", o.manifest, err)
-		}
+	ls, err := openLint(o, root)
+	if err != nil {
+		return err
 	}
 	if o.newFromRev != "" {
 		// prepareAdoption has checked that the revision exists.
-		if loadOpts.Previous, err = previousFiles(root, o.newFromRev, adopt.changed); err != nil {
+		if ls.loadOpts.Previous, err = previousFiles(ls.root, o.newFromRev, adopt.changed); err != nil {
 			return inputErrorf("--new-from-rev %s: %v", o.newFromRev, err)
 		}
 	}
-	format, err := planFormat(o.planFormat, cfg)
-	if err != nil {
-		return err
-	}
-	loadOpts.PlanFormat = format
-	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values(), format)
-	if err != nil {
-		var ue *load.UsageError
-		if errors.As(err, &ue) {
-			return inputErrorf("%s", ue.Msg)
-		}
-		return err
-	}
-	inputs := slices.Concat(disc.Plans, disc.SQL, disc.Context)
-	if cfg.File != nil {
-		inputs = append(inputs, rootPath(root, cfg.File.Name))
-	}
-	for _, p := range []string{o.configPath, o.manifest} {
-		if p != "" {
-			inputs = append(inputs, p)
-		}
-	}
-	if err := checkOutputs(o.outputFiles(), inputs, o.baseline); err != nil {
-		return err
-	}
-	units := load.Units(fset, disc, loadOpts)
-	res := rules.Run(fset, units, settings)
+	settings := ls.settings
+	units, res := ls.lint()
 	for round := 0; o.fix && round < maxFixRounds; round++ {
 		changed, err := applyFixes(res, root, stderr)
 		if err != nil {
@@ -275,8 +233,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		if changed == 0 {
 			break
 		}
-		units = load.Units(fset, disc, loadOpts)
-		res = rules.Run(fset, units, settings)
+		units, res = ls.lint()
 	}
 	units = rules.Linted(units)
 	stale, err := adopt.process(res, units, settings, o, stderr)
@@ -302,6 +259,75 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		return &exitError{code: exitFindings}
 	}
 	return nil
+}
+
+// lintSession is what a run reads before it lints: the project, its
+// configuration, the rules to run and the files found. The lint and brief
+// commands share it, so that a brief reports exactly what lint would.
+type lintSession struct {
+	root     string
+	fset     *token.FileSet
+	settings *rules.Settings
+	loadOpts load.Options
+	disc     *load.Discovered
+}
+
+// openLint reads the configuration of the project at root and finds the
+// files the paths of o name, refusing outputs that would overwrite one of
+// them.
+func openLint(o *lintOptions, root string) (*lintSession, error) {
+	fset := token.NewFileSet()
+	cfg, problems, err := loadConfig(fset, o, root)
+	if err != nil {
+		return nil, err
+	}
+	settings, err := buildSettings(all.Registry(), cfg, fset, o, problems)
+	if err != nil {
+		return nil, err
+	}
+	loadOpts := load.Options{Root: root, Config: cfg, Streamed: true, CacheDir: manifest.CacheDir(), History: gitHistoryOf}
+	if o.manifest != "" {
+		f, _, err := source.OpenRegular(o.manifest, 0)
+		if err != nil {
+			return nil, inputErrorf("--manifest %s: %v", o.manifest, source.Cause(err))
+		}
+		f.Close()
+		if loadOpts.Manifest, err = filepath.Abs(o.manifest); err != nil {
+			return nil, inputErrorf("--manifest %s: %v", o.manifest, err)
+		}
+	}
+	format, err := planFormat(o.planFormat, cfg)
+	if err != nil {
+		return nil, err
+	}
+	loadOpts.PlanFormat = format
+	disc, err := load.Discover(o.paths, root, cfg.Exclude.Values(), format)
+	if err != nil {
+		var ue *load.UsageError
+		if errors.As(err, &ue) {
+			return nil, inputErrorf("%s", ue.Msg)
+		}
+		return nil, err
+	}
+	inputs := slices.Concat(disc.Plans, disc.SQL, disc.Context)
+	if cfg.File != nil {
+		inputs = append(inputs, rootPath(root, cfg.File.Name))
+	}
+	for _, p := range []string{o.configPath, o.manifest} {
+		if p != "" {
+			inputs = append(inputs, p)
+		}
+	}
+	if err := checkOutputs(o.outputFiles(), inputs, o.baseline); err != nil {
+		return nil, err
+	}
+	return &lintSession{root: root, fset: fset, settings: settings, loadOpts: loadOpts, disc: disc}, nil
+}
+
+// lint loads the files and runs the rules on them.
+func (ls *lintSession) lint() ([]*rules.Unit, *rules.Result) {
+	units := load.Units(ls.fset, ls.disc, ls.loadOpts)
+	return units, rules.Run(ls.fset, units, ls.settings)
 }
 
 // failing reports whether an active finding is at or above the threshold.

@@ -47,6 +47,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return lineageCommand(args[1:], stdout)
 		case "init":
 			return initCommand(args[1:], stdout)
+		case "brief":
+			return briefCommand(args[1:], stdout)
 		case "completion":
 			return completionCommand(args[1:], stdout)
 		case "version", "--version", "-version":

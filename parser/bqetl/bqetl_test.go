@@ -4,6 +4,7 @@ import (
 	"go/token"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bflint/bflint/parser/source"
 )
@@ -135,6 +136,24 @@ func TestCorrects(t *testing.T) {
 		e.Reason.V = tt.reason
 		if got := e.Corrects(); got != tt.want {
 			t.Errorf("Corrects(%q) = %t, want %t", tt.reason, got, tt.want)
+		}
+	}
+}
+
+// The staging and backup tables are named as bqetl names them: the
+// project is a prefix only outside the default project, and was none
+// before bqetl began prefixing.
+func TestStagingAndBackupNames(t *testing.T) {
+	day := time.Date(2026, 9, 1, 0, 0, 0, 0, time.UTC)
+	for _, c := range []struct{ got, want string }{
+		{StagingTable("moz-fx-data-shared-prod.telemetry_derived.clients_daily_v6", day), "moz-fx-data-shared-prod.backfills_staging_derived.telemetry_derived__clients_daily_v6_2026_09_01"},
+		{BackupTable("moz-fx-data-shared-prod.telemetry_derived.clients_daily_v6", day), "moz-fx-data-shared-prod.backfills_staging_derived.telemetry_derived__clients_daily_v6_backup_2026_09_01"},
+		{BackupTable("moz-fx-data-marketing-prod.ga_derived.sessions_v2", day), "moz-fx-data-shared-prod.backfills_staging_derived.moz_fx_data_marketing_prod__ga_derived__sessions_v2_backup_2026_09_01"},
+		{unprefixedStaging("moz-fx-data-marketing-prod.ga_derived.sessions_v2", day), "moz-fx-data-shared-prod.backfills_staging_derived.ga_derived__sessions_v2_2026_09_01"},
+		{StagingTable("ga_derived.sessions_v2", day), ""},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
 		}
 	}
 }

@@ -112,6 +112,18 @@ func entryPlan(f *File, e *Entry, t *Table, target string) *plan.Plan {
 	return p
 }
 
+// Follows reports whether the entry backfills dates of first after it:
+// another entry, not cancelled, dated on or after first's day (one
+// started earlier read what first had not yet corrected), and sharing a
+// day of its range.
+func (pl *Planned) Follows(first *Planned) bool {
+	e, f := pl.Entry, first.Entry
+	if pl == first || e.Cancelled() || e.Date.T.Before(f.Date.T) || !e.StartDate.Valid() || !e.EndDate.Valid() || !f.StartDate.Valid() || !f.EndDate.Valid() {
+		return false
+	}
+	return !e.StartDate.T.After(f.EndDate.T) && !f.StartDate.T.After(e.EndDate.T)
+}
+
 // OffsetDays is how far the partition each run writes lies from the date
 // it runs for: date_partition_offset, unless the entry ignores it. bqetl
 // applies offsets to daily partitions only.
@@ -155,29 +167,36 @@ var projectPrefixSince = time.Date(2026, 8, 21, 0, 0, 0, 0, time.UTC)
 // and table, and the project when it is not the default one
 // (bigquery_etl/backfill/utils.py).
 func StagingTable(target string, entryDate time.Time) string {
-	parts := strings.Split(target, ".")
-	if len(parts) != 3 {
-		return ""
-	}
-	prefix := ""
-	if parts[0] != defaultProject {
-		prefix = parts[0] + "__"
-	}
-	return stagingName(prefix, parts[1], parts[2], entryDate)
+	return stagingName(target, "", entryDate, true)
+}
+
+// BackupTable is where completing an entry clones the table before the
+// staging table's partitions are copied over it: the staging name with
+// _backup before the entry date (bigquery_etl/backfill/utils.py). It is
+// the only undo bqetl keeps.
+func BackupTable(target string, entryDate time.Time) string {
+	return stagingName(target, "_backup", entryDate, true)
 }
 
 // unprefixedStaging is StagingTable as bqetl computed it before
 // projectPrefixSince.
 func unprefixedStaging(target string, entryDate time.Time) string {
+	return stagingName(target, "", entryDate, false)
+}
+
+// stagingName names a table of backfills_staging_derived for target
+// (project.dataset.table, else ""), prefixed with the project when it is
+// not the default one and prefixed says so.
+func stagingName(target, suffix string, entryDate time.Time, prefixed bool) string {
 	parts := strings.Split(target, ".")
 	if len(parts) != 3 {
 		return ""
 	}
-	return stagingName("", parts[1], parts[2], entryDate)
-}
-
-func stagingName(prefix, dataset, table string, entryDate time.Time) string {
-	name := fmt.Sprintf("%s%s__%s_%s", prefix, dataset, table, entryDate.Format(time.DateOnly))
+	prefix := ""
+	if prefixed && parts[0] != defaultProject {
+		prefix = parts[0] + "__"
+	}
+	name := fmt.Sprintf("%s%s__%s%s_%s", prefix, parts[1], parts[2], suffix, entryDate.Format(time.DateOnly))
 	return defaultProject + ".backfills_staging_derived." + strings.ReplaceAll(name, "-", "_")
 }
 

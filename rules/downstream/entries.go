@@ -31,12 +31,9 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	}
 	covered := map[string]bool{}
 	for _, p := range pass.Plans {
-		other := bqetl.Of(p)
-		if other == nil || other == pl || other.Entry.Cancelled() || other.Entry.Date.T.Before(e.Date.T) ||
-			!overlaps(other.Entry, e) {
-			continue
+		if other := bqetl.Of(p); other != nil && other.Follows(pl) {
+			covered[l.id(other.Target)] = true
 		}
-		covered[l.id(other.Target)] = true
 	}
 	// Tables reached only through a view unioning several relations may
 	// read none of the corrected rows, and are not reported.
@@ -89,12 +86,4 @@ func createdBefore(pass *rules.Pass, day time.Time, missing []string) []string {
 		return missing
 	}
 	return slices.DeleteFunc(missing, func(id string) bool { return !defined[id] })
-}
-
-// overlaps reports whether two entries' date ranges share a day.
-func overlaps(a, b *bqetl.Entry) bool {
-	if !a.StartDate.Valid() || !a.EndDate.Valid() {
-		return false
-	}
-	return !a.StartDate.T.After(b.EndDate.T) && !b.StartDate.T.After(a.EndDate.T)
 }
