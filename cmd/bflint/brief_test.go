@@ -369,3 +369,42 @@ func TestBriefBqetlEntries(t *testing.T) {
 		t.Errorf("risks %+v, want the BF801 finding", b.Risks)
 	}
 }
+
+// TestBriefOfSkeleton: the TODOs bflint init leaves are never stated as
+// answers; the brief says what is not stated, and the findings say why.
+func TestBriefOfSkeleton(t *testing.T) {
+	src, err := filepath.Abs("../../examples/two_plans")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"fct_orders.backfill.yaml", "revenue_daily.backfill.yaml"} {
+		if err := os.Remove(filepath.Join(dir, p)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	plan := filepath.Join(dir, "skeleton.backfill.yaml")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--manifest", filepath.Join(dir, "target/manifest.json"), "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "-o", plan}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("init: exit %d: %s", code, stderr.String())
+	}
+	stdout.Reset()
+	if code := run([]string{"brief", "--now", examplesNow, dir}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("brief: exit %d: %s", code, stderr.String())
+	}
+	plainWords, risks, _ := strings.Cut(stdout.String(), "## Open risks")
+	if strings.Contains(plainWords, "TODO") {
+		t.Errorf("the brief states a TODO as an answer:\n%s", plainWords)
+	}
+	for _, says := range []string{"the timezone is not stated (`range.timezone`)", "| Restorable by | not stated (`rollback.restorable_by`) |", "| Owner | not stated (`owner`) |"} {
+		if !strings.Contains(plainWords, says) {
+			t.Errorf("the brief does not say %q", says)
+		}
+	}
+	if !strings.Contains(risks, "BF001") {
+		t.Errorf("the open risks do not list the placeholders BF001 reports:\n%s", risks)
+	}
+}

@@ -85,8 +85,7 @@ const (
 // write: bqetl's default reason, or a TODO marker such as bflint init
 // writes.
 func IsPlaceholder(v string) bool {
-	v = strings.TrimSpace(v)
-	return v == defaultReason || v == "TODO" || strings.HasPrefix(v, "TODO ")
+	return strings.TrimSpace(v) == defaultReason || plan.IsPlaceholder(v)
 }
 
 // drafting is what bqetl called Initiate before initiateSince (bigquery-etl

@@ -3,6 +3,9 @@
 package plan
 
 import (
+	"path"
+	"strings"
+
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/yamlx"
 )
@@ -213,4 +216,12 @@ type Approval struct {
 	Field
 	Required   Bool   `yaml:"required"`
 	ApprovedBy String `yaml:"approved_by"`
+}
+
+// IsPlaceholder reports whether a plan value is one left for a person to
+// write, as bflint init leaves them: TODO, a TODO followed by what to
+// write, or a file named TODO_... that is yet to be written.
+func IsPlaceholder(v string) bool {
+	v = strings.TrimSpace(v)
+	return v == "TODO" || strings.HasPrefix(v, "TODO ") || strings.HasPrefix(path.Base(v), "TODO_")
 }

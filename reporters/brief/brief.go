@@ -223,7 +223,7 @@ func build(res *rules.Result, u *rules.Unit, all []*plan.Plan) *Brief {
 	}
 	b.Readable = true
 	b.ID, b.Target = p.ID.V, p.Target.V
-	b.Owner, b.Reason = p.Owner.V, oneLine(p.Reason.V)
+	b.Owner, b.Reason = answer(p.Owner.V), oneLine(answer(p.Reason.V))
 	b.After = p.After.Values()
 	b.Range = rangeOf(p, entry)
 	b.Risks, b.RisksOmitted = risksOf(res, p)
@@ -268,9 +268,13 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 	if r == nil {
 		return nil
 	}
-	out := &Range{Start: r.Start.Raw, End: r.End.Raw, Grain: string(p.Grain()), PartitionColumn: r.PartitionColumn.V}
+	out := &Range{Start: answer(r.Start.Raw), End: answer(r.End.Raw), Grain: string(p.Grain()), PartitionColumn: answer(r.PartitionColumn.V)}
 	if entry == nil {
-		out.Timezone = p.Location().String()
+		// An invalid zone (BF001) is not stated: the rules fall back to
+		// UTC for it, a reader must not.
+		if !r.Timezone.Set || p.Location().String() == r.Timezone.V {
+			out.Timezone = p.Location().String()
+		}
 		out.PipelineOwns = p.PipelineOwns()
 	} else {
 		for _, d := range entry.Entry.ExcludedDates.Items {
@@ -285,7 +289,7 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 		out.Partitions -= len(out.Excluded)
 	}
 	if bd := r.Boundary; bd != nil {
-		out.Boundary = &Boundary{Candidate: bd.Candidate.Raw, IntroducedBy: bd.IntroducedBy.V, Confirmed: bd.Confirmed.Raw, Evidence: bd.Evidence.V}
+		out.Boundary = &Boundary{Candidate: answer(bd.Candidate.Raw), IntroducedBy: answer(bd.IntroducedBy.V), Confirmed: answer(bd.Confirmed.Raw), Evidence: answer(bd.Evidence.V)}
 	}
 	return out
 }
@@ -314,14 +318,24 @@ func approval(p *plan.Plan) *Approval {
 	if p.Approval == nil {
 		return nil
 	}
-	return &Approval{Required: p.Approval.Required.V, ApprovedBy: p.Approval.ApprovedBy.V}
+	return &Approval{Required: p.Approval.Required.V, ApprovedBy: answer(p.Approval.ApprovedBy.V)}
 }
 
 func data(p *plan.Plan) *Data {
 	if p.Data == nil {
 		return nil
 	}
-	return &Data{ContainsPII: p.Data.ContainsPII.V, Suppression: p.Data.Suppression.V, Grants: p.Data.Grants.V}
+	return &Data{ContainsPII: p.Data.ContainsPII.V, Suppression: answer(p.Data.Suppression.V), Grants: answer(p.Data.Grants.V)}
+}
+
+// answer is a plan value as the brief states it: "" for a placeholder
+// still to be written (plan.IsPlaceholder), which the brief then says is
+// not stated, never as if it were the answer.
+func answer(v string) string {
+	if plan.IsPlaceholder(v) {
+		return ""
+	}
+	return v
 }
 
 // oneLine folds the line breaks of a YAML block scalar into spaces.

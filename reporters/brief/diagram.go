@@ -1,6 +1,7 @@
 package brief
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -21,7 +22,7 @@ const MaxDrawn = 30
 // plan's own order.
 func diagram(l lineageView, target, targetName string, mv *Moves) string {
 	var d flowchart
-	top := d.node(`[["%s"]]`, label(targetName, "target"))
+	top := d.node(`[["%s"]]`, label(shortName(l, cmp.Or(target, targetName)), "target"))
 	switch {
 	case target == "":
 		d.planOrder(top, mv)
@@ -189,7 +190,7 @@ func depthLabel(l lineageView, depth int, ids []string) string {
 	slices.Sort(kinds)
 	parts := make([]string, len(kinds))
 	for i, k := range kinds {
-		parts[i] = reporters.Plural(counts[k], k)
+		parts[i] = reporters.Plural(counts[k], kindNoun(k))
 	}
 	// The tables come first: they are what has to be rebuilt.
 	byRank := slices.Clone(ids)
@@ -205,7 +206,22 @@ func depthLabel(l lineageView, depth int, ids []string) string {
 	if depth == 1 {
 		steps = "step"
 	}
-	return escapeLabel(fmt.Sprintf("%d %s down: %d nodes", depth, steps, len(ids))) + "<br/>" + escapeLabel(strings.Join(parts, ", ")) + "<br/>" + escapeLabel(strings.Join(names, ", "))
+	return escapeLabel(fmt.Sprintf("%d %s down: %s", depth, steps, reporters.Plural(len(ids), "node"))) + "<br/>" + escapeLabel(strings.Join(parts, ", ")) + "<br/>" + escapeLabel(strings.Join(names, ", "))
+}
+
+// kindNoun names one node of a kind, as a count says it.
+func kindNoun(kind string) string {
+	switch kind {
+	case "incremental", "deprecated":
+		return kind + " table"
+	case "ephemeral":
+		return "ephemeral model"
+	case "materialized_view":
+		return "materialized view"
+	case "other":
+		return "other node"
+	}
+	return kind
 }
 
 // kindRank orders nodes for naming: those that store rows, then views,
@@ -241,9 +257,15 @@ func stepNote(st Step) string {
 	return "not listed"
 }
 
+// shortName is how a diagram names a node: a dbt node by its name, a
+// bigquery-etl table by dataset.table (the table beside it names the
+// project).
 func shortName(l lineageView, id string) string {
 	if n := l.node(id); n != nil && n.Name != "" && strings.HasPrefix(id, n.ResourceType+".") {
 		return n.Name
+	}
+	if parts := strings.Split(id, "."); len(parts) == 3 {
+		return parts[1] + "." + parts[2]
 	}
 	return id
 }

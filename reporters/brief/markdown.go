@@ -124,6 +124,12 @@ func (m mdWriter) rangeSection(b *Brief) {
 	if r.Timezone != "" {
 		what += ", in " + r.Timezone
 	}
+	if b.Format == "bflint" && r.PartitionColumn == "" {
+		what += "; the partition column is not stated (`range.partition_column`)"
+	}
+	if b.Format == "bflint" && r.Timezone == "" {
+		what += "; the timezone is not stated (`range.timezone`)"
+	}
 	m.f("- **Partitions**: %s.\n", what)
 	if len(r.Excluded) > 0 {
 		m.f("- **Excluded dates**: %s.\n", strings.Join(r.Excluded, ", "))
@@ -181,6 +187,8 @@ func (m mdWriter) movesSection(b *Brief) {
 		m.f("The plan names no consumers to tell (`communication.consumers`).\n\n")
 	}
 	switch {
+	case mv.Lineage != "" && b.Format == "bqetl":
+		m.f("Downstream, from the lineage of the bigquery-etl tree %s:\n\n", code(mv.Lineage))
 	case mv.Lineage != "":
 		m.f("Downstream, from the lineage in %s:\n\n", code(mv.Lineage))
 	case b.Format == "bqetl":
@@ -228,6 +236,8 @@ func (m mdWriter) movesSection(b *Brief) {
 		m.f("- Snapshot %s keeps the history it recorded before the correction", code(s.Node))
 		if s.Reason != "" {
 			m.f(": %s", text(strings.TrimSuffix(s.Reason, ".")))
+		} else {
+			m.f("; the plan does not say whether it stays so (`downstream.skip`)")
 		}
 		m.f(".\n")
 	}
@@ -249,7 +259,7 @@ func how(st Step, format string) string {
 		}
 		return "corrected by plan " + code(st.Plan) + ", which runs after this one"
 	case BySkip:
-		return "not rebuilt: " + text(st.Reason)
+		return "not rebuilt: " + valueOr(st.Reason, "downstream.skip[].reason", text)
 	case BySchedule:
 		return "written whole by its next scheduled run"
 	case ByUnion:
@@ -257,7 +267,10 @@ func how(st Step, format string) string {
 	case ByNewer:
 		return "created since the entry's day, from corrected rows"
 	}
-	if format == "bqetl" {
+	switch {
+	case format == "bqetl" && st.Reason != "":
+		return "no entry dated on or after this one backfills it; " + text(st.Reason)
+	case format == "bqetl":
 		return "incremental, and no entry dated on or after this one backfills it"
 	}
 	return "in none of the plan's downstream lists"
@@ -288,7 +301,7 @@ func (m mdWriter) safetySection(b *Brief) {
 		m.f("- **Run**: %s.\n", code(s.Run))
 	}
 	if c := s.Compute; c != nil {
-		line := text(orUnstated(c.Environment))
+		line := valueOr(c.Environment, "compute.environment", text)
 		if c.MaxConcurrency > 0 {
 			line += fmt.Sprintf(", at most %s at a time", reporters.Plural(c.MaxConcurrency, "partition"))
 		}
@@ -315,8 +328,11 @@ func (m mdWriter) safetySection(b *Brief) {
 			over := "the range"
 			if c.Control != nil {
 				over = fmt.Sprintf("%s to %s, a control period the error did not touch", c.Control.Start, c.Control.End)
+				if c.Control.Start == "" || c.Control.End == "" {
+					over = "a control period whose dates are not stated (`control`)"
+				}
 			}
-			m.f("| %s | %s | %s | %s |\n", cell(text(c.Name)), cell(code(c.SQL)), cell(code(c.Pass)), cell(over))
+			m.f("| %s | %s | %s | %s |\n", cell(valueOr(c.Name, "name", text)), cell(valueOr(c.SQL, "sql", code)), cell(valueOr(c.Pass, "pass", code)), cell(over))
 		}
 		m.f("\n")
 	case b.Format != "bqetl":

@@ -87,10 +87,10 @@ func moves(u *rules.Unit, all []*plan.Plan) *Moves {
 	p := u.Plan
 	mv := &Moves{Downstream: []Step{}, Views: []string{}, Exposures: []Exposure{}, Snapshots: []Snapshot{}}
 	if c := p.Communication; c != nil {
-		mv.Consumers, mv.ExpectedChange = c.Consumers.Values(), oneLine(c.ExpectedChange.V)
+		mv.Consumers, mv.ExpectedChange = c.Consumers.Values(), oneLine(answer(c.ExpectedChange.V))
 	}
 	if pub := p.Publish; pub != nil {
-		mv.Publish = &Publish{Mode: pub.Mode.V, Mechanism: pub.Mechanism.V, SQL: pub.SQL.V, Progress: pub.Progress.V}
+		mv.Publish = &Publish{Mode: answer(pub.Mode.V), Mechanism: answer(pub.Mechanism.V), SQL: answer(pub.SQL.V), Progress: answer(pub.Progress.V)}
 	}
 	ds := p.Downstream
 	if ds == nil {
@@ -129,10 +129,10 @@ func moves(u *rules.Unit, all []*plan.Plan) *Moves {
 	for _, s := range ds.Skip {
 		id := l.resolve(s.Node.V)
 		if n := l.node(id); n != nil && n.ResourceType == manifest.Snapshot {
-			skipReason[id] = oneLine(s.Reason.V)
+			skipReason[id] = oneLine(answer(s.Reason.V))
 			continue // listed with the snapshots
 		}
-		add(Step{Node: s.Node.V, By: BySkip, Reason: oneLine(s.Reason.V)}, id)
+		add(Step{Node: s.Node.V, By: BySkip, Reason: oneLine(answer(s.Reason.V))}, id)
 	}
 	if target != "" {
 		for _, id := range l.g.Rebuild(target) {
@@ -281,6 +281,11 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 	newer := createdSince(u, pl, order)
 	for i, id := range order {
 		st := Step{Node: id, Kind: l.kind(id), By: ByUnplanned, Order: i + 1}
+		if !pl.Entry.Corrects() {
+			// A first fill, or a new column: the rows the table computed
+			// did not read what the entry writes.
+			st.Reason = "the entry fills data this table has not read"
+		}
 		switch {
 		case covered[id] != "":
 			st.By, st.Plan = ByPlan, covered[id]

@@ -76,31 +76,31 @@ type Undo struct {
 func safety(p *plan.Plan) *Safety {
 	s := &Safety{Checks: []Check{}}
 	if r := p.Rerun; r != nil {
-		s.Rerun = &Rerun{Write: r.Write.V, Key: r.Key.Values(), UniquenessCheck: r.UniquenessCheck.V}
+		s.Rerun = &Rerun{Write: answer(r.Write.V), Key: r.Key.Values(), UniquenessCheck: answer(r.UniquenessCheck.V)}
 		if t := r.Tested; t != nil {
-			s.Rerun.TestedOn, s.Rerun.Identical = t.Partition.Raw, t.Identical.V
+			s.Rerun.TestedOn, s.Rerun.Identical = answer(t.Partition.Raw), t.Identical.V
 		}
 	}
 	if st := p.Staging; st != nil {
-		s.Staging = &Staging{Relation: st.Relation.V, Build: st.Build.V}
+		s.Staging = &Staging{Relation: answer(st.Relation.V), Build: answer(st.Build.V)}
 	}
 	if r := p.Run; r != nil {
-		s.Run = oneLine(r.Command.V)
+		s.Run = oneLine(answer(r.Command.V))
 	}
 	if c := p.Compute; c != nil {
-		s.Compute = &Compute{Environment: c.Environment.V, MaxConcurrency: c.MaxConcurrency.V, Window: c.Window.V}
+		s.Compute = &Compute{Environment: answer(c.Environment.V), MaxConcurrency: c.MaxConcurrency.V, Window: answer(c.Window.V)}
 	}
 	if v := p.Validation; v != nil {
 		for _, c := range v.Checks {
-			check := Check{Name: c.Name.V, SQL: c.SQL.V, Pass: c.Pass.V}
+			check := Check{Name: answer(c.Name.V), SQL: answer(c.SQL.V), Pass: answer(c.Pass.V)}
 			if c.Control != nil {
-				check.Control = &Period{Start: c.Control.Start.Raw, End: c.Control.End.Raw}
+				check.Control = &Period{Start: answer(c.Control.Start.Raw), End: answer(c.Control.End.Raw)}
 			}
 			s.Checks = append(s.Checks, check)
 		}
 	}
 	if t := p.Trial; t != nil {
-		s.Trial = t.Partition.Raw
+		s.Trial = answer(t.Partition.Raw)
 	}
 	return s
 }
@@ -110,8 +110,8 @@ func undo(p *plan.Plan) *Undo {
 	if r == nil {
 		return nil
 	}
-	return &Undo{Mechanism: r.Mechanism.V, Location: r.Location.V, RetainedUntil: r.RetainedUntil.Raw, RestorableBy: r.RestorableBy.V,
-		RestoreTime: r.RestoreTime.V, Capture: r.Capture.V, SQL: r.SQL.V, Tested: r.Tested.V}
+	return &Undo{Mechanism: answer(r.Mechanism.V), Location: answer(r.Location.V), RetainedUntil: answer(r.RetainedUntil.Raw), RestorableBy: answer(r.RestorableBy.V),
+		RestoreTime: answer(r.RestoreTime.V), Capture: answer(r.Capture.V), SQL: answer(r.SQL.V), Tested: r.Tested.V}
 }
 
 // entrySafety is what bqetl does for every entry: it runs the query for
