@@ -206,6 +206,27 @@ func (g *Graph) Notify(id string) []string {
 	return g.idsOf(g.descendants(id, func(v int32) bool { return g.kind(v) == manifest.Exposure }))
 }
 
+// Views returns the views that read id directly or through other views
+// and ephemeral models only, sorted: they show its corrected rows as soon
+// as it is published. A view that reads a table built from id shows that
+// table's rows, corrected only once the table is rebuilt, and is not one.
+func (g *Graph) Views(id string) []string {
+	start, ok := g.index(id)
+	if !ok {
+		return nil
+	}
+	// reach marks only the children of start and of the nodes it goes
+	// through, so a view it marks reads one of them.
+	seen := g.reach(start, func(v int32) bool { return g.role(v) == passThrough && g.kind(v) == manifest.Model })
+	out := []int32{}
+	for v, reached := range seen {
+		if reached && int32(v) != start && g.kind(int32(v)) == manifest.Model && g.Materialization(g.ids[v]) == "view" {
+			out = append(out, int32(v))
+		}
+	}
+	return g.idsOf(out)
+}
+
 // descendants returns the sorted indexes reachable from id in one step or
 // more, other than id, that keep accepts.
 func (g *Graph) descendants(id string, keep func(int32) bool) []int32 {

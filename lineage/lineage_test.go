@@ -61,6 +61,10 @@ func TestShopDownstream(t *testing.T) {
 		"snapshot.shop.orders_history",
 	})
 	equal(t, "Snapshots", g.Snapshots(target), []string{"snapshot.shop.orders_history"})
+	// finance.orders_summary is a view too, but of a table built from the
+	// target: it shows the correction only once that table is rebuilt.
+	equal(t, "Views", g.Views(target), []string{"model.shop.dim_customers.v1", "model.shop.int_order_items"})
+	equal(t, "Views of a view's source", g.Views("model.shop.stg_orders"), []string{"model.shop.orders"})
 	// history_dashboard is reached only through the snapshot, and is still
 	// told: it shows data derived from the target.
 	equal(t, "Notify", g.Notify(target), []string{

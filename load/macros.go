@@ -32,6 +32,15 @@ func (l *loader) macrosFor(dir string) map[string]jinja.Macro {
 		return shapes
 	}
 	shapes := map[string]jinja.Macro{}
+	eachMacroFile(project, func(src string) { jinja.ReadMacros(src, shapes) })
+	l.macros[project] = shapes
+	return shapes
+}
+
+// eachMacroFile calls visit with the text of each macro file of the dbt
+// project (its macros folder, dbt's default macro-paths); a file that
+// cannot be read, or is larger than maxMacroFile, is passed over.
+func eachMacroFile(project string, visit func(src string)) {
 	_ = filepath.WalkDir(filepath.Join(project, "macros"), func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(path), ".sql") {
 			return nil
@@ -40,10 +49,19 @@ func (l *loader) macrosFor(dir string) map[string]jinja.Macro {
 			return nil
 		}
 		if b, err := source.ReadRegular(path, maxMacroFile); err == nil {
-			jinja.ReadMacros(string(b), shapes)
+			visit(string(b))
 		}
 		return nil
 	})
-	l.macros[project] = shapes
-	return shapes
+}
+
+// NamingVars returns the vars the dbt project's own generate_alias_name
+// macro reads: dbt names every relation through that macro, so a var it
+// reads, set on the command line, renames the tables a run writes.
+func NamingVars(project string) []string {
+	var out []string
+	eachMacroFile(project, func(src string) {
+		out = append(out, jinja.MacroVars(src, "generate_alias_name")...)
+	})
+	return out
 }

@@ -344,7 +344,7 @@ func TestBriefBqetlEntries(t *testing.T) {
 		t.Fatalf("%d briefs, want one per entry", len(doc.Briefs))
 	}
 	b := doc.Briefs[1] // the correction of 2026-04-02
-	if b.Headline != "We are backfilling shop-prod.orders_derived.orders_v1 for 2026-03-01 to 2026-03-20: Fix the wrong currency of orders placed through the mobile app." {
+	if b.Headline != "This entry backfilled shop-prod.orders_derived.orders_v1 for 2026-03-01 to 2026-03-20 (Complete): Fix the wrong currency of orders placed through the mobile app; bflint finds derived tables that would keep the old numbers (BF801, under open risks)." {
 		t.Errorf("headline %q", b.Headline)
 	}
 	if b.Undo == nil || b.Undo.Location != "moz-fx-data-shared-prod.backfills_staging_derived.shop_prod__orders_derived__orders_v1_backup_2026_04_02" {

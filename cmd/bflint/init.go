@@ -14,6 +14,7 @@ import (
 	"text/template"
 
 	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/runcmd"
@@ -159,9 +160,25 @@ func initCommand(args []string, stdout io.Writer) error {
 	if sk.Grain == string(known.grain) && flagValue(fs, "grain") == "" && known.grainNote != "" {
 		sk.GrainNote = "  # " + known.grainNote
 	}
+	sk.Staging = "backfill_staging." + sk.Name + "__" + id
 	if node != nil && node.Config.Materialized == "incremental" && strings.EqualFold(node.Config.IncrementalStrategy, "microbatch") {
-		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill --event-time-start %s --event-time-end %s",
-			name, runcmd.EventTimeValue(from.T), runcmd.EventTimeValue(g.Add(to.T, 1)))
+		vars := ""
+		project, _ := manifest.ProjectDir(filepath.Dir(path), "/")
+		switch naming := load.NamingVars(project); len(naming) {
+		case 1:
+			// The project names its tables through a var: the plan id
+			// set there puts the run in a table of its own.
+			vars = fmt.Sprintf(` --vars '{"%s": "%s"}'`, naming[0], id)
+			sk.StagingNote = fmt.Sprintf("  # TODO check: the table generate_alias_name names with %s set to the plan id", naming[0])
+		default:
+			// dbt names the table after the model in whatever schema
+			// the output writes: bflint cannot know it, and it carries
+			// no plan id for two runs to stay apart.
+			sk.Staging = "TODO"
+			sk.StagingNote = "  # the table dbt run --target backfill writes (the output's schema, the model's alias); put the plan id in its name with a generate_alias_name macro (docs/dbt.md, step 3)"
+		}
+		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill%s --event-time-start %s --event-time-end %s",
+			name, vars, runcmd.EventTimeValue(from.T), runcmd.EventTimeValue(g.Add(to.T, 1)))
 	}
 	if output == "" {
 		return skeletonTemplate.Execute(stdout, sk)
@@ -284,7 +301,7 @@ run:
 {{- end}}
 
 staging:
-  relation: backfill_staging.{{.Name}}__{{.ID}}
+  relation: {{.Staging}}{{.StagingNote}}
 {{- if not .RunCommand}}
   build: sql/TODO_build.sql
 {{- end}}
@@ -342,7 +359,7 @@ downstream:
 communication:  # TODO consumers and expected_change
 
 data:
-  contains_pii: false  # TODO
+  contains_pii: TODO  # true or false: does the range hold personal data?
 
 approval:
   required: true  # TODO approved_by: who authorised the restatement

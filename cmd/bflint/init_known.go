@@ -13,7 +13,9 @@ type skeleton struct {
 	Start, End, Grain, GrainNote          string
 	// RunCommand is the dbt command that recomputes a microbatch model
 	// for the range, "" for other models.
-	RunCommand                 string
+	RunCommand string
+	// Staging is staging.relation, with the comment StagingNote.
+	Staging, StagingNote       string
 	Known                      known
 	Rebuild, Notify, Snapshots []string
 }

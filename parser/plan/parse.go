@@ -37,6 +37,7 @@ func Parse(f *source.File) *Plan {
 	p.Problems = append(p.Problems, dec.Problems...)
 	p.OmittedProblems = dec.Omitted
 	p.checkRequired()
+	p.checkPlaceholders()
 	return p
 }
 

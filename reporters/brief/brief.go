@@ -86,15 +86,20 @@ type Brief struct {
 
 // Range is which partitions are recomputed.
 type Range struct {
-	Start           string    `json:"start"`
-	End             string    `json:"end"`
-	Grain           string    `json:"grain"`
-	Timezone        string    `json:"timezone,omitempty"`
-	PartitionColumn string    `json:"partition_column,omitempty"`
-	Partitions      int       `json:"partitions,omitempty"` // 0 when the ends are not usable
-	Excluded        []string  `json:"excluded,omitempty"`   // a bqetl entry's excluded_dates
-	PipelineOwns    int       `json:"pipeline_owns,omitempty"`
-	Boundary        *Boundary `json:"boundary"`
+	Start           string   `json:"start"`
+	End             string   `json:"end"`
+	Grain           string   `json:"grain"`
+	Timezone        string   `json:"timezone,omitempty"`
+	PartitionColumn string   `json:"partition_column,omitempty"`
+	Partitions      int      `json:"partitions,omitempty"` // 0 when the ends are not usable
+	Excluded        []string `json:"excluded,omitempty"`   // a bqetl entry's excluded_dates
+	// EntryDates are a bqetl entry's own dates when the table's
+	// date_partition_offset moves the partitions they write by
+	// OffsetDays; Start and End are the partitions.
+	EntryDates   *Period   `json:"entry_dates,omitempty"`
+	OffsetDays   int       `json:"offset_days,omitempty"`
+	PipelineOwns int       `json:"pipeline_owns,omitempty"`
+	Boundary     *Boundary `json:"boundary"`
 }
 
 // Boundary is the evidence for where the range starts.
@@ -227,6 +232,7 @@ func build(res *rules.Result, u *rules.Unit, all []*plan.Plan) *Brief {
 	b.After = p.After.Values()
 	b.Range = rangeOf(p, entry)
 	b.Risks, b.RisksOmitted = risksOf(res, p)
+	defer markChecks(res, p, b)
 	if entry != nil {
 		b.Owner = strings.Join(entry.Entry.Watchers.Values(), ", ")
 		b.Status = entry.Entry.Status.V
@@ -280,6 +286,12 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 		for _, d := range entry.Entry.ExcludedDates.Items {
 			out.Excluded = append(out.Excluded, d.Raw)
 		}
+		if days := entry.OffsetDays(); days != 0 {
+			out.EntryDates, out.OffsetDays = &Period{Start: entry.Entry.StartDate.Raw, End: entry.Entry.EndDate.Raw}, days
+		}
+		if strings.EqualFold(out.PartitionColumn, "null") {
+			out.PartitionColumn = "" // partitioned by ingestion time
+		}
 	}
 	if start, end, ok := p.Bounds(); ok {
 		g := p.Grain()
@@ -292,6 +304,26 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 		out.Boundary = &Boundary{Candidate: answer(bd.Candidate.Raw), IntroducedBy: answer(bd.IntroducedBy.V), Confirmed: answer(bd.Confirmed.Raw), Evidence: answer(bd.Evidence.V)}
 	}
 	return out
+}
+
+// markChecks notes, on each validation check, the codes of the open
+// findings on its lines, so that a criterion bflint rejects is not shown
+// as a criterion.
+func markChecks(res *rules.Result, p *plan.Plan, b *Brief) {
+	if b.Safety == nil || p.Validation == nil {
+		return
+	}
+	for i := range b.Safety.Checks {
+		c := p.Validation.Checks[i]
+		for _, r := range b.Risks {
+			if r.File != p.File.Name || r.Code != "BF402" {
+				continue
+			}
+			if at := c.Pass.At(); at.IsValid() && res.Fset.Position(at).Line == r.Line {
+				b.Safety.Checks[i].Open = append(b.Safety.Checks[i].Open, r.Code)
+			}
+		}
+	}
 }
 
 // risksOf lists the active findings reported on the plan, errors first.

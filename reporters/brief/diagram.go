@@ -101,6 +101,10 @@ func (d *flowchart) lineage(l lineageView, target, top string, mv *Moves) {
 	}
 	ids := map[string]string{target: top}
 	derived := l.g.Downstream(target)
+	direct := map[string]bool{}
+	for _, v := range l.g.Views(target) {
+		direct[v] = true
+	}
 	for _, id := range derived {
 		n := l.node(id)
 		kind := l.kind(id)
@@ -114,8 +118,10 @@ func (d *flowchart) lineage(l lineageView, target, top string, mv *Moves) {
 			shape, note = `{{"%s"}}`, "exposure"
 		case n != nil && n.ResourceType == manifest.Snapshot:
 			shape, note = `[("%s")]`, "snapshot, keeps the old history"
-		case kind == "view":
+		case kind == "view" && direct[id]:
 			shape, note = `(["%s"])`, "view, reads the corrected rows"
+		case kind == "view":
+			shape, note = `(["%s"])`, "view"
 		case kind == "ephemeral":
 			shape, note = `(["%s"])`, "ephemeral, no relation of its own"
 		}

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/reporters"
@@ -82,13 +83,13 @@ func (m mdWriter) facts(b *Brief, asOf string) {
 	if len(b.After) > 0 {
 		m.f("| Runs after | %s |\n", cell(codes(b.After)))
 	}
-	m.f("| bflint | %s |\n\n", cell(verdict(b, asOf)))
+	m.f("| Checks by bflint | %s |\n\n", cell(verdict(b, asOf)))
 }
 
 // verdict counts the open risks by severity.
 func verdict(b *Brief, asOf string) string {
 	if len(b.Risks) == 0 {
-		return "no open finding, as of " + asOf
+		return "nothing outstanding, as of " + asOf
 	}
 	counts := map[string]int{}
 	for _, r := range b.Risks {
@@ -108,7 +109,7 @@ func verdict(b *Brief, asOf string) string {
 }
 
 func (m mdWriter) rangeSection(b *Brief) {
-	m.f("## Range\n\n")
+	m.heading(b, "Range", aboutRange)
 	r := b.Range
 	if r == nil {
 		m.f("The plan states no range (`range`): what is recomputed is unknown.\n\n")
@@ -134,12 +135,15 @@ func (m mdWriter) rangeSection(b *Brief) {
 	if len(r.Excluded) > 0 {
 		m.f("- **Excluded dates**: %s.\n", strings.Join(r.Excluded, ", "))
 	}
+	if r.EntryDates != nil {
+		m.f("- **Entry dates**: %s to %s, which the table's `date_partition_offset` moves by %s to the partitions above.\n", r.EntryDates.Start, r.EntryDates.End, reporters.Plural(r.OffsetDays, "day"))
+	}
 	if r.PipelineOwns > 0 {
-		newest := "partition"
+		newest := "the newest partition"
 		if r.PipelineOwns > 1 {
-			newest = reporters.Plural(r.PipelineOwns, "partition")
+			newest = fmt.Sprintf("the newest %d partitions", r.PipelineOwns)
 		}
-		m.f("- **Left to the scheduled pipeline**: the newest %s, never part of the range.\n", newest)
+		m.f("- **Scheduled pipeline**: it still writes %s, which the range must end before.\n", newest)
 	}
 	switch bd := r.Boundary; {
 	case bd != nil:
@@ -148,6 +152,39 @@ func (m mdWriter) rangeSection(b *Brief) {
 		m.f("- **Boundary**: the plan does not record how the start was found (`range.boundary`).\n")
 	}
 	m.f("\n")
+}
+
+// The rules about each section of a brief, by code.
+func aboutRange(code string) bool { return strings.HasPrefix(code, "BF1") }
+func aboutMoves(code string) bool {
+	return code == "BF501" || code == "BF502" || strings.HasPrefix(code, "BF8") || code == "BF902"
+}
+func aboutSafety(code string) bool {
+	return strings.HasPrefix(code, "BF2") || strings.HasPrefix(code, "BF3") || strings.HasPrefix(code, "BF4") ||
+		code == "BF503" || code == "BF504" || code == "BF901"
+}
+func aboutUndo(code string) bool       { return strings.HasPrefix(code, "BF6") }
+func aboutGovernance(code string) bool { return code == "BF903" || code == "BF904" }
+
+// heading starts a section, naming the open findings of the rules about
+// it first, so that nothing the section says reads as settled while
+// bflint disputes it.
+func (m mdWriter) heading(b *Brief, title string, about func(code string) bool) {
+	m.f("## %s\n\n", title)
+	m.openHere(b, about)
+}
+
+func (m mdWriter) openHere(b *Brief, about func(code string) bool) {
+	var codes []string
+	for _, r := range b.Risks {
+		if about(r.Code) && !slices.Contains(codes, r.Code) {
+			codes = append(codes, r.Code)
+		}
+	}
+	slices.Sort(codes)
+	if len(codes) > 0 {
+		m.f("**Open here**: bflint reports %s on this part of the plan (see Open risks).\n\n", strings.Join(codes, ", "))
+	}
 }
 
 func boundary(bd *Boundary) string {
@@ -175,14 +212,14 @@ func boundary(bd *Boundary) string {
 }
 
 func (m mdWriter) movesSection(b *Brief) {
-	m.f("## What moves and when\n\n")
+	m.heading(b, "What moves and when", aboutMoves)
 	mv := b.Moves
 	m.f("%s\n\n", text(mv.Window))
 	if mv.Publish != nil && mv.Publish.SQL != "" {
 		m.f("The publish is %s.\n\n", code(mv.Publish.SQL))
 	}
 	if len(mv.Consumers) > 0 {
-		m.f("Consumers told: %s.\n\n", text(strings.Join(mv.Consumers, ", ")))
+		m.f("Consumers: %s.\n\n", text(strings.Join(mv.Consumers, ", ")))
 	} else if b.Format != "bqetl" {
 		m.f("The plan names no consumers to tell (`communication.consumers`).\n\n")
 	}
@@ -208,7 +245,7 @@ func (m mdWriter) movesSection(b *Brief) {
 			if st.Order > 0 {
 				order = fmt.Sprint(st.Order)
 			}
-			m.f("| %s | %s | %s | %s |\n", order, cell(code(st.Node)), cell(text(cmp.Or(st.Kind, "unknown"))), cell(how(st, b.Format)))
+			m.f("| %s | %s | %s | %s |\n", order, cell(code(st.Node)), cell(text(cmp.Or(st.Kind, "not known (no lineage)"))), cell(how(st, b.Format)))
 		}
 		omitted(m, mv.DownstreamOmitted, "node", b.Target)
 		m.f("\n")
@@ -221,7 +258,7 @@ func (m mdWriter) movesSection(b *Brief) {
 		m.f(".\n\n")
 	}
 	if len(mv.Exposures) > 0 {
-		m.f("| exposure | owner | told by the plan |\n|---|---|---|\n")
+		m.f("| exposure | owner | in the plan's notify list |\n|---|---|---|\n")
 		for _, e := range mv.Exposures {
 			told := "no"
 			if e.Told {
@@ -233,13 +270,11 @@ func (m mdWriter) movesSection(b *Brief) {
 		m.f("\n")
 	}
 	for _, s := range mv.Snapshots {
-		m.f("- Snapshot %s keeps the history it recorded before the correction", code(s.Node))
+		m.f("- Snapshot %s: the history it recorded is not rewritten; its next run records the corrected rows as new versions, valid from that day.", code(s.Node))
 		if s.Reason != "" {
-			m.f(": %s", text(strings.TrimSuffix(s.Reason, ".")))
-		} else {
-			m.f("; the plan does not say whether it stays so (`downstream.skip`)")
+			m.f(" The plan: %s.", text(strings.TrimSuffix(s.Reason, ".")))
 		}
-		m.f(".\n")
+		m.f("\n")
 	}
 	if len(mv.Snapshots) > 0 {
 		omitted(m, mv.SnapshotsOmitted, "snapshot", b.Target)
@@ -255,7 +290,7 @@ func how(st Step, format string) string {
 		return fmt.Sprintf("rebuilt by this plan, step %d", st.Order)
 	case ByPlan:
 		if format == "bqetl" {
-			return "backfilled by its own entry (" + code(st.Plan) + ")"
+			return "backfilled by the entry of " + st.Plan + " in its own backfill.yaml"
 		}
 		return "corrected by plan " + code(st.Plan) + ", which runs after this one"
 	case BySkip:
@@ -283,7 +318,7 @@ func omitted(m mdWriter, n int, what, target string) {
 }
 
 func (m mdWriter) safetySection(b *Brief) {
-	m.f("## How it is made safe\n\n")
+	m.heading(b, "How it is made safe", aboutSafety)
 	s := b.Safety
 	if s.Rerun != nil || b.Format != "bqetl" {
 		m.f("- **Re-run**: %s.\n", rerun(s.Rerun))
@@ -293,7 +328,7 @@ func (m mdWriter) safetySection(b *Brief) {
 		if st.Build != "" {
 			line += " by " + code(st.Build)
 		}
-		m.f("- **Staging**: %s, before anything is published.\n", line)
+		m.f("- **Staging**: %s.\n", line)
 	} else if b.Format != "bqetl" {
 		m.f("- **Staging**: not stated (`staging`): the recompute may write where consumers read.\n")
 	}
@@ -332,7 +367,11 @@ func (m mdWriter) safetySection(b *Brief) {
 					over = "a control period whose dates are not stated (`control`)"
 				}
 			}
-			m.f("| %s | %s | %s | %s |\n", cell(valueOr(c.Name, "name", text)), cell(valueOr(c.SQL, "sql", code)), cell(valueOr(c.Pass, "pass", code)), cell(over))
+			passes := valueOr(c.Pass, "pass", code)
+			if slices.Contains(c.Open, "BF402") {
+				passes = "no numeric criterion (BF402): " + code(c.Pass)
+			}
+			m.f("| %s | %s | %s | %s |\n", cell(valueOr(c.Name, "name", text)), cell(valueOr(c.SQL, "sql", code)), cell(passes), cell(over))
 		}
 		m.f("\n")
 	case b.Format != "bqetl":
@@ -345,6 +384,9 @@ func rerun(r *Rerun) string {
 		return "not stated (`rerun`): whether a second run duplicates rows is unknown"
 	}
 	s := code(orUnstated(r.Write))
+	if r.Write == "append" {
+		s += ": re-running a partition adds its rows again"
+	}
 	if len(r.Key) > 0 {
 		s += " on " + codes(r.Key)
 	}
@@ -363,14 +405,18 @@ func rerun(r *Rerun) string {
 }
 
 func (m mdWriter) undoSection(b *Brief) {
-	m.f("## How it is undone\n\n")
+	m.heading(b, "How it is undone", aboutUndo)
 	u := b.Undo
 	if u == nil {
-		m.f("The plan states no rollback (`rollback`): the publish cannot be undone except by hand.\n\n")
+		m.f("The plan states no rollback (`rollback`): nothing keeps the rows the publish replaces, so once published the old numbers are gone.\n\n")
 		return
 	}
 	if b.Format == "bqetl" {
-		m.f("Completing the entry clones the table to %s first: restoring its partitions from that clone is the undo. bigquery-etl records no retention, owner or restore time for it.\n\n", code(u.Location))
+		took := "Completing the entry clones"
+		if strings.EqualFold(b.Status, "Complete") {
+			took = "When the entry was completed, bqetl cloned"
+		}
+		m.f("%s the table to %s (the name bqetl gives the clone today) before the copy: restoring partitions from that clone is the undo. bigquery-etl records no retention, owner or restore time for it; a later entry over the same dates is undone with it.\n\n", took, code(u.Location))
 		return
 	}
 	m.f("| | |\n|---|---|\n")
@@ -391,17 +437,26 @@ func (m mdWriter) undoSection(b *Brief) {
 		tested = "yes, on the trial partition"
 	}
 	m.f("| Tested | %s |\n\n", tested)
+	var rebuilt []string
+	for _, st := range b.Moves.Downstream {
+		if st.By == ByRebuild {
+			rebuilt = append(rebuilt, code(st.Node))
+		}
+	}
+	if len(rebuilt) > 0 {
+		m.f("The restore puts back %s only: %s %s the corrected numbers until rebuilt again.\n\n", code(b.Target), listing(rebuilt, 3), verb(len(rebuilt), "keeps", "keep"))
+	}
 }
 
 func (m mdWriter) approvalSection(b *Brief) {
-	m.f("## Approval and personal data\n\n")
+	m.heading(b, "Approval and personal data", aboutGovernance)
 	switch a := b.Approval; {
 	case a == nil:
 		m.f("- **Approval**: not stated (`approval`).\n")
 	case a.Required && a.ApprovedBy != "":
 		m.f("- **Approval**: required, and given by %s.\n", text(a.ApprovedBy))
 	case a.Required:
-		m.f("- **Approval**: required, and not yet given (`approval.approved_by`).\n")
+		m.f("- **Approval**: required; no approver recorded (`approval.approved_by`).\n")
 	default:
 		m.f("- **Approval**: not required.\n")
 	}

@@ -140,7 +140,7 @@ func moves(u *rules.Unit, all []*plan.Plan) *Moves {
 				add(Step{Node: id, By: ByUnplanned}, id)
 			}
 		}
-		mv.Views = l.views(derived)
+		mv.Views = l.g.Views(target)
 		for _, id := range l.g.Snapshots(target) {
 			mv.Snapshots = append(mv.Snapshots, Snapshot{Node: id, Reason: skipReason[id]})
 		}
@@ -225,7 +225,11 @@ func window(p *plan.Plan, mv *Moves) string {
 	case mv.Publish == nil || mv.Publish.Mode == "":
 		s = fmt.Sprintf("The plan does not say how the result reaches %s, so consumers may see %s change one by one over the run.", target, partitions)
 	case mv.Publish.Mode == "whole_range":
-		s = fmt.Sprintf("Consumers of %s see %s change at one instant, when the publish (%s) commits.", target, partitions, orUnstated(mv.Publish.Mechanism))
+		s = fmt.Sprintf("Consumers of %s see %s change at one instant, when the publish (%s) commits", target, partitions, orUnstated(mv.Publish.Mechanism))
+		if t := p.Trial; t != nil && t.Partition.Valid() {
+			s += fmt.Sprintf(", after the trial partition %s, which is published and inspected first", t.Partition.Raw)
+		}
+		s += "."
 	default:
 		s = fmt.Sprintf("Consumers of %s read a range that is part old, part new for the length of the run: %s are published one by one", target, partitions)
 		if c := p.Compute; c != nil && c.MaxConcurrency.Set {
@@ -243,7 +247,7 @@ func window(p *plan.Plan, mv *Moves) string {
 		}
 	}
 	if len(later) > 0 {
-		s += fmt.Sprintf(" %s still %s the old numbers until %s rebuilt, in the order below.", listing(later, 3), verb(len(later), "shows", "show"), verb(len(later), "it is", "each is"))
+		s += fmt.Sprintf(" %s still %s the old numbers until %s next built.", listing(later, 3), verb(len(later), "shows", "show"), verb(len(later), "it is", "each is"))
 	}
 	return s
 }
@@ -270,7 +274,7 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 	covered := map[string]string{}
 	for _, other := range all {
 		if o := bqetl.Of(other); o != nil && o.Follows(pl) {
-			covered[l.resolve(o.Target)] = other.ID.V
+			covered[l.resolve(o.Target)] = o.Entry.Date.Raw
 		}
 	}
 	reached := map[string]bool{}
@@ -300,7 +304,7 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 		}
 		mv.Downstream = append(mv.Downstream, st)
 	}
-	mv.Views = l.views(l.g.Downstream(target))
+	mv.Views = l.g.Views(target)
 	mv.Diagram = diagram(l, target, pl.Target, mv)
 	mv.bound()
 	return mv
@@ -367,18 +371,6 @@ func (l lineageView) node(id string) *manifest.Node {
 		return nil
 	}
 	return l.m.Node(id)
-}
-
-// views are the views among ids: they read the corrected rows as soon as
-// the target is published, with nothing to rebuild.
-func (l lineageView) views(ids []string) []string {
-	out := []string{}
-	for _, id := range ids {
-		if l.g.Materialization(id) == "view" {
-			out = append(out, id)
-		}
-	}
-	return out
 }
 
 // listing names up to n items, counting the rest.

@@ -53,6 +53,8 @@ type Check struct {
 	SQL     string  `json:"sql,omitempty"`
 	Pass    string  `json:"pass,omitempty"`
 	Control *Period `json:"control,omitempty"`
+	// Open are the codes of findings on the check's pass criterion.
+	Open []string `json:"open,omitempty"`
 }
 
 // Period is a span of partitions, such as a control period.
@@ -137,12 +139,22 @@ func headline(b *Brief, p *plan.Plan, entry *bqetl.Planned) string {
 	if r := b.Range; r != nil && r.Start != "" && r.End != "" {
 		span = fmt.Sprintf("for %s to %s", r.Start, r.End)
 	}
+	stale := ""
+	if slices.ContainsFunc(b.Risks, func(r Risk) bool { return r.Code == "BF801" }) {
+		stale = "; bflint finds derived tables that would keep the old numbers (BF801, under open risks)"
+	}
 	if entry != nil {
 		s := fmt.Sprintf("We are backfilling %s %s", b.Target, span)
+		switch {
+		case strings.EqualFold(b.Status, "Complete"):
+			s = fmt.Sprintf("This entry backfilled %s %s (Complete)", b.Target, span)
+		case entry.Entry.Cancelled():
+			s = fmt.Sprintf("This entry was to backfill %s %s, and was cancelled", b.Target, span)
+		}
 		if b.Reason != "" {
 			s += ": " + strings.TrimSuffix(b.Reason, ".")
 		}
-		return s + "."
+		return s + stale + "."
 	}
 	s := fmt.Sprintf("We are correcting %s %s", b.Target, span)
 	change := ""
@@ -150,16 +162,16 @@ func headline(b *Brief, p *plan.Plan, entry *bqetl.Planned) string {
 		change = strings.TrimSuffix(b.Moves.ExpectedChange, ".")
 	}
 	if change == "" {
-		return s + "; the plan does not say what consumers will see change."
+		return s + "; the plan does not say what consumers will see change" + stale + "."
 	}
 	s += "; " + lowerFirst(change)
 	switch outside := reachesOutside(b.Risks); {
 	case outside != "":
 		s += fmt.Sprintf("; bflint finds SQL that may write outside the range (%s, under open risks)", outside)
 	case !saysWhatStays(change):
-		s += "; nothing outside the range is recomputed"
+		s += fmt.Sprintf("; nothing of %s outside the range is recomputed", b.Target)
 	}
-	return s + "."
+	return s + stale + "."
 }
 
 // reachesOutside names the open findings that say the plan's SQL writes

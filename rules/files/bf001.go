@@ -15,11 +15,13 @@ var PlanInvalid = &rules.Rule{
 	Severity: rules.SeverityError,
 	Scope:    rules.ScopePlan,
 	Doc: rules.Doc{
-		Title: "The plan is not valid: YAML syntax, unknown or duplicate keys, wrong types, impossible dates or unknown values",
+		Title: "The plan is not valid: YAML syntax, unknown or duplicate keys, wrong types, impossible dates, unknown values, or answers still TODO",
 		Why: "A plan that does not read is a plan nobody can execute the way it was written. " +
 			"A misspelled key is worse than a missing one: the author believes the question is answered " +
 			"(`rolback:` looks like a rollback) while every tool, and every reader who trusts the tools, sees nothing. " +
-			"bflint reads plans strictly so that each answer is exactly where the format expects it.",
+			"bflint reads plans strictly so that each answer is exactly where the format expects it. " +
+			"A free-text answer left as `TODO` (or `TODO` and a note), as `bflint init` writes them, is reported too: " +
+			"an owner, a reason or a restore time still TODO reads as answered to a skimming reviewer.",
 		Bad: rules.Example{Lang: "yaml", Text: `bflint: 1
 id: bf20260826_a
 target: analytics.fct_orders

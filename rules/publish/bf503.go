@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
@@ -42,6 +43,8 @@ staging:
 		case !st.Relation.Set || strings.TrimSpace(st.Relation.V) == "":
 			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)
 			return nil
+		case plan.IsPlaceholder(st.Relation.V):
+			return nil // still TODO, which BF001 reports
 		}
 		rel := sqlname.Parse(st.Relation.V)
 		key := rel.Key()

@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -55,6 +56,27 @@ func ReadMacros(src string, into map[string]Macro) {
 			into[m[1]] = macro
 		}
 	}
+}
+
+// varRead matches var('name') and var("name", default) in Jinja.
+var varRead = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
+
+// MacroVars returns the vars the macro name, defined in src, reads with
+// var(), each once in the order first read; nil when src does not define
+// it or it reads none.
+func MacroVars(src, name string) []string {
+	var out []string
+	for _, m := range macroDef.FindAllStringSubmatch(src, -1) {
+		if m[1] != name {
+			continue
+		}
+		for _, v := range varRead.FindAllStringSubmatch(m[2], -1) {
+			if !slices.Contains(out, v[1]) {
+				out = append(out, v[1])
+			}
+		}
+	}
+	return out
 }
 
 // bodyShape classifies a macro body by its SQL with the Jinja tags taken

@@ -57,3 +57,19 @@ intermediate AS (
 		}
 	}
 }
+
+func TestMacroVars(t *testing.T) {
+	src := `{% macro generate_schema_name(custom, node) -%}{{ var("schema_suffix", "") }}{%- endmacro %}
+{% macro generate_alias_name(custom_alias_name=none, node=none) -%}
+    {%- if var('backfill_id', none) -%}{{ node.name }}__{{ var('backfill_id') }}{%- else -%}{{ node.name }}{%- endif -%}
+{%- endmacro %}`
+	if got := MacroVars(src, "generate_alias_name"); len(got) != 1 || got[0] != "backfill_id" {
+		t.Errorf("generate_alias_name reads %q, want [backfill_id] once", got)
+	}
+	if got := MacroVars(src, "generate_schema_name"); len(got) != 1 || got[0] != "schema_suffix" {
+		t.Errorf("generate_schema_name reads %q, want [schema_suffix]", got)
+	}
+	if got := MacroVars(src, "other"); got != nil {
+		t.Errorf("an undefined macro reads %q", got)
+	}
+}
