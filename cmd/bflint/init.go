@@ -177,7 +177,7 @@ func initCommand(args []string, stdout io.Writer) error {
 			sk.Staging = "TODO"
 			sk.StagingNote = "  # the table dbt run --target backfill writes (the output's schema, the model's alias); put the plan id in its name with a generate_alias_name macro (docs/dbt.md, step 3)"
 		}
-		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill%s --event-time-start %s --event-time-end %s",
+		sk.RunCommand = fmt.Sprintf("dbt run --select %s --target backfill --defer --state prod-artifacts%s --event-time-start %s --event-time-end %s",
 			name, vars, runcmd.EventTimeValue(from.T), runcmd.EventTimeValue(g.Add(to.T, 1)))
 	}
 	if output == "" {
@@ -296,8 +296,11 @@ compute:  # TODO environment (isolated | shared) and max_concurrency
 run:
   # From the manifest: a microbatch model, which dbt recomputes for exactly
   # the range (--event-time-end is exclusive). TODO check that the output
-  # --target names writes staging.relation (docs/dbt.md, step 3).
-  command: {{.RunCommand}}
+  # --target names writes staging.relation, and that --state names the
+  # folder of the production run's manifest.json, from which --defer
+  # reads the models it does not select (docs/dbt.md, step 3).
+  command: >-
+    {{.RunCommand}}
 {{- end}}
 
 staging:

@@ -2,12 +2,16 @@ package main
 
 import (
 	"bytes"
+	"go/token"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
 )
 
 const initGolden = "../../testdata/golden/init_fct_orders.yaml"
@@ -273,7 +277,7 @@ func TestInitFromManifestConfig(t *testing.T) {
 		{"orders_batched", "2026-03-01", []string{
 			"  write: replace_partition  # from the manifest: microbatch",
 			"  partition_column: ordered_at  # TODO check: the manifest's event_time",
-			"  command: dbt run --select orders_batched --target backfill --event-time-start 2026-03-01 --event-time-end 2026-03-02\n",
+			"  command: >-\n    dbt run --select orders_batched --target backfill --defer --state prod-artifacts --event-time-start 2026-03-01 --event-time-end 2026-03-02\n",
 			// No macro names tables after a var: dbt writes the model's
 			// name, which bflint cannot complete with the output's schema.
 			"  relation: TODO  # the table dbt run --target backfill writes",
@@ -317,12 +321,23 @@ func TestInitMicrobatchNamesStaging(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	for _, want := range []string{
-		`  command: dbt run --select fct_sessions --target backfill --vars '{"backfill_id": "bf20260302_a"}' --event-time-start 2026-03-02 --event-time-end 2026-04-16` + "\n",
+		`    dbt run --select fct_sessions --target backfill --defer --state prod-artifacts --vars '{"backfill_id": "bf20260302_a"}' --event-time-start 2026-03-02 --event-time-end 2026-04-16` + "\n",
 		"  relation: backfill_staging.fct_sessions__bf20260302_a  # TODO check: the table generate_alias_name names with backfill_id set to the plan id\n",
 	} {
 		if !strings.Contains(stdout.String(), want) {
 			t.Errorf("no line %q in:\n%s", want, stdout.String())
 		}
+	}
+	// The command holds ": " in its vars: written plain, the skeleton
+	// would not be YAML, and every other TODO would go unreported.
+	p := plan.Parse(source.Add(token.NewFileSet(), "p.backfill.yaml", stdout.Bytes()))
+	for _, pr := range p.Problems {
+		if strings.Contains(pr.Message, "invalid YAML") {
+			t.Errorf("the skeleton is not YAML: %s", pr.Message)
+		}
+	}
+	if p.Run == nil || !strings.Contains(p.Run.Command.V, `--vars '{"backfill_id": "bf20260302_a"}'`) {
+		t.Errorf("run.command reads %+v", p.Run)
 	}
 }
 

@@ -225,11 +225,10 @@ func window(p *plan.Plan, mv *Moves) string {
 	case mv.Publish == nil || mv.Publish.Mode == "":
 		s = fmt.Sprintf("The plan does not say how the result reaches %s, so consumers may see %s change one by one over the run.", target, partitions)
 	case mv.Publish.Mode == "whole_range":
-		s = fmt.Sprintf("Consumers of %s see %s change at one instant, when the publish (%s) commits", target, partitions, orUnstated(mv.Publish.Mechanism))
+		s = fmt.Sprintf("Consumers of %s see %s change at one instant, when the publish (%s) commits.", target, partitions, orUnstated(mv.Publish.Mechanism))
 		if t := p.Trial; t != nil && t.Partition.Valid() {
-			s += fmt.Sprintf(", after the trial partition %s, which is published and inspected first", t.Partition.Raw)
+			s = fmt.Sprintf("The trial partition %s of %s is published first and inspected; then consumers see the rest of the range change at one instant, when the publish (%s) commits.", t.Partition.Raw, target, orUnstated(mv.Publish.Mechanism))
 		}
-		s += "."
 	default:
 		s = fmt.Sprintf("Consumers of %s read a range that is part old, part new for the length of the run: %s are published one by one", target, partitions)
 		if c := p.Compute; c != nil && c.MaxConcurrency.Set {
@@ -242,12 +241,15 @@ func window(p *plan.Plan, mv *Moves) string {
 	}
 	var later []string
 	for _, st := range mv.Downstream {
-		if st.By == ByRebuild || st.By == ByPlan {
-			later = append(later, st.Node)
+		switch st.By {
+		case ByRebuild:
+			later = append(later, fmt.Sprintf("%s until this plan rebuilds it (step %d)", st.Node, st.Order))
+		case ByPlan:
+			later = append(later, fmt.Sprintf("%s until plan %s corrects it", st.Node, st.Plan))
 		}
 	}
 	if len(later) > 0 {
-		s += fmt.Sprintf(" %s still %s the old numbers until %s next built.", listing(later, 3), verb(len(later), "shows", "show"), verb(len(later), "it is", "each is"))
+		s += " Derived tables show the old numbers meanwhile: " + listing(later, 3) + "."
 	}
 	return s
 }
