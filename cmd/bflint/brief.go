@@ -45,25 +45,15 @@ func briefCommand(args []string, stdout io.Writer) error {
 	flags.SetOutput(io.Discard)
 	command.flags(flags)
 	o := &lintOptions{now: time.Now()}
-	rest := args
-	for {
-		if err := flags.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				writeCommandHelp(stdout, command)
-				return &exitError{code: exitClean}
-			}
-			return commandUsageErrorf("brief", "brief: %v", err)
+	paths, err := parseInterleaved(flags, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeCommandHelp(stdout, command)
+			return &exitError{code: exitClean}
 		}
-		if consumed := len(rest) - flags.NArg(); consumed > 0 && rest[consumed-1] == "--" {
-			o.paths = append(o.paths, flags.Args()...)
-			break
-		}
-		if flags.NArg() == 0 {
-			break
-		}
-		o.paths = append(o.paths, flags.Arg(0))
-		rest = flags.Args()[1:]
+		return commandUsageErrorf("brief", "brief: %v", err)
 	}
+	o.paths = paths
 	if len(o.paths) == 0 {
 		o.paths = []string{"."}
 	}

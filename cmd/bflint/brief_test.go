@@ -373,18 +373,9 @@ func TestBriefBqetlEntries(t *testing.T) {
 // TestBriefOfSkeleton: the TODOs bflint init leaves are never stated as
 // answers; the brief says what is not stated, and the findings say why.
 func TestBriefOfSkeleton(t *testing.T) {
-	src, err := filepath.Abs("../../examples/two_plans")
-	if err != nil {
+	dir := skeletonProject(t, "bflint: 1\n")
+	if err := os.Remove(filepath.Join(dir, "new.backfill.yaml")); err != nil {
 		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range []string{"fct_orders.backfill.yaml", "revenue_daily.backfill.yaml"} {
-		if err := os.Remove(filepath.Join(dir, p)); err != nil {
-			t.Fatal(err)
-		}
 	}
 	plan := filepath.Join(dir, "skeleton.backfill.yaml")
 	var stdout, stderr bytes.Buffer

@@ -230,6 +230,28 @@ func commandNames() string {
 	return strings.Join(names, ", ")
 }
 
+// parseInterleaved parses flags between which positional arguments may
+// stand ("bflint lineage fct_orders --format json", "bflint examples/
+// --format json") and returns the positional ones in order; "--" ends the
+// flags, so what follows it is positional even when it looks like a flag.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	rest := args
+	for {
+		if err := fs.Parse(rest); err != nil {
+			return nil, err
+		}
+		if consumed := len(rest) - fs.NArg(); consumed > 0 && rest[consumed-1] == "--" {
+			return append(positional, fs.Args()...), nil
+		}
+		if fs.NArg() == 0 {
+			return positional, nil
+		}
+		positional = append(positional, fs.Arg(0))
+		rest = fs.Args()[1:]
+	}
+}
+
 // flagValue is the parsed value of a flag fs declares, for commands whose
 // flags are declared once in subcommands.
 func flagValue(fs *flag.FlagSet, name string) string {

@@ -62,22 +62,14 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	flags := flag.NewFlagSet("bflint lineage", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
 	command.flags(flags)
-	var targets []string
 	// The target usually comes first, as in "bflint lineage fct_orders --format json".
-	rest := args
-	for {
-		if err := flags.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				writeCommandHelp(stdout, command)
-				return &exitError{code: exitClean}
-			}
-			return commandUsageErrorf("lineage", "lineage: %v", err)
+	targets, err := parseInterleaved(flags, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeCommandHelp(stdout, command)
+			return &exitError{code: exitClean}
 		}
-		if flags.NArg() == 0 {
-			break
-		}
-		targets = append(targets, flags.Arg(0))
-		rest = flags.Args()[1:]
+		return commandUsageErrorf("lineage", "lineage: %v", err)
 	}
 	manifestPath, treePath, format := flagValue(flags, "manifest"), flagValue(flags, "tree"), flagValue(flags, "format")
 	if len(targets) != 1 {

@@ -105,27 +105,15 @@ func parseLintFlags(args []string, stdout io.Writer) (*lintOptions, error) {
 	)
 	declareLintFlags(fs, &o, &v)
 	// Flags may follow paths, as in "bflint examples/ --format json".
-	rest := args
-	for {
-		if err := fs.Parse(rest); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				writeMainHelp(stdout, fs)
-				return nil, &exitError{code: exitClean}
-			}
-			return nil, usageErrorf("%v", err)
+	paths, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			writeMainHelp(stdout, fs)
+			return nil, &exitError{code: exitClean}
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		// "--" ends the flags: what follows is paths, even when it looks
-		// like a flag (a file named "--output=x.sql" stays a file).
-		if consumed := len(rest) - fs.NArg(); consumed > 0 && rest[consumed-1] == "--" {
-			o.paths = append(o.paths, fs.Args()...)
-			break
-		}
-		o.paths = append(o.paths, fs.Arg(0))
-		rest = fs.Args()[1:]
+		return nil, usageErrorf("%v", err)
 	}
+	o.paths = paths
 	if len(o.paths) == 0 {
 		o.paths = []string{"."}
 	}
