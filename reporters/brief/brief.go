@@ -12,6 +12,7 @@
 package brief
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -64,8 +65,12 @@ type Brief struct {
 	Readable bool   `json:"readable"`
 	Problem  string `json:"problem,omitempty"`
 
-	ID       string   `json:"id,omitempty"`
-	Target   string   `json:"target,omitempty"`
+	ID     string `json:"id,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Relation is the warehouse relation of a target named as a dbt node,
+	// which is what consumers query; "" when the plan names the relation
+	// itself or the lineage does not know it.
+	Relation string   `json:"relation,omitempty"`
 	Headline string   `json:"headline,omitempty"`
 	Owner    string   `json:"owner,omitempty"`
 	Reason   string   `json:"reason,omitempty"`
@@ -240,7 +245,8 @@ func build(res *rules.Result, u *rules.Unit, all []*plan.Plan) *Brief {
 		b.Safety = entrySafety(entry)
 		b.Undo = entryUndo(entry)
 	} else {
-		b.Moves = moves(u, all)
+		b.Relation = relationOf(u, p)
+		b.Moves = moves(u, all, cmp.Or(b.Relation, b.Target))
 		b.Safety = safety(p)
 		b.Undo = undo(p)
 		b.Approval = approval(p)
@@ -358,6 +364,21 @@ func data(p *plan.Plan) *Data {
 		return nil
 	}
 	return &Data{ContainsPII: p.Data.ContainsPII.V, Suppression: answer(p.Data.Suppression.V), Grants: answer(p.Data.Grants.V)}
+}
+
+// relationOf is the warehouse relation of the plan's target when the plan
+// names it as a dbt node and the manifest records where it is built.
+func relationOf(u *rules.Unit, p *plan.Plan) string {
+	l := lineageOf(u)
+	id := l.resolve(p.Target.V)
+	if id == "" {
+		return ""
+	}
+	rel := strings.ReplaceAll(strings.ReplaceAll(l.m.RelationName(l.node(id)), `"`, ""), "`", "")
+	if strings.EqualFold(rel, p.Target.V) || strings.HasSuffix(strings.ToLower(rel), "."+strings.ToLower(p.Target.V)) {
+		return ""
+	}
+	return rel
 }
 
 // answer is a plan value as the brief states it: "" for a placeholder

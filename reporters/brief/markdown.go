@@ -40,7 +40,8 @@ func (m mdWriter) brief(b *Brief, asOf string) {
 		span = ", " + r.Start + " to " + r.End
 	}
 	m.f("# Backfill brief: %s%s\n\n", code(b.Target), span)
-	m.f("**%s**\n\n", strings.Replace(text(b.Headline), text(b.Target), code(b.Target), 1))
+	name := cmp.Or(b.Relation, b.Target)
+	m.f("**%s**\n\n", strings.Replace(text(b.Headline), text(name), code(name), 1))
 	m.facts(b, asOf)
 	m.rangeSection(b)
 	m.movesSection(b)
@@ -62,6 +63,9 @@ func (m mdWriter) facts(b *Brief, asOf string) {
 		plan += " (id " + code(b.ID) + ")"
 	}
 	m.f("| Plan | %s |\n", cell(plan))
+	if b.Relation != "" {
+		m.f("| Relation | %s, the table of %s |\n", cell(code(b.Relation)), cell(code(b.Target)))
+	}
 	if b.Status != "" {
 		m.f("| Status | %s |\n", cell(text(b.Status)))
 	}

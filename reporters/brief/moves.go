@@ -83,7 +83,7 @@ type Snapshot struct {
 
 // moves reads what a bflint plan moves, from its lists and, when the unit
 // has a dbt manifest holding the target, from the lineage.
-func moves(u *rules.Unit, all []*plan.Plan) *Moves {
+func moves(u *rules.Unit, all []*plan.Plan, targetName string) *Moves {
 	p := u.Plan
 	mv := &Moves{Downstream: []Step{}, Views: []string{}, Exposures: []Exposure{}, Snapshots: []Snapshot{}}
 	if c := p.Communication; c != nil {
@@ -147,7 +147,7 @@ func moves(u *rules.Unit, all []*plan.Plan) *Moves {
 	}
 	mv.Exposures = exposures(l, target, ds.Notify.Values(), mv.Consumers)
 	mv.Diagram = diagram(l, target, p.Target.V, mv)
-	mv.Window = window(p, mv)
+	mv.Window = window(p, mv, targetName)
 	mv.bound()
 	return mv
 }
@@ -210,8 +210,7 @@ func ownerOf(o manifest.Owner) string {
 }
 
 // window says how long consumers read a half-corrected range.
-func window(p *plan.Plan, mv *Moves) string {
-	target := p.Target.V
+func window(p *plan.Plan, mv *Moves, target string) string {
 	partitions := "the range"
 	if start, end, ok := p.Bounds(); ok {
 		n := 0

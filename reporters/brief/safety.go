@@ -1,6 +1,7 @@
 package brief
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -156,7 +157,7 @@ func headline(b *Brief, p *plan.Plan, entry *bqetl.Planned) string {
 		}
 		return s + stale + "."
 	}
-	s := fmt.Sprintf("We are correcting %s %s", b.Target, span)
+	s := fmt.Sprintf("We are correcting %s %s", cmp.Or(b.Relation, b.Target), span)
 	change := ""
 	if b.Moves != nil {
 		change = strings.TrimSuffix(b.Moves.ExpectedChange, ".")
@@ -169,7 +170,7 @@ func headline(b *Brief, p *plan.Plan, entry *bqetl.Planned) string {
 	case outside != "":
 		s += fmt.Sprintf("; bflint finds SQL that may write outside the range (%s, under open risks)", outside)
 	case !saysWhatStays(change):
-		s += fmt.Sprintf("; nothing of %s outside the range is recomputed", b.Target)
+		s += fmt.Sprintf("; nothing of %s outside the range is recomputed", cmp.Or(b.Relation, b.Target))
 	}
 	return s + stale + "."
 }
