@@ -290,7 +290,8 @@ rerun:
 {{- end}}
   tested: {}  # TODO partition: the partition run twice against a populated copy; identical: true once both runs gave the same rows
 
-compute:  # TODO environment (isolated | shared) and max_concurrency
+compute:  # TODO max_concurrency: how many partitions are recomputed at once
+  environment: TODO  # isolated | shared (shared needs a window of off-peak hours)
 {{- if .RunCommand}}
 
 run:
@@ -319,10 +320,12 @@ validation:
       control: {}  # TODO start and end of a period the bug did not touch
       pass: "TODO"
 
-publish:  # TODO mode (whole_range | per_partition) and mechanism (merge | partition_swap | snapshot_swap | view_swap | insert_overwrite)
+publish:  # TODO mechanism (merge | partition_swap | snapshot_swap | view_swap | insert_overwrite)
+  mode: TODO  # whole_range | per_partition
   sql: sql/TODO_publish.sql
 
-rollback:  # TODO mechanism (restore_copy | time_travel | snapshot_restore) and retained_until
+rollback:  # TODO retained_until: the day the copy may be dropped
+  mechanism: TODO  # restore_copy | time_travel | snapshot_restore
   location: TODO
   restorable_by: TODO
   restore_time: TODO
