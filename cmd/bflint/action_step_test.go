@@ -66,8 +66,8 @@ func TestActionLintStep(t *testing.T) {
 	if !strings.Contains(outputs, "exit-code=0\n") || !strings.Contains(outputs, "brief-file="+filepath.Join(work, "brief.md")+"\n") {
 		t.Errorf("outputs:\n%s", outputs)
 	}
-	lint, briefs, ok := strings.Cut(summary, "\n# Backfill brief: `model.shop.fct_orders`")
-	if !ok || !strings.HasPrefix(lint, "### bflint: no findings") || !strings.Contains(briefs, "\n# Backfill brief: `model.shop.revenue_daily`") {
+	lint, briefs, ok := strings.Cut(summary, "\n# Backfill brief: `warehouse.analytics.fct_orders`")
+	if !ok || !strings.HasPrefix(lint, "### bflint: no findings") || !strings.Contains(briefs, "\n# Backfill brief: `warehouse.analytics.revenue_daily`") {
 		t.Errorf("job summary, want the lint summary then both briefs:\n%s", summary)
 	}
 	if brief := read(filepath.Join(work, "brief.md")); !strings.Contains(summary, brief) {

@@ -39,8 +39,8 @@ func (m mdWriter) brief(b *Brief, asOf string) {
 	if r := b.Range; r != nil && r.Start != "" && r.End != "" {
 		span = ", " + r.Start + " to " + r.End
 	}
-	m.f("# Backfill brief: %s%s\n\n", code(b.Target), span)
 	name := cmp.Or(b.Relation, b.Target)
+	m.f("# Backfill brief: %s%s\n\n", code(name), span)
 	m.f("**%s**\n\n", strings.Replace(text(b.Headline), text(name), code(name), 1))
 	m.facts(b, asOf)
 	m.rangeSection(b)
