@@ -119,3 +119,17 @@ func (p *Plan) Bounds() (start, end time.Time, ok bool) {
 	}
 	return r.Start.T, r.End.T, true
 }
+
+// Partitions is how many partitions the range holds, both ends included;
+// 0 when Bounds cannot tell.
+func (p *Plan) Partitions() int {
+	start, end, ok := p.Bounds()
+	if !ok {
+		return 0
+	}
+	n := 0
+	for t, g := start, p.Grain(); !t.After(end); t = g.Add(t, 1) {
+		n++
+	}
+	return n
+}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/rules"
 )
@@ -237,7 +238,6 @@ func build(res *rules.Result, u *rules.Unit, all []*plan.Plan) *Brief {
 	b.After = p.After.Values()
 	b.Range = rangeOf(p, entry)
 	b.Risks, b.RisksOmitted = risksOf(res, p)
-	defer markChecks(res, p, b)
 	if entry != nil {
 		b.Owner = strings.Join(entry.Entry.Watchers.Values(), ", ")
 		b.Status = entry.Entry.Status.V
@@ -248,6 +248,7 @@ func build(res *rules.Result, u *rules.Unit, all []*plan.Plan) *Brief {
 		b.Relation = relationOf(u, p)
 		b.Moves = moves(u, all, cmp.Or(b.Relation, b.Target))
 		b.Safety = safety(p)
+		markChecks(res, p, b.Safety)
 		b.Undo = undo(p)
 		b.Approval = approval(p)
 		b.Data = data(p)
@@ -299,12 +300,8 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 			out.PartitionColumn = "" // partitioned by ingestion time
 		}
 	}
-	if start, end, ok := p.Bounds(); ok {
-		g := p.Grain()
-		for t := start; !t.After(end); t = g.Add(t, 1) {
-			out.Partitions++
-		}
-		out.Partitions -= len(out.Excluded)
+	if n := p.Partitions(); n > 0 {
+		out.Partitions = n - len(out.Excluded)
 	}
 	if bd := r.Boundary; bd != nil {
 		out.Boundary = &Boundary{Candidate: answer(bd.Candidate.Raw), IntroducedBy: answer(bd.IntroducedBy.V), Confirmed: answer(bd.Confirmed.Raw), Evidence: answer(bd.Evidence.V)}
@@ -313,20 +310,22 @@ func rangeOf(p *plan.Plan, entry *bqetl.Planned) *Range {
 }
 
 // markChecks notes, on each validation check, the codes of the open
-// findings on its lines, so that a criterion bflint rejects is not shown
-// as a criterion.
-func markChecks(res *rules.Result, p *plan.Plan, b *Brief) {
-	if b.Safety == nil || p.Validation == nil {
+// findings on its pass criterion, so that a criterion bflint rejects is
+// not shown as a criterion. Every finding counts, listed in the brief's
+// risks or past their bound.
+func markChecks(res *rules.Result, p *plan.Plan, s *Safety) {
+	if p.Validation == nil {
 		return
 	}
-	for i := range b.Safety.Checks {
-		c := p.Validation.Checks[i]
-		for _, r := range b.Risks {
-			if r.File != p.File.Name || r.Code != "BF402" {
-				continue
-			}
-			if at := c.Pass.At(); at.IsValid() && res.Fset.Position(at).Line == r.Line {
-				b.Safety.Checks[i].Open = append(b.Safety.Checks[i].Open, r.Code)
+	for i, c := range p.Validation.Checks {
+		at := c.Pass.At()
+		if !at.IsValid() {
+			continue
+		}
+		line := res.Fset.Position(at).Line
+		for _, f := range res.Findings {
+			if f.Suppressed == nil && f.Rule.Code == "BF402" && f.File == p.File && slices.Contains(f.Plans, p) && res.Fset.Position(f.Pos).Line == line {
+				s.Checks[i].Open = append(s.Checks[i].Open, f.Rule.Code)
 			}
 		}
 	}
@@ -374,11 +373,11 @@ func relationOf(u *rules.Unit, p *plan.Plan) string {
 	if id == "" {
 		return ""
 	}
-	rel := strings.ReplaceAll(strings.ReplaceAll(l.m.RelationName(l.node(id)), `"`, ""), "`", "")
-	if strings.EqualFold(rel, p.Target.V) || strings.HasSuffix(strings.ToLower(rel), "."+strings.ToLower(p.Target.V)) {
+	rel := sqlname.Parse(l.m.RelationName(l.node(id)))
+	if len(rel.Parts) == 0 || rel.Matches(sqlname.Parse(p.Target.V)) {
 		return ""
 	}
-	return rel
+	return rel.Name()
 }
 
 // answer is a plan value as the brief states it: "" for a placeholder

@@ -18,18 +18,19 @@ import (
 const MaxDrawn = 30
 
 // diagram is a Mermaid flowchart of what follows the target: the lineage
-// below it when the unit has one (target is its unique_id), else the
-// plan's own order.
-func diagram(l lineageView, target, targetName string, mv *Moves) string {
+// below it when the unit has one (target is its unique_id, derived its
+// sorted descendants, mv.Views not yet bounded), else the plan's own
+// order.
+func diagram(l lineageView, target, targetName string, derived []string, mv *Moves) string {
 	var d flowchart
 	top := d.node(`[["%s"]]`, label(shortName(l, cmp.Or(target, targetName)), "target"))
 	switch {
 	case target == "":
 		d.planOrder(top, mv)
-	case len(l.g.Downstream(target)) < MaxDrawn:
-		d.lineage(l, target, top, mv)
+	case len(derived) < MaxDrawn:
+		d.lineage(l, target, top, derived, mv)
 	default:
-		d.depths(l, target, top)
+		d.depths(l, target, top, derived)
 	}
 	return d.String()
 }
@@ -92,7 +93,7 @@ func (d *flowchart) planOrder(top string, mv *Moves) {
 
 // lineage draws every node derived from target, with the edges between
 // them, each labelled with how it follows the correction.
-func (d *flowchart) lineage(l lineageView, target, top string, mv *Moves) {
+func (d *flowchart) lineage(l lineageView, target, top string, derived []string, mv *Moves) {
 	notes := map[string]string{}
 	for _, st := range mv.Downstream {
 		if id := l.resolve(st.Node); id != "" {
@@ -100,9 +101,8 @@ func (d *flowchart) lineage(l lineageView, target, top string, mv *Moves) {
 		}
 	}
 	ids := map[string]string{target: top}
-	derived := l.g.Downstream(target)
 	direct := map[string]bool{}
-	for _, v := range l.g.Views(target) {
+	for _, v := range mv.Views {
 		direct[v] = true
 	}
 	for _, id := range derived {
@@ -137,9 +137,8 @@ func (d *flowchart) lineage(l lineageView, target, top string, mv *Moves) {
 }
 
 // depths draws the nodes derived from target as one box per depth.
-func (d *flowchart) depths(l lineageView, target, top string) {
+func (d *flowchart) depths(l lineageView, target, top string, derived []string) {
 	d.down = true
-	derived := l.g.Downstream(target)
 	inSet := func(id string) bool { _, ok := slices.BinarySearch(derived, id); return ok }
 	depth := map[string]int{target: 0}
 	var levels [][]string

@@ -146,7 +146,7 @@ func moves(u *rules.Unit, all []*plan.Plan, targetName string) *Moves {
 		}
 	}
 	mv.Exposures = exposures(l, target, ds.Notify.Values(), mv.Consumers)
-	mv.Diagram = diagram(l, target, p.Target.V, mv)
+	mv.Diagram = diagram(l, target, p.Target.V, derived, mv)
 	mv.Window = window(p, mv, targetName)
 	mv.bound()
 	return mv
@@ -212,11 +212,7 @@ func ownerOf(o manifest.Owner) string {
 // window says how long consumers read a half-corrected range.
 func window(p *plan.Plan, mv *Moves, target string) string {
 	partitions := "the range"
-	if start, end, ok := p.Bounds(); ok {
-		n := 0
-		for t, g := start, p.Grain(); !t.After(end); t = g.Add(t, 1) {
-			n++
-		}
+	if n := p.Partitions(); n > 0 {
 		partitions = fmt.Sprintf("the %d partitions of the range", n)
 	}
 	var s string
@@ -268,7 +264,7 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 	l := lineageOf(u)
 	target := l.resolve(pl.Target)
 	if target == "" {
-		mv.Diagram = diagram(l, "", pl.Target, mv)
+		mv.Diagram = diagram(l, "", pl.Target, nil, mv)
 		return mv
 	}
 	mv.Lineage = u.DBT.Path
@@ -306,7 +302,7 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 		mv.Downstream = append(mv.Downstream, st)
 	}
 	mv.Views = l.g.Views(target)
-	mv.Diagram = diagram(l, target, pl.Target, mv)
+	mv.Diagram = diagram(l, target, pl.Target, l.g.Downstream(target), mv)
 	mv.bound()
 	return mv
 }
