@@ -64,26 +64,3 @@ func setOf(pass *rules.Pass) *planSet {
 		return s
 	}).(*planSet)
 }
-
-// sameTarget lists the plans of the run, p among them, whose target may be
-// p's: those sharing a name's last part, which target.same then decides.
-func (s *planSet) sameTarget(p *plan.Plan) []*plan.Plan {
-	t, ok := s.targets[p]
-	if !ok {
-		return nil
-	}
-	var out []*plan.Plan
-	seen := map[*plan.Plan]bool{}
-	for _, n := range t.names {
-		if len(n.Parts) == 0 {
-			continue
-		}
-		for _, q := range s.byName[strings.ToLower(n.Parts[len(n.Parts)-1])] {
-			if !seen[q] {
-				seen[q] = true
-				out = append(out, q)
-			}
-		}
-	}
-	return out
-}

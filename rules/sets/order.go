@@ -184,9 +184,6 @@ func (o *runOrder) indexOf(q *plan.Plan) int {
 	return -1
 }
 
-// ordered reports whether after puts the unit's plan and q in some order.
-func (o *order) ordered(q *plan.Plan) bool { return o.waitsFor(q) || o.waitedBy(q) }
-
 // cycle returns the members of the cycle through the unit's plan, itself
 // first, when it leads them (see leads), and a shortest chain of waits
 // from it back to itself; nil when it is on no cycle or another member
