@@ -39,13 +39,13 @@ func (p *Plan) checkPlaceholders() {
 		switch x := v.Addr().Interface().(type) {
 		case *String:
 			if x.Set && isTODO(x.V) && !files[x] {
-				p.problem(x.Field, "%s is still TODO: the plan does not answer it yet\nhelp: replace the TODO with the answer", path)
+				p.problem(x.Field, "%s is still TODO: the plan does not answer it yet\nhelp: %s", path, todoHelp(path))
 			}
 			return
 		case *StringList:
 			for i := range x.Items {
 				if isTODO(x.Items[i].V) {
-					p.problem(x.Items[i].Field, "%s[%d] is still TODO: the plan does not answer it yet\nhelp: replace the TODO with the answer", path, i)
+					p.problem(x.Items[i].Field, "%s[%d] is still TODO: the plan does not answer it yet\nhelp: %s", path, i, todoHelp(path))
 				}
 			}
 			return
@@ -74,4 +74,14 @@ func (p *Plan) checkPlaceholders() {
 func isTODO(v string) bool {
 	v = strings.TrimSpace(v)
 	return v == "TODO" || strings.HasPrefix(v, "TODO ")
+}
+
+// todoHelp says what to write in place of a TODO: what the key means, as
+// the plan schema (and so an editor) describes it.
+func todoHelp(path string) string {
+	d := strings.TrimSuffix(Describe(path), ".")
+	if d == "" {
+		return "replace the TODO with the answer"
+	}
+	return "replace the TODO with " + strings.ToLower(d[:1]) + d[1:]
 }

@@ -250,3 +250,17 @@ func TestSchemaCases(t *testing.T) {
 		})
 	}
 }
+
+func TestDescribe(t *testing.T) {
+	for path, want := range map[string]string{
+		"owner":                     "The person or team that runs the backfill.",
+		"validation.checks[1].name": "Short name of the check.",
+		"rollback.restorable_by":    "Who can carry out the restore.",
+		"rollback.nope":             "",
+		"nope":                      "",
+	} {
+		if got := Describe(path); got != want {
+			t.Errorf("Describe(%q) = %q, want %q", path, got, want)
+		}
+	}
+}
