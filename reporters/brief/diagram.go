@@ -117,7 +117,7 @@ func (d *flowchart) lineage(l lineageView, target, top string, derived []string,
 		case n != nil && n.ResourceType == manifest.Exposure:
 			shape, note = `{{"%s"}}`, "exposure"
 		case n != nil && n.ResourceType == manifest.Snapshot:
-			shape, note = `[("%s")]`, "snapshot, keeps the old history"
+			shape, note = `[("%s")]`, "snapshot, history not rewritten"
 		case kind == "view" && direct[id]:
 			shape, note = `(["%s"])`, "view, reads the corrected rows"
 		case kind == "view":
