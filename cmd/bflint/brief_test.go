@@ -18,6 +18,7 @@ import (
 	extast "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
+	"github.com/bflint/bflint/internal/schematest"
 	"github.com/bflint/bflint/reporters/brief"
 )
 
@@ -42,7 +43,7 @@ func TestBriefExamples(t *testing.T) {
 				ext := map[string]string{"markdown": ".md", "json": ".json"}[format]
 				checkGolden(t, filepath.Join("testdata/golden/brief", example+ext), stdout.Bytes())
 				if format == "json" {
-					validateBrief(t, schema, stdout.Bytes())
+					schematest.Validate(t, schema, stdout.Bytes())
 				} else {
 					checkBriefMarkdown(t, stdout.Bytes())
 				}
@@ -234,31 +235,7 @@ func checkGolden(t *testing.T, path string, got []byte) {
 
 func briefSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(brief.Schema))
-	if err != nil {
-		t.Fatalf("reporters/brief/schema.json is not JSON: %v", err)
-	}
-	const id = "https://github.com/bflint/bflint/blob/main/reporters/brief/schema.json"
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(id, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(id)
-	if err != nil {
-		t.Fatalf("compile the brief schema: %v", err)
-	}
-	return sch
-}
-
-func validateBrief(t *testing.T, schema *jsonschema.Schema, out []byte) {
-	t.Helper()
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
-	if err != nil {
-		t.Fatalf("the brief is not JSON: %v", err)
-	}
-	if err := schema.Validate(inst); err != nil {
-		t.Errorf("the brief does not match its schema: %v", err)
-	}
+	return schematest.Compile(t, "https://github.com/bflint/bflint/blob/main/reporters/brief/schema.json", brief.Schema)
 }
 
 // checkBriefMarkdown parses a brief as GitHub renders it and checks its
@@ -335,7 +312,7 @@ func TestBriefBqetlEntries(t *testing.T) {
 	if code := run([]string{"brief", "--now", examplesNow, "--all-entries", "--format", "json", entries}, &stdout, &stderr); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	validateBrief(t, briefSchema(t), stdout.Bytes())
+	schematest.Validate(t, briefSchema(t), stdout.Bytes())
 	var doc brief.Document
 	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/internal/schematest"
 	"github.com/bflint/bflint/reporters/internal/reportertest"
 	"github.com/bflint/bflint/rules"
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -41,22 +42,7 @@ func compileSchema(t *testing.T) *jsonschema.Schema {
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		t.Fatalf("schema.json is not JSON: %v", err)
-	}
-	if id, _ := doc.(map[string]any)["$id"].(string); id != schemaID {
-		t.Fatalf("schema.json $id is %q, want %q", id, schemaID)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource(schemaID, doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile(schemaID)
-	if err != nil {
-		t.Fatalf("compile schema.json: %v", err)
-	}
-	return sch
+	return schematest.Compile(t, schemaID, data)
 }
 
 func instance(t *testing.T, out []byte) any {
