@@ -110,12 +110,19 @@ check_archive() { # ARCH RUNNER...
 # qemu that has not ended in 120 s is killed and tried again, at most
 # three times; any other failure counts at once.
 exec 3>&2
+# Each try writes to files of its own, and only the try that ends is
+# passed on: a killed one may have printed part of a report, and the shell
+# that waits for it says "Killed" on its stderr.
 under_qemu() { # ARGS...
   local try status
   for try in 1 2 3; do
     status=0
-    timeout -s KILL 120 qemu-aarch64-static "$@" || status=$?
-    [ "$status" -ne 137 ] && return "$status"
+    { timeout -s KILL 120 qemu-aarch64-static "$@" >"$work/qemu.out" 2>"$work/qemu.err"; } 2>/dev/null || status=$?
+    if [ "$status" -ne 137 ]; then
+      cat "$work/qemu.out"
+      cat "$work/qemu.err" >&2
+      return "$status"
+    fi
     echo "linux/arm64: qemu-aarch64-static hung (try $try of 3), killed" >&3
   done
   return "$status"
