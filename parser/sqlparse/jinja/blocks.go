@@ -34,7 +34,7 @@ type blockSet struct {
 var closers = map[string]string{
 	"if": "endif", "for": "endfor", "macro": "endmacro", "call": "endcall",
 	"snapshot": "endsnapshot", "materialization": "endmaterialization",
-	"filter": "endfilter", "raw": "endraw", "test": "endtest", "docs": "enddocs",
+	"filter": "endfilter", "test": "endtest", "docs": "enddocs",
 }
 
 // knownTests are the if tests whose value bflint knows: a test of loop
@@ -66,6 +66,14 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 		word := m[1]
 		inner := jinjaInner(text)
 		switch {
+		case word == "raw" || word == "endraw":
+			// What a raw block holds is written out as it stands, so its
+			// text is the SQL's and any tags in it are the output's own:
+			// bigquery-etl's generators write {% raw %}{% if is_init() %}
+			// {% endraw %} for bqetl to read when it runs the query. The
+			// raw tags go and what they enclose is read as a template in
+			// turn, blocks matched across them.
+			bs.loose = append(bs.loose, t)
 		case word == "set" && !strings.Contains(inner, "="):
 			stack = append(stack, &block{kind: "set", tags: []sqltext.Token{t}, known: -1})
 		case closers[word] != "":
@@ -110,7 +118,7 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 }
 
 // nonSQLBlocks are the blocks whose body is never SQL of the model.
-var nonSQLBlocks = wordSet("macro", "set", "test", "docs", "materialization", "raw")
+var nonSQLBlocks = wordSet("macro", "set", "test", "docs", "materialization")
 
 // settleCalls decides what each {% call %} block's body is. The body of
 // call statement(...) or set_sql_header(...) is a query dbt runs apart

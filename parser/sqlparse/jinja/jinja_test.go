@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -104,5 +105,22 @@ WHERE day >= '{{ var("backfill_start") }}'
 	got := VarNames([]byte(src))
 	if want := []string{"backfill_start", "backfill_end"}; !slices.Equal(got, want) {
 		t.Errorf("VarNames = %q, want %q", got, want)
+	}
+}
+
+// A generator's template hides the query's own tags from its first
+// rendering in raw blocks; the query then reads them when it runs.
+func TestRenderRawBlocksHoldTheOutputsTags(t *testing.T) {
+	src := "{% raw %}\n{% if is_init() %}\n{% endraw %}\n" +
+		"SELECT * FROM `{{ project_id }}.ds.t` WHERE\n" +
+		"  {% raw %}{% if is_init() %}{% endraw %}d >= '2023-01-01'{% raw %}{% else %}{% endraw %}d = @submission_date{% raw %}{% endif %}{% endraw %}\n" +
+		"{% raw %}\n{% else %}\n{% endraw %}\nSELECT 1\n{% raw %}\n{% endif %}\n{% endraw %}"
+	got, _, problems := render(t, src, Options{})
+	if len(problems) > 0 {
+		t.Fatalf("problems: %v", problems)
+	}
+	// is_init() is false for every backfill run: the else branches.
+	if want := "SELECT 1"; len(got) != 1 || !slices.Contains(slices.Collect(maps.Values(got)), want) {
+		t.Errorf("rendered %q, want %q", got, want)
 	}
 }
