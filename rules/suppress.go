@@ -92,15 +92,36 @@ func lineCount(f *source.File) int { return strings.Count(string(f.Content), "\n
 // suppresses reports whether the directive covers a finding of rule r at
 // pos, and remembers the match.
 func (d *Directive) suppresses(r *Rule, pos token.Pos) bool {
+	if !d.governs(r, pos) {
+		return false
+	}
+	if d.matched == nil {
+		d.matched = map[string]bool{}
+	}
+	d.matched[r.Code] = true
+	return true
+}
+
+// governs says whether the directive names r and governs pos.
+func (d *Directive) governs(r *Rule, pos token.Pos) bool {
 	if !d.From.IsValid() || pos < d.From || pos >= d.To {
 		return false
 	}
 	for _, n := range d.Names {
 		if strings.EqualFold(n, r.Code) || n == r.Name {
-			if d.matched == nil {
-				d.matched = map[string]bool{}
-			}
-			d.matched[r.Code] = true
+			return true
+		}
+	}
+	return false
+}
+
+// Governed says whether a bflint:ignore directive naming the pass's rule
+// governs pos. A rule that folds several places into one finding reports
+// a governed place on its own instead, so that the directive suppresses
+// that place alone and is not reported as suppressing nothing.
+func (p *Pass) Governed(pos token.Pos) bool {
+	for _, d := range p.Unit.Directives {
+		if d.governs(p.Rule, pos) {
 			return true
 		}
 	}

@@ -48,7 +48,7 @@
 //	    "statements": 40,
 //	    "parsed": 37,              // from their parse tree
 //	    "from_tokens": 2,          // rejected by the parser, read from their tokens
-//	    "not_read": 1              // nothing could be read: each is a BF002 finding
+//	    "not_read": 1              // nothing could be read: each is named by a BF002 finding
 //	  },
 //	  "inputs": {                  // what else the run linted
 //	    "plans": 2,                // bflint plans

@@ -1,0 +1,35 @@
+package files
+
+import (
+	"fmt"
+	"go/token"
+	"strings"
+	"testing"
+
+	"golang.org/x/tools/go/analysis"
+)
+
+// A file of hundreds of fragments gives one finding noting the first
+// maxNoted others and counting the rest.
+func TestRejectedStatementsOfAFileAreOneFinding(t *testing.T) {
+	var rejected []rejection
+	for i := range 25 {
+		rejected = append(rejected, rejection{pos: token.Pos(10 * (i + 1)), at: fmt.Sprintf("%q", fmt.Sprint("w", i)), msg: "syntax error"})
+	}
+	var findings []string
+	var related []analysis.RelatedInformation
+	reportRejected(rejected, func(pos token.Pos, rel []analysis.RelatedInformation, format string, args ...any) {
+		findings = append(findings, fmt.Sprintf("%d: ", pos)+fmt.Sprintf(format, args...))
+		related = rel
+	})
+	if len(findings) != 1 || !strings.HasPrefix(findings[0], `10: cannot parse this statement at "w0"`) ||
+		!strings.HasSuffix(findings[0], "; nor are 24 other statements of this file the parser rejected (the first 20 noted below)") {
+		t.Fatalf("findings %q, want one at the first statement counting 24 others", findings)
+	}
+	if len(related) != maxNoted || related[0].Pos != 20 || related[maxNoted-1].Pos != 210 {
+		t.Fatalf("%d related places, first at %d, want %d from 20 to 210", len(related), related[0].Pos, maxNoted)
+	}
+	if want := `the parser also stopped at "w20" in this statement, and in 4 more statements not noted here`; related[maxNoted-1].Message != want {
+		t.Errorf("last note %q, want %q", related[maxNoted-1].Message, want)
+	}
+}
