@@ -114,11 +114,11 @@ func reportRejected(rejected []rejection, report func(token.Pos, []analysis.Rela
 	}
 	// The count is part of the message, so that a baseline recorded
 	// before another statement broke does not hide that one.
-	rest := fmt.Sprintf("nor are %d other statements", len(others))
+	rest := fmt.Sprintf("the %d other statements", len(others))
 	if len(others) == 1 {
-		rest = "nor is 1 other statement"
+		rest = "the other statement"
 	}
-	report(first.pos, related, "%s; %s of this file the parser rejected (%s)", first.headline(), rest, noted(len(others)))
+	report(first.pos, related, "%s, nor %s of this file the parser rejected (%s)", first.headline(), rest, noted(len(others)))
 }
 
 func noted(others int) string {

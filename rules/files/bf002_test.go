@@ -23,7 +23,7 @@ func TestRejectedStatementsOfAFileAreOneFinding(t *testing.T) {
 		related = rel
 	})
 	if len(findings) != 1 || !strings.HasPrefix(findings[0], `10: cannot parse this statement at "w0"`) ||
-		!strings.HasSuffix(findings[0], "; nor are 24 other statements of this file the parser rejected (the first 20 noted below)") {
+		!strings.HasSuffix(findings[0], ", nor the 24 other statements of this file the parser rejected (the first 20 noted below)") {
 		t.Fatalf("findings %q, want one at the first statement counting 24 others", findings)
 	}
 	if len(related) != maxNoted || related[0].Pos != 20 || related[maxNoted-1].Pos != 210 {

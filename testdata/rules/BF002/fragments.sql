@@ -2,7 +2,7 @@
 -- is its own statement and none is a query. One finding at the first
 -- rejected statement notes the others, so the file is one line of the
 -- report; a statement that parses or is read from its tokens is left out.
-AND;  -- want BF002:warning "cannot parse this statement at \"AND\": .*; nor are 2 other statements of this file the parser rejected \\(noted below\\)"
+AND;  -- want BF002:warning "cannot parse this statement at \"AND\": .*, nor the 2 other statements of this file the parser rejected \\(noted below\\)"
 
 SELECT 1;
 
