@@ -404,6 +404,17 @@ func (d *dialect) keyword(i int) {
 		if d.columnWord(i) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		}
+	case "KEEP", "OMIT":
+		// Trino's JSON_QUERY(doc, 'lax $.a' OMIT QUOTES ON SCALAR STRING)
+		// only formats the value it returns; PostgreSQL 16 has no such
+		// option, and the call still reads doc.
+		if d.Word(i+1) == "QUOTES" && d.parent[i] >= 0 {
+			end := i + 1
+			if d.Word(i+2) == "ON" && d.Word(i+3) == "SCALAR" && d.Word(i+4) == "STRING" {
+				end = i + 4
+			}
+			d.drop(i, end)
+		}
 	case "WITHIN":
 		// PostgreSQL's grammar refuses DISTINCT in an ordered-set call:
 		// Snowflake's LISTAGG(DISTINCT x, ',') WITHIN GROUP (ORDER BY x).
@@ -420,6 +431,7 @@ func (d *dialect) keyword(i int) {
 			return
 		}
 		d.angleType(i)
+		d.arrayOfType(i)
 		if d.Word(i) == "STRUCT" && d.Punct(i+1, '(') && !d.Punct(i-1, '.') {
 			d.replaceTok(i, "ROW")
 			d.structFields(i + 1)

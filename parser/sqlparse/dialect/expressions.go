@@ -199,6 +199,30 @@ func (d *dialect) angleType(i int) {
 	}
 }
 
+// arrayOfType rewrites Trino's array type in a cast, CAST(x AS
+// ARRAY(JSON)), into PostgreSQL's JSON[]. Only a type of plain words is
+// rewritten: ARRAY(ROW(...)) and ARRAY(ARRAY(...)) are left to the
+// token reading.
+func (d *dialect) arrayOfType(i int) {
+	if d.Word(i) != "ARRAY" || d.Word(i-1) != "AS" || !d.Punct(i+1, '(') {
+		return
+	}
+	if open := d.parent[i]; open < 1 || d.Word(open-1) != "CAST" && d.Word(open-1) != "TRY_CAST" {
+		return
+	}
+	c := d.closing(i + 1)
+	if c < 0 || c == i+2 {
+		return
+	}
+	for k := i + 2; k < c; k++ {
+		if d.Kind(k) != sqltext.Word && d.Kind(k) != sqltext.QuotedIdent {
+			return
+		}
+	}
+	d.drop(i, i+1)
+	d.replaceTok(c, "[]")
+}
+
 // closeAngle writes the rewrite of the type at i whose closing '>' is at
 // offset c in token k.
 func (d *dialect) closeAngle(i, k, c int, nested bool) {
