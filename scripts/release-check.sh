@@ -107,8 +107,8 @@ check_archive() { # ARCH RUNNER...
 # thread forks while another holds one of qemu's own locks), and bflint
 # forks the child that does its work. The more guest threads, the likelier:
 # on a 2-core machine, 2 of 25 runs on examples/broken hung with Go's
-# default GOMAXPROCS and none of 100 with GOMAXPROCS=1 (which also ran them
-# in 0.3 s each instead of 4 s). So the arm64 binary runs with
+# default GOMAXPROCS and none of 100 with GOMAXPROCS=1 (the runs that end
+# take about 0.4 s either way). So the arm64 binary runs with
 # GOMAXPROCS=1, still through its own fork; a run that has not ended in
 # 120 s is killed and tried again, at most three times, and any other
 # failure counts at once.
