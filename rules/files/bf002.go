@@ -64,7 +64,7 @@ SELECT * FROM raw.orders WHERE order_date BETWEEN '2026-01-14' AND '2026-06-30';
 				default:
 					r := rejection{pos: f.Pos(st.Problem.Offset), at: sqlparse.Construct(f.Source.Content, st.Problem.Offset, st.End), msg: st.Problem.Msg}
 					if pass.Governed(r.pos) {
-						report(r.pos, nil, "%s", r.headline())
+						report(r.pos, nil, "%s%s", r.headline(), fixOne)
 					} else {
 						rejected = append(rejected, r)
 					}
@@ -102,15 +102,15 @@ func reportRejected(rejected []rejection, report func(token.Pos, []analysis.Rela
 	}
 	first, others := rejected[0], rejected[1:]
 	if len(others) == 0 {
-		report(first.pos, nil, "%s", first.headline())
+		report(first.pos, nil, "%s%s", first.headline(), fixOne)
 		return
 	}
 	var related []analysis.RelatedInformation
 	for _, r := range others[:min(len(others), maxNoted)] {
-		related = append(related, analysis.RelatedInformation{Pos: r.pos, Message: fmt.Sprintf("the parser also stopped at %s in this statement", r.at)})
+		related = append(related, analysis.RelatedInformation{Pos: r.pos, Message: fmt.Sprintf("the parser also rejected this statement, at %s", r.at)})
 	}
 	if unlisted := len(others) - len(related); unlisted > 0 {
-		related[len(related)-1].Message += fmt.Sprintf(", and in %d more statements not noted here", unlisted)
+		related[len(related)-1].Message += fmt.Sprintf(", and %d more statements not noted here", unlisted)
 	}
 	// The count is part of the message, so that a baseline recorded
 	// before another statement broke does not hide that one.
@@ -118,8 +118,15 @@ func reportRejected(rejected []rejection, report func(token.Pos, []analysis.Rela
 	if len(others) == 1 {
 		rest = "the other statement"
 	}
-	report(first.pos, related, "%s, nor %s of this file the parser rejected (%s)", first.headline(), rest, noted(len(others)))
+	report(first.pos, related, "%s, nor %s of this file the parser rejected (%s)%s", first.headline(), rest, noted(len(others)), fixFile)
 }
+
+// The fixes a rejected statement's finding offers: one statement is
+// rewritten or suppressed; a file of many often holds no SQL that runs.
+const (
+	fixOne  = rules.HelpMarker + "rewrite the statement so that it parses, or suppress it with \"-- bflint:ignore BF002 <reason>\""
+	fixFile = rules.HelpMarker + "if the file holds no SQL that runs (a test's input, a template's pieces), add it to exclude in .bflint.yaml; otherwise rewrite the statements so that they parse"
+)
 
 func noted(others int) string {
 	if others <= maxNoted {

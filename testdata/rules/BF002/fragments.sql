@@ -6,11 +6,11 @@ AND;  -- want BF002:warning "cannot parse this statement at \"AND\": .*, nor the
 
 SELECT 1;
 
-OR;  -- related BF002 "the parser also stopped at \"OR\" in this statement"
+OR;  -- related BF002 "the parser also rejected this statement, at \"OR\""
 
 -- A directive governs its own statement only: that one is suppressed, and
 -- the directive is not reported as suppressing nothing.
 -- bflint:ignore BF002 a fragment kept to show the formatter's handling of WHERE
 WHERE;
 
-GROUP BY;  -- related BF002 "the parser also stopped at \"GROUP\" in this statement"
+GROUP BY;  -- related BF002 "the parser also rejected this statement, at \"GROUP\""
