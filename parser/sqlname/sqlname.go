@@ -19,12 +19,43 @@ type Relation struct {
 func (r Relation) Name() string {
 	parts := make([]string, len(r.Parts))
 	for i, p := range r.Parts {
-		if strings.ContainsAny(p, ".\"`") {
-			p = `"` + strings.ReplaceAll(p, `"`, `""`) + `"`
+		if strings.ContainsAny(p, ".\"`[") {
+			p = quote(p)
 		}
 		parts[i] = p
 	}
 	return strings.Join(parts, ".")
+}
+
+// SQL is the name as a SQL parser reads it, whatever quotes the adapter
+// that recorded it used (BigQuery's backquotes, SQL Server's brackets):
+// a part that is not a plain identifier is double-quoted.
+func (r Relation) SQL() string {
+	parts := make([]string, len(r.Parts))
+	for i, p := range r.Parts {
+		if !plainIdentifier(p) {
+			p = quote(p)
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ".")
+}
+
+func quote(part string) string { return `"` + strings.ReplaceAll(part, `"`, `""`) + `"` }
+
+// plainIdentifier reports whether a part reads as itself unquoted.
+func plainIdentifier(p string) bool {
+	if p == "" {
+		return false
+	}
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		letter := c == '_' || c|0x20 >= 'a' && c|0x20 <= 'z'
+		if !letter && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }
 
 // Key is the parts in lower case: names compare without regard to case or
@@ -64,16 +95,17 @@ func (r Relation) Matches(o Relation) bool {
 	return true
 }
 
-// Parse reads a name as plans and configuration write it:
-// dots inside "..." or `...` belong to the part, a doubled quote inside
-// quotes stands for the quote itself, and blanks around a part are dropped.
+// Parse reads a name as plans, configuration and every adapter's manifest
+// write it: dots inside "...", `...` or [...] belong to the part, a doubled
+// closing quote inside quotes stands for the quote itself, and blanks
+// around a part are dropped.
 func Parse(s string) Relation {
 	if strings.TrimSpace(s) == "" {
 		return Relation{Offset: -1}
 	}
 	var parts []string
 	var b strings.Builder
-	var quote byte
+	var quote byte // the character that closes the quoted part
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -88,6 +120,8 @@ func Parse(s string) Relation {
 			b.WriteByte(c)
 		case c == '"' || c == '`':
 			quote = c
+		case c == '[':
+			quote = ']'
 		case c == '.':
 			parts = append(parts, b.String())
 			b.Reset()

@@ -63,3 +63,29 @@ func TestRelationMatches(t *testing.T) {
 		}
 	}
 }
+
+// Every adapter's quoting reads as the same parts, and SQL renders them so
+// that a PostgreSQL-syntax parser reads the name back.
+func TestAdapterQuoting(t *testing.T) {
+	cases := []struct{ in, parts, sql string }{
+		{"`proj`.`ds`.`fct_events`", "proj|ds|fct_events", "proj.ds.fct_events"},
+		{"`moz-fx-data-shared-prod`.`telemetry`.`t`", "moz-fx-data-shared-prod|telemetry|t", `"moz-fx-data-shared-prod".telemetry.t`},
+		{"[dw].[dbo].[Orders]", "dw|dbo|Orders", "dw.dbo.Orders"},
+		{"[a]]b].c", "a]b|c", `"a]b".c`},
+		{`"ANALYTICS"."PUBLIC"."ORDERS"`, "ANALYTICS|PUBLIC|ORDERS", "ANALYTICS.PUBLIC.ORDERS"},
+		{`"my db"."a""b"`, `my db|a"b`, `"my db"."a""b"`},
+		{"analytics.2024_orders", "analytics|2024_orders", `analytics."2024_orders"`},
+	}
+	for _, c := range cases {
+		r := Parse(c.in)
+		if got := strings.Join(r.Parts, "|"); got != c.parts {
+			t.Errorf("%q: parts %q, want %q", c.in, got, c.parts)
+		}
+		if got := r.SQL(); got != c.sql {
+			t.Errorf("%q: SQL %q, want %q", c.in, got, c.sql)
+		}
+		if back := Parse(r.SQL()); strings.Join(back.Parts, "|") != c.parts {
+			t.Errorf("%q: SQL() %q reads back as %q", c.in, r.SQL(), back.Parts)
+		}
+	}
+}

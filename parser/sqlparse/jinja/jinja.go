@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -333,10 +334,13 @@ func thisName(opts Options) string {
 	return "__this__"
 }
 
+// resolve renders a ref() or source() as the relation name the parser
+// reads: an adapter records relation_name in its own quotes (BigQuery's
+// backquotes), which SQL text would not hold.
 func resolve(opts Options, kind string, args []string) string {
 	if opts.Resolve != nil {
 		if name := opts.Resolve(kind, args); name != "" {
-			return name
+			return sqlname.Parse(name).SQL()
 		}
 	}
 	if kind == "source" {

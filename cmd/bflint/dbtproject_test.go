@@ -1,0 +1,87 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// copyProject copies a folder of testdata into a fresh project folder
+// marked as a repository root, and returns the copy.
+func copyProject(t *testing.T, from string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	err := filepath.WalkDir(from, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, path)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dir, rel), 0o755)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dir, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// lintJSON is what a lint run's JSON report says that a comparison of
+// two runs needs: the findings by place and rule, and the coverage.
+type lintJSON struct {
+	Findings []struct {
+		Code string `json:"code"`
+		File string `json:"file"`
+		Line int    `json:"line"`
+	} `json:"findings"`
+	Coverage map[string]any `json:"coverage"`
+}
+
+func lintProjectJSON(t *testing.T, dir string, args ...string) lintJSON {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	args = append([]string{"--now", "2026-11-30T09:00:00Z", "--fail-on", "never", "--format", "json"}, args...)
+	if code := run(append(args, dir), &stdout, &stderr); code != exitClean {
+		t.Fatalf("bflint %v: exit %d: %s", args, code, stderr.String())
+	}
+	var doc lintJSON
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatalf("report is not JSON: %v\n%s", err, stdout.String())
+	}
+	return doc
+}
+
+// TestAdapterQuotedManifest checks that a dbt-bigquery manifest, whose
+// relation names are backquoted, reads as well as none at all: the
+// relations ref() renders must parse, or every model falls to the token
+// reader and loses the guards read from parse trees (an anti-join guarded
+// append would be reported).
+func TestAdapterQuotedManifest(t *testing.T) {
+	dir := copyProject(t, "../../testdata/dbt/bigquery_quoted")
+	with := lintProjectJSON(t, dir)
+	if err := os.RemoveAll(filepath.Join(dir, "target")); err != nil {
+		t.Fatal(err)
+	}
+	without := lintProjectJSON(t, dir)
+	if !slices.Equal(with.Findings, without.Findings) {
+		t.Errorf("findings differ:\nwith the manifest    %+v\nwithout the manifest %+v", with.Findings, without.Findings)
+	}
+	if len(with.Findings) != 1 || with.Findings[0].Code != "BF201" || with.Findings[0].File != "models/fct_sessions.sql" {
+		t.Errorf("want one BF201 on the keyless models/fct_sessions.sql, and none on the guarded fct_events: %+v", with.Findings)
+	}
+	if with.Coverage["from_tokens"] != float64(0) || with.Coverage["parsed"] != without.Coverage["parsed"] {
+		t.Errorf("coverage differs: with the manifest %v, without %v", with.Coverage, without.Coverage)
+	}
+}

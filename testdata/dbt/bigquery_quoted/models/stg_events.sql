@@ -1,0 +1,1 @@
+select event_id, session_id, ts from {{ source('raw', 'events') }}
