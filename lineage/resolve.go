@@ -14,7 +14,7 @@ import (
 	"github.com/bflint/bflint/parser/suggest"
 )
 
-// NotFoundError is a name that denotes no node of the manifest.
+// NotFoundError is a name that denotes no node of the lineage.
 type NotFoundError struct {
 	Name    string
 	suggest func() string
@@ -37,9 +37,9 @@ func (e *NotFoundError) Suggestion() string {
 
 func (e *NotFoundError) Error() string {
 	if s := e.Suggestion(); s != "" {
-		return fmt.Sprintf("%q is not in the manifest; did you mean %q?", e.Name, s)
+		return fmt.Sprintf("%q is not in the lineage; did you mean %q?", e.Name, s)
 	}
-	return fmt.Sprintf("%q is not in the manifest", e.Name)
+	return fmt.Sprintf("%q is not in the lineage", e.Name)
 }
 
 // AmbiguousError is a name that denotes several nodes.

@@ -21,6 +21,7 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -377,7 +378,8 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		macros: map[string]map[string]jinja.Macro{}, projects: map[string]string{}, trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
+		projects: map[string]*dbtproject.Project{}, projectDirs: map[string]string{}, projectGraphs: map[projectKey]*rules.DBT{},
+		trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
 	go sqlparse.Prepare()
@@ -406,10 +408,10 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			switch {
 			case mpath != "":
 				m = l.manifest(mpath)
-				u.DBT = m
 			case !named:
-				u.DBT = l.absentManifest(lp.dir)
+				m = l.projectDBT(lp.dir, true)
 			}
+			u.DBT = m
 		}
 		byPath := map[string]*rules.SQLFile{}
 		for _, ref := range p.Paths {
@@ -443,6 +445,8 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		var m *rules.DBT
 		if mpath := l.manifestIn(filepath.Dir(path)); mpath != "" {
 			m = l.manifest(mpath)
+		} else {
+			m = l.projectDBT(filepath.Dir(path), false)
 		}
 		if opts.Streamed {
 			sf, parse, err := l.read(path, m)
@@ -620,10 +624,12 @@ type loader struct {
 	manifestDirs map[string]string
 	// contents are the discovered SQL files, read ahead in parallel.
 	contents map[string]readResult
-	// macros are the shapes of each dbt project's own macros, by project
-	// folder, and projects the project folder of each SQL file's folder.
-	macros   map[string]map[string]jinja.Macro
-	projects map[string]string
+	// projects are the dbt projects of the run by folder, projectDirs the
+	// project folder of each folder asked about ("" outside one), and
+	// projectGraphs the lineages read from projects' own files.
+	projects      map[string]*dbtproject.Project
+	projectDirs   map[string]string
+	projectGraphs map[projectKey]*rules.DBT
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
 	trees    map[string]*rules.DBT
 	history  func(root string) lineage.History
@@ -714,7 +720,12 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      resolver(m),
-		Macros:       l.macrosFor(filepath.Dir(path)),
+	}
+	if p := l.projectFor(filepath.Dir(path)); p != nil {
+		opts.Macros, opts.Vars = p.Macros, p.Vars
+		if n := m.ModelAt(path); n != nil {
+			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
+		}
 	}
 	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
 }

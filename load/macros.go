@@ -1,67 +1,76 @@
 package load
 
 import (
-	"github.com/bflint/bflint/parser/source"
-	"io/fs"
 	"path/filepath"
-	"strings"
 
+	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/manifest"
-	"github.com/bflint/bflint/parser/sqlparse/jinja"
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/rules"
 )
 
-// maxMacroFile bounds what is read of one macro file: macros are small,
-// and a huge file in macros/ is not worth holding for shapes.
-const maxMacroFile = 1 << 20
-
-// macrosFor returns what is read of the own macros of the dbt project that
-// holds dir, read once per project from its macros folder (dbt's default
-// macro-paths); nil outside a dbt project. A macro file that cannot be
-// read only leaves its macros unknown: they are then read by position, as
-// without a project.
-func (l *loader) macrosFor(dir string) map[string]jinja.Macro {
-	project, ok := l.projects[dir]
+// projectFor returns the dbt project that holds dir, opened once per run
+// (its dbt_project.yml, vars and macros); nil outside a dbt project.
+func (l *loader) projectFor(dir string) *dbtproject.Project {
+	project, ok := l.projectDirs[dir]
 	if !ok {
 		project, _ = manifest.ProjectDir(dir, l.root)
-		l.projects[dir] = project
+		l.projectDirs[dir] = project
 	}
 	if project == "" {
 		return nil
 	}
-	if shapes, ok := l.macros[project]; ok {
-		return shapes
+	p, ok := l.projects[project]
+	if !ok {
+		p = dbtproject.Open(project, dbtproject.Options{ReadSQL: l.readSQL})
+		l.projects[project] = p
 	}
-	shapes := map[string]jinja.Macro{}
-	eachMacroFile(project, func(src string) { jinja.ReadMacros(src, shapes) })
-	l.macros[project] = shapes
-	return shapes
+	return p
 }
 
-// eachMacroFile calls visit with the text of each macro file of the dbt
-// project (its macros folder, dbt's default macro-paths); a file that
-// cannot be read, or is larger than maxMacroFile, is passed over.
-func eachMacroFile(project string, visit func(src string)) {
-	_ = filepath.WalkDir(filepath.Join(project, "macros"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(strings.ToLower(path), ".sql") {
-			return nil
-		}
-		if info, err := d.Info(); err != nil || !info.Mode().IsRegular() || info.Size() > maxMacroFile {
-			return nil
-		}
-		if b, err := source.ReadRegular(path, maxMacroFile); err == nil {
-			visit(string(b))
-		}
+// readSQL reads a SQL file of a dbt project, from what the run has read
+// ahead when it holds the file.
+func (l *loader) readSQL(path string) ([]byte, error) {
+	if r, ok := l.contents[path]; ok {
+		return r.content, r.err
+	}
+	return source.ReadRegular(path, source.MaxFileSize)
+}
+
+// projectDBT is the dbt project that holds dir as its own files describe
+// it, the lineage of a project with no manifest (dbt's target/ is not
+// committed, so a fresh clone, a hook or a CI job has none); nil outside a
+// dbt project. With edges it is the whole graph, which plans need;
+// without, the nodes and their config, all a model's own SQL needs, read
+// at a fraction of the cost. Each is read once per project.
+func (l *loader) projectDBT(dir string, edges bool) *rules.DBT {
+	p := l.projectFor(dir)
+	if p == nil {
 		return nil
-	})
+	}
+	key := projectKey{p.Dir, edges}
+	if d, ok := l.projectGraphs[key]; ok {
+		return d
+	}
+	m := p.Nodes()
+	if edges {
+		m = p.Graph()
+	}
+	d := &rules.DBT{Path: displayName(l.root, filepath.Join(p.Dir, dbtproject.FileName)), Manifest: m, Graph: lineage.New(m), Project: p, ProjectDir: p.Dir}
+	l.projectGraphs[key] = d
+	return d
+}
+
+// projectKey names a project's lineage with or without its edges.
+type projectKey struct {
+	dir   string
+	edges bool
 }
 
 // NamingVars returns the vars the dbt project's own generate_alias_name
 // macro reads: dbt names every relation through that macro, so a var it
 // reads, set on the command line, renames the tables a run writes.
 func NamingVars(project string) []string {
-	var out []string
-	eachMacroFile(project, func(src string) {
-		out = append(out, jinja.MacroVars(src, "generate_alias_name")...)
-	})
-	return out
+	return dbtproject.Open(project, dbtproject.Options{}).MacroVars("generate_alias_name")
 }

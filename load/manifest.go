@@ -33,22 +33,13 @@ func (l *loader) manifestFor(dir string) string {
 	return ""
 }
 
-// absentManifest is the DBT of a plan in a dbt project that has no
-// manifest where discovery looks, nil outside a dbt project.
-func (l *loader) absentManifest(dir string) *rules.DBT {
-	path, found := manifest.Discover(dir, l.root)
-	if !found {
-		return nil
-	}
-	return &rules.DBT{Path: displayName(l.root, path), Absent: true}
-}
-
 // manifest loads the manifest at path once per run.
 func (l *loader) manifest(path string) *rules.DBT {
 	if r, ok := l.manifests[path]; ok {
 		return r
 	}
 	d := &rules.DBT{Path: displayName(l.root, path)}
+	d.ProjectDir, _ = manifest.ProjectDir(filepath.Dir(path), "/")
 	d.Manifest, d.Err = manifest.LoadCached(path, l.cacheDir)
 	d.Err = relativeError(d.Err, d.Path)
 	if d.Err == nil {

@@ -78,6 +78,9 @@ func Summary(res *rules.Result) string {
 	add(in.Entries, "bigquery-etl entry")
 	add(res.Coverage.Files, "SQL file")
 	add(in.DBTManifests, "dbt manifest")
+	if in.DBTProjects > 0 {
+		parts = append(parts, Plural(in.DBTProjects, "dbt project")+" read from project files (no manifest)")
+	}
 	add(in.BqetlTrees, "bigquery-etl tree")
 	c := Count(res)
 	s := c.findings()

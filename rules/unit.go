@@ -3,11 +3,13 @@ package rules
 import (
 	"go/token"
 	"path"
+	"path/filepath"
 	"slices"
 	"sync"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
@@ -56,10 +58,49 @@ type DBT struct {
 	// History is what the project held on earlier days, nil when it is
 	// not in version control (or is a dbt project, which has none here).
 	History lineage.History
-	// Absent is set for a plan in a dbt project whose manifest, at Path,
-	// has not been written (dbt's target/ is not committed), so that the
-	// checks that need it can say they did not run.
-	Absent bool
+	// Project is the dbt project read from its own files when it has no
+	// manifest (dbt's target/ is not committed): Manifest and Graph are
+	// then its graph, and Path its dbt_project.yml. nil for a manifest.
+	Project *dbtproject.Project
+	// ProjectDir is the dbt project's folder, absolute, against which its
+	// nodes' original_file_path values are relative; "" for a
+	// bigquery-etl tree.
+	ProjectDir string
+
+	filesOnce sync.Once
+	files     map[string]string // original_file_path to unique_id
+}
+
+// ModelAt returns the model or snapshot of the project's own package whose
+// file is path (absolute), nil when none is: the node whose resolved
+// config (config() in the file, properties files, dbt_project.yml) the
+// rules judge the file's SQL by.
+func (d *DBT) ModelAt(path string) *manifest.Node {
+	if d == nil || d.Manifest == nil || d.ProjectDir == "" {
+		return nil
+	}
+	m := d.Manifest
+	d.filesOnce.Do(func() {
+		d.files = map[string]string{}
+		for i, id := range m.IDs() {
+			if kind, defined := m.ResourceTypeAt(i); !defined || kind != manifest.Model && kind != manifest.Snapshot {
+				continue
+			}
+			n, ok := m.Peek(i)
+			if ok && n.OriginalFilePath != "" && (m.ProjectName == "" || n.PackageName == m.ProjectName) {
+				d.files[n.OriginalFilePath] = id
+			}
+		}
+	})
+	rel, err := filepath.Rel(d.ProjectDir, path)
+	if err != nil {
+		return nil
+	}
+	id, ok := d.files[filepath.ToSlash(rel)]
+	if !ok {
+		return nil
+	}
+	return m.Node(id)
 }
 
 // Fact returns what compute derives from the unit, computing it once: the
@@ -179,15 +220,17 @@ type Inputs struct {
 	// Plans are bflint plans; Entries are bigquery-etl backfill.yaml
 	// entries, each linted as a plan.
 	Plans, Entries int
-	// DBTManifests and BqetlTrees are the lineages the plans and SQL
-	// files were checked against.
-	DBTManifests, BqetlTrees int
+	// DBTManifests, DBTProjects (read from their own files, with no
+	// manifest) and BqetlTrees are the lineages the plans and SQL files
+	// were checked against.
+	DBTManifests, DBTProjects, BqetlTrees int
 }
 
 // InputsOf counts the plans, entries and lineages of the linted units.
 func InputsOf(units []*Unit) Inputs {
 	var in Inputs
 	lineages := map[*manifest.Manifest]bool{}
+	projects := map[*dbtproject.Project]bool{}
 	for _, u := range units {
 		if u.Plan != nil {
 			if bqetl.Of(u.Plan) != nil {
@@ -196,7 +239,15 @@ func InputsOf(units []*Unit) Inputs {
 				in.Plans++
 			}
 		}
-		if m := u.Manifest(); m != nil && !lineages[m] {
+		switch m := u.Manifest(); {
+		case m == nil:
+		case u.DBT.Project != nil:
+			// A project's nodes and its graph are one lineage.
+			if !projects[u.DBT.Project] {
+				projects[u.DBT.Project] = true
+				in.DBTProjects++
+			}
+		case !lineages[m]:
 			lineages[m] = true
 			if m.ProjectName == bqetl.ProjectName {
 				in.BqetlTrees++

@@ -85,3 +85,47 @@ func TestAdapterQuotedManifest(t *testing.T) {
 		t.Errorf("coverage differs: with the manifest %v, without %v", with.Coverage, without.Coverage)
 	}
 }
+
+// TestFreshCloneLineage runs lineage and init in a dbt project dbt has not
+// parsed (no target/, as in a fresh clone): the project's own files are
+// the lineage, folder config and an ephemeral model included.
+func TestFreshCloneLineage(t *testing.T) {
+	dir := copyProject(t, "../../testdata/rules/BF801/fresh_clone")
+	t.Chdir(filepath.Join(dir, "models"))
+	code, stdout, stderr := runLineage(t, "--format=json", "fct_orders")
+	if code != exitClean {
+		t.Fatalf("lineage: exit %d: %s", code, stderr)
+	}
+	var report lineageReport
+	if err := json.Unmarshal([]byte(stdout), &report); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"model.shop.revenue_daily", "model.shop.mart_revenue"}; !sameSet(report.Rebuild, want) {
+		t.Errorf("rebuild %v, want %v", report.Rebuild, want)
+	}
+	if !slices.Equal(report.Snapshots, []string{"snapshot.shop.orders_history"}) || !slices.Equal(report.Notify, []string{"exposure.shop.finance_dashboard"}) {
+		t.Errorf("snapshots %v, notify %v", report.Snapshots, report.Notify)
+	}
+
+	var out, errOut bytes.Buffer
+	if code := run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30"}, &out, &errOut); code != exitClean {
+		t.Fatalf("init: exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{
+		"# Written by bflint init from the dbt project, where fct_orders is incremental.",
+		"  write: merge  # TODO check: no incremental_strategy, so the adapter's default",
+		"  key: [order_id]  # from the dbt project: unique_key",
+		"    - model.shop.mart_revenue",
+	} {
+		if !bytes.Contains(out.Bytes(), []byte(want)) {
+			t.Errorf("init output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+func sameSet(a, b []string) bool {
+	a, b = slices.Clone(a), slices.Clone(b)
+	slices.Sort(a)
+	slices.Sort(b)
+	return slices.Equal(a, b)
+}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"github.com/bflint/bflint/internal/outfile"
 	"io"
-	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,14 +76,18 @@ func initCommand(args []string, stdout io.Writer) error {
 	if tree != "" && manifestFlag != "" {
 		return commandUsageErrorf("init", "init: pass --manifest or --tree, not both")
 	}
-	path := manifestFlag
-	if path == "" && tree == "" {
-		if path, err = discoverManifest(); err != nil {
+	var dbt dbtLineage
+	if tree == "" {
+		dbt, err = readDBTLineage("init", manifestFlag, false)
+		switch {
+		case errors.Is(err, errNoDBTProject):
 			found, ok := discoverTree()
 			if !ok {
-				return err
+				return inputErrorf("init: no dbt_project.yml in the working directory or any folder above it, and no bigquery-etl sql/ folder; pass --manifest FILE or --tree DIR")
 			}
 			tree = found
+		case err != nil:
+			return err
 		}
 	}
 	if tree != "" {
@@ -98,20 +101,14 @@ func initCommand(args []string, stdout io.Writer) error {
 			return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
 		}
 	}
-	m, err := manifest.Load(path)
-	if err != nil {
-		if errors.Is(err, iofs.ErrNotExist) && manifestFlag == "" {
-			return inputErrorf("init: %v; run dbt compile (or dbt parse) to write it, or pass --manifest FILE", err)
-		}
-		return inputErrorf("init: %v", err)
-	}
+	m, path := dbt.m, dbt.path
 	graph := lineage.New(m)
 	nodeID, err := graph.Resolve(target)
 	if err != nil {
-		return inputErrorf("init: target %v (manifest %s)", err, path)
+		return inputErrorf("init: target %v (lineage of %s)", err, path)
 	}
 	node := m.Node(nodeID)
-	known := fromManifest(node)
+	known := fromManifest(node, dbt.source())
 	g := plan.Grain(flagValue(fs, "grain"))
 	if g == "" {
 		g = known.grain
@@ -153,6 +150,7 @@ func initCommand(args []string, stdout io.Writer) error {
 		End:       g.Format(to.T),
 		Grain:     string(g),
 		Known:     known,
+		Source:    dbt.source(),
 		Rebuild:   graph.Rebuild(nodeID),
 		Notify:    graph.Notify(nodeID),
 		Snapshots: graph.Snapshots(nodeID),
@@ -261,8 +259,8 @@ func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 // rule rejects (BF201, BF205, BF603, BF105). The comment carrying the TODO
 // sits on the line the finding points at, so the report leads to it.
 var skeletonTemplate = template.Must(template.New("plan").Parse(`# yaml-language-server: $schema={{.SchemaURL}}
-# Written by bflint init{{if .Known.Materialized}} from the dbt manifest, where {{.Name}} is {{.Known.Materialized}}{{end}}.
-# "from the manifest" marks a value read there; each question only you can
+# Written by bflint init{{if .Known.Materialized}} from {{.Source}}, where {{.Name}} is {{.Known.Materialized}}{{end}}.
+# "from {{.Source}}" marks a value read there; each question only you can
 # answer is marked, and bflint reports the plan until every one is. Delete
 # this comment once they are.
 bflint: 1
@@ -295,7 +293,7 @@ compute:  # TODO max_concurrency: how many partitions are recomputed at once
 {{- if .RunCommand}}
 
 run:
-  # From the manifest: a microbatch model, which dbt recomputes for exactly
+  # From {{.Source}}: a microbatch model, which dbt recomputes for exactly
   # the range (--event-time-end is exclusive). TODO check that the output
   # --target names writes staging.relation, and that --state names the
   # folder of the production run's manifest.json, from which --defer
@@ -339,7 +337,7 @@ downstream:
 {{- if .Manifest}}
   manifest: {{.Manifest}}
 {{- end}}
-  # From the manifest, in rebuild order.
+  # From {{.Source}}, in rebuild order.
 {{- if .Rebuild}}
   rebuild:
 {{- range .Rebuild}}

@@ -15,8 +15,11 @@ type skeleton struct {
 	// for the range, "" for other models.
 	RunCommand string
 	// Staging is staging.relation, with the comment StagingNote.
-	Staging, StagingNote       string
-	Known                      known
+	Staging, StagingNote string
+	Known                known
+	// Source says where the config and lineage were read: "the
+	// manifest", or "the dbt project" when it has none.
+	Source                     string
 	Rebuild, Notify, Snapshots []string
 }
 
@@ -36,8 +39,9 @@ type known struct {
 
 // fromManifest reads the rerun, partition and publish answers a dbt node's
 // config gives. A value is written only where the config decides it; the
-// rest stays TODO.
-func fromManifest(n *manifest.Node) known {
+// rest stays TODO. source names where the config was read ("the
+// manifest", "the dbt project"), for the comments that mark each value.
+func fromManifest(n *manifest.Node, source string) known {
 	k := known{
 		PartitionColumn: "TODO",
 		Write:           "TODO  # merge | replace_partition | overwrite: how the recompute writes its rows",
@@ -51,34 +55,34 @@ func fromManifest(n *manifest.Node) known {
 	k.Materialized = c.Materialized
 	switch {
 	case c.PartitionBy.Field != "":
-		k.PartitionColumn = c.PartitionBy.Field + "  # from the manifest: partition_by.field"
+		k.PartitionColumn = c.PartitionBy.Field + "  # from " + source + ": partition_by.field"
 	case c.EventTime != "":
-		k.PartitionColumn = c.EventTime + "  # TODO check: the manifest's event_time, which is the partition column only if the target is partitioned on it"
+		k.PartitionColumn = c.EventTime + "  # TODO check: the event_time of " + source + ", which is the partition column only if the target is partitioned on it"
 	}
 	switch g := plan.Grain(strings.ToLower(c.PartitionBy.Granularity)); {
 	case c.PartitionBy.Field == "":
 	case g == plan.Hour || g == plan.Day || g == plan.Month:
-		k.grain, k.grainNote = g, "from the manifest: partition_by.granularity"
+		k.grain, k.grainNote = g, "from "+source+": partition_by.granularity"
 	case g == "" && strings.EqualFold(c.PartitionBy.DataType, "date"):
 		// BigQuery partitions a DATE column by day unless told otherwise.
-		k.grainNote = "from the manifest: a date partition_by, daily unless granularity says otherwise"
+		k.grainNote = "from " + source + ": a date partition_by, daily unless granularity says otherwise"
 	}
 	key := strings.Join(c.UniqueKey, ", ")
-	keyFromManifest := "[" + key + "]  # from the manifest: unique_key"
+	keyFromManifest := "[" + key + "]  # from " + source + ": unique_key"
 	switch strategy := strings.ToLower(c.IncrementalStrategy); {
 	case c.Materialized == "table":
-		k.Write = "overwrite  # from the manifest: materialized table, rebuilt whole by every run"
+		k.Write = "overwrite  # from " + source + ": materialized table, rebuilt whole by every run"
 	case c.Materialized != "incremental":
 	case strategy == "merge" && key != "":
-		k.Write, k.Key = "merge  # from the manifest: incremental_strategy merge", keyFromManifest
+		k.Write, k.Key = "merge  # from "+source+": incremental_strategy merge", keyFromManifest
 	case strategy == "delete+insert" && key != "":
-		k.Write, k.Key = "merge  # from the manifest: delete+insert on unique_key replaces each key's rows, which converges as a merge does", keyFromManifest
+		k.Write, k.Key = "merge  # from "+source+": delete+insert on unique_key replaces each key's rows, which converges as a merge does", keyFromManifest
 	case strategy == "" && key != "":
 		k.Write, k.Key = "merge  # TODO check: no incremental_strategy, so the adapter's default (merge on most warehouses) on unique_key", keyFromManifest
 	case strategy == "insert_overwrite":
-		k.Write = "replace_partition  # from the manifest: incremental_strategy insert_overwrite"
+		k.Write = "replace_partition  # from " + source + ": incremental_strategy insert_overwrite"
 	case strategy == "microbatch":
-		k.Write = "replace_partition  # from the manifest: microbatch replaces each batch of event_time"
+		k.Write = "replace_partition  # from " + source + ": microbatch replaces each batch of event_time"
 	case strategy == "append" || key == "":
 		how := "incremental_strategy " + strategy + " with no unique_key"
 		switch strategy {
@@ -87,7 +91,7 @@ func fromManifest(n *manifest.Node) known {
 		case "":
 			how = "the adapter's default strategy with no unique_key"
 		}
-		k.Write = "append  # TODO from the manifest: " + how + " adds a partition's rows again on a re-run (BF201); recompute with merge on a key or replace_partition"
+		k.Write = "append  # TODO from " + source + ": " + how + " adds a partition's rows again on a re-run (BF201); recompute with merge on a key or replace_partition"
 	}
 	if strings.HasPrefix(k.Write, "replace_partition") || strings.HasPrefix(k.Write, "overwrite") {
 		// A partition or table replaced whole needs no row key.

@@ -279,7 +279,7 @@ func TestInitFromManifestConfig(t *testing.T) {
 		}, nil},
 		{"orders_batched", "2026-03-01", []string{
 			"  write: replace_partition  # from the manifest: microbatch",
-			"  partition_column: ordered_at  # TODO check: the manifest's event_time",
+			"  partition_column: ordered_at  # TODO check: the event_time of the manifest",
 			"  command: >-\n    dbt run --select orders_batched --target backfill --defer --state prod-artifacts --event-time-start 2026-03-01 --event-time-end 2026-03-02\n",
 			// No macro names tables after a var: dbt writes the model's
 			// name, which bflint cannot complete with the output's schema.

@@ -7,7 +7,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -127,38 +126,30 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	return writeLineageText(stdout, g, m, &report)
 }
 
-// lineageSource reads the lineage the flags name, else the dbt manifest
-// found from the working directory, else the bigquery-etl tree found from
-// it; path is what was read, for messages.
+// lineageSource reads the lineage the flags name, else the dbt lineage
+// found from the working directory (its manifest, or without one the
+// project's own files), else the bigquery-etl tree found from it; path
+// is what was read, for messages.
 func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path string, err error) {
-	if treePath == "" && manifestPath == "" {
-		path, err = discoverManifest()
-		if err != nil {
-			tree, ok := discoverTree()
-			if !ok {
-				return nil, "", err
-			}
-			treePath = tree
+	if treePath == "" {
+		d, err := readDBTLineage("lineage", manifestPath, true)
+		switch {
+		case err == nil:
+			return d.m, d.path, nil
+		case !errors.Is(err, errNoDBTProject):
+			return nil, "", err
 		}
-	}
-	if treePath != "" {
-		lin, err := bqetl.ReadLineageCached(treePath, true, manifest.CacheDir())
-		if err != nil {
-			return nil, "", inputErrorf("lineage: %v", err)
+		tree, ok := discoverTree()
+		if !ok {
+			return nil, "", inputErrorf("lineage: no dbt_project.yml in the working directory or any folder above it, and no bigquery-etl sql/ folder; pass --manifest FILE or --tree DIR")
 		}
-		return lin.Manifest, treePath, nil
+		treePath = tree
 	}
-	if manifestPath != "" {
-		path = manifestPath
-	}
-	m, err = manifest.LoadCached(path, manifest.CacheDir())
+	lin, err := bqetl.ReadLineageCached(treePath, true, manifest.CacheDir())
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) && manifestPath == "" {
-			return nil, "", inputErrorf("lineage: %v; run dbt compile (or dbt docs generate) to write it, or pass --manifest FILE", err)
-		}
 		return nil, "", inputErrorf("lineage: %v", err)
 	}
-	return m, path, nil
+	return lin.Manifest, treePath, nil
 }
 
 // discoverTree finds the sql/ folder of a bigquery-etl repository: the
@@ -186,26 +177,6 @@ func discoverTree() (string, bool) {
 			return "", false
 		}
 	}
-}
-
-// discoverManifest finds the manifest the way lint does for a plan without
-// one: target/manifest.json, or dbt_project.yml's target-path, of the
-// nearest folder at or above the working directory that holds
-// dbt_project.yml. The path is relative to the working directory when it
-// can be, so messages stay short.
-func discoverManifest() (string, error) {
-	wd, err := os.Getwd()
-	if err != nil {
-		return "", inputErrorf("lineage: %v; pass --manifest FILE", err)
-	}
-	path, found := manifest.Discover(wd, "")
-	if !found {
-		return "", inputErrorf("lineage: no dbt_project.yml in the working directory or any folder above it; pass --manifest FILE")
-	}
-	if rel, err := filepath.Rel(wd, path); err == nil {
-		path = rel
-	}
-	return path, nil
 }
 
 // maxTreeDepth bounds the indentation of the tree: a generated chain of

@@ -183,8 +183,10 @@ func TestLineageDiscovery(t *testing.T) {
 	if err := os.Remove(filepath.Join(project, "build", "manifest.json")); err != nil {
 		t.Fatal(err)
 	}
+	// Without the manifest the project's own files are the lineage, and
+	// this project declares no source.
 	code, _, stderr = runLineage(t, "raw.orders")
-	want := filepath.Join("..", "..", "build", "manifest.json") + ": no such file or directory; run dbt compile"
+	want := `target "raw.orders" is not in the lineage (lineage of ` + filepath.Join("..", "..", "dbt_project.yml") + ")"
 	if code != exitUsage || !strings.Contains(stderr, want) {
 		t.Errorf("without the manifest: exit %d, stderr %q; want 2 and %q", code, stderr, want)
 	}
@@ -203,7 +205,7 @@ func TestLineageUsageErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"fct_ordrs", "--manifest", shopManifest}, `target "fct_ordrs" is not in the manifest; did you mean "fct_orders"?`},
+		{[]string{"fct_ordrs", "--manifest", shopManifest}, `target "fct_ordrs" is not in the lineage; did you mean "fct_orders"?`},
 		{[]string{"orders", "--manifest", shopManifest}, `target "orders" is ambiguous: it names "model.finance.orders", "model.shop.orders"`},
 		{[]string{"fct_orders", "--manifest", truncated}, "it is truncated"},
 		{[]string{"fct_orders", "--manifest", filepath.Join(t.TempDir(), "none.json")}, "none.json: no such file or directory"},

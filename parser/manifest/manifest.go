@@ -140,6 +140,29 @@ type Config struct {
 	DBTValidToCurrent string `json:"dbt_valid_to_current"`
 }
 
+// AppendsUnlessFiltered reports whether a model so configured inserts its
+// rows again on every run unless its incremental filter leaves out those
+// already loaded: incremental with incremental_strategy append, or with
+// merge, delete+insert or the adapter's default and no unique_key, since
+// nothing then says which rows to replace.
+func (c Config) AppendsUnlessFiltered() bool {
+	if !strings.EqualFold(strings.TrimSpace(c.Materialized), "incremental") {
+		return false
+	}
+	switch strings.ToLower(strings.TrimSpace(c.IncrementalStrategy)) {
+	case "append":
+		return true
+	case "merge", "delete+insert", "":
+		for _, k := range c.UniqueKey {
+			if strings.TrimSpace(k) != "" {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
 // SnapshotMetaColumnNames renames the columns dbt adds to a snapshot (dbt
 // 1.9+). Empty fields keep dbt's default name.
 type SnapshotMetaColumnNames struct {

@@ -59,8 +59,14 @@ type Options struct {
 	// PostgresOnly skips warehouse rewrites (configuration dialect: postgres).
 	PostgresOnly bool
 	// Macros are the dbt project's own macros (jinja.ReadMacros); nil
-	// when they were not read.
+	// when they were not read. A call to one is read as its SQL.
 	Macros map[string]jinja.Macro
+	// Vars are the dbt project's vars, which var() reads in a macro.
+	Vars map[string]jinja.Value
+	// AppendsUnlessFiltered is set for a dbt model whose config makes its
+	// re-run safety rest on its incremental filter (see
+	// jinja.Options.AppendsUnlessFiltered).
+	AppendsUnlessFiltered bool
 	// ReadBudget replaces MaxReadBytes when set.
 	ReadBudget int
 }
@@ -123,9 +129,12 @@ type File struct {
 	// Model is the dbt config() of the file, when it has one.
 	Model *jinja.Model
 	// IncrementalMacro names a project macro the model calls that tests
-	// is_incremental() itself (jinja.Macro.Incremental): what an
-	// incremental run filters is in the macro, not in the file.
+	// is_incremental() and whose SQL could not be read: what an
+	// incremental run filters is then unknown.
 	IncrementalMacro string
+	// Expansion says which project macros the model calls were read as
+	// SQL in place of the call, and which could not be.
+	Expansion jinja.Expansion
 }
 
 // Comment is a "--", "#" or "/* */" comment.
@@ -136,9 +145,56 @@ type Comment struct {
 	Trailing bool
 }
 
+func (o Options) jinja() jinja.Options {
+	return jinja.Options{ModelName: o.ModelName, Resolve: o.Resolve, Macros: o.Macros, Vars: o.Vars, AppendsUnlessFiltered: o.AppendsUnlessFiltered}
+}
+
 // Parse reads src. It never fails: what cannot be read is a Problem, on the
-// file or on the statement it belongs to.
+// file or on the statement it belongs to. A dbt model's calls to its
+// project's macros are read as the macros' SQL (jinja.Expand): the text
+// is read with them expanded, and every position is mapped back to src,
+// a position inside an expansion to the call.
 func Parse(src string, opts Options) *File {
+	expanded, m, exp := jinja.Expand(src, opts.jinja())
+	if m == nil {
+		f := parse(src, opts)
+		f.Expansion = exp
+		return f
+	}
+	f := parse(expanded, opts)
+	f.Expansion = exp
+	for _, st := range f.Statements {
+		st.Start, st.End = m.Orig(st.Start), m.Orig(st.End)
+		if st.Map != nil {
+			st.Map = st.Map.Then(m)
+		}
+		if st.Problem != nil {
+			st.Problem.Offset = m.Orig(st.Problem.Offset)
+		}
+		if p := st.ReplaceWhere; p != nil {
+			p.Shift = m.Orig(p.Shift+len(predicatePrefix)) - len(predicatePrefix)
+		}
+	}
+	for i := range f.Problems {
+		f.Problems[i].Offset = m.Orig(f.Problems[i].Offset)
+	}
+	if f.Model != nil {
+		f.Model.Offset = m.Orig(f.Model.Offset)
+	}
+	// A comment inside a macro's SQL is not the model's: a directive in
+	// it would apply to the call.
+	comments := f.Comments[:0]
+	for _, c := range f.Comments {
+		if m.Copied(c.Start, c.End) {
+			c.Start, c.End = m.Orig(c.Start), m.Orig(c.End)
+			comments = append(comments, c)
+		}
+	}
+	f.Comments = comments
+	return f
+}
+
+func parse(src string, opts Options) *File {
 	f := &File{}
 	// The unread rest of the file is one reported statement, never a
 	// silent skip; of several reasons to stop, the first in the file
@@ -167,9 +223,9 @@ func Parse(src string, opts Options) *File {
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
 	// so the text is the surer sign.
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
-		var problems []sqltext.Problem
-		variants, f.Model, f.IncrementalMacro, problems = jinja.Render(src, toks, code, jinja.Options{ModelName: opts.ModelName, Resolve: opts.Resolve, Macros: opts.Macros})
-		f.Problems = append(f.Problems, problems...)
+		r := jinja.Render(src, toks, code, opts.jinja())
+		variants, f.Model, f.IncrementalMacro = r.Variants, r.Model, r.IncrementalMacro
+		f.Problems = append(f.Problems, r.Problems...)
 	}
 	var rewrites []sqltext.Edit
 	var marks []dialect.Mark

@@ -59,15 +59,6 @@ rollback:
 				}
 			}
 		}
-		if d := pass.Unit.DBT; pass.Plan != nil && d != nil && d.Absent {
-			at := pass.PlanStart()
-			if ds := pass.Plan.Downstream; ds != nil {
-				at = ds.Key
-			}
-			pass.ReportSeverityf(rules.SeverityWarning, at,
-				"no dbt manifest at %s: what derives from %q was not checked (BF801-BF808: models to rebuild and their order, snapshots, exposures), nor its dbt config; "+
-					"run dbt parse (or dbt compile) before bflint, or name the manifest with --manifest, manifest: in .bflint.yaml or downstream.manifest", d.Path, pass.Plan.Target.V)
-		}
 		if path, err := pass.Unit.ManifestError(); err != nil {
 			at := pass.Unit.File.Pos(0)
 			if pass.Plan != nil {

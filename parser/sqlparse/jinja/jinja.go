@@ -31,8 +31,16 @@ type Options struct {
 	// from the arguments.
 	Resolve func(kind string, args []string) string
 	// Macros are the project's own macros (ReadMacros), by name; nil when
-	// they were not read.
+	// they were not read. Expand reads a call to one as the macro's SQL.
 	Macros map[string]Macro
+	// Vars are the project's vars (dbt_project.yml), which var() reads in
+	// a macro's SQL.
+	Vars map[string]Value
+	// AppendsUnlessFiltered is set for a model whose config makes each run
+	// insert its rows again unless its incremental filter leaves out those
+	// already loaded (incremental, append or no unique_key): Expand then
+	// reads a macro that decides the filter whatever its size.
+	AppendsUnlessFiltered bool
 }
 
 // Variant is one reading of a Jinja template: which branches of
@@ -99,9 +107,23 @@ type jinjaTemplate struct {
 	quoted []sqltext.Edit  // those literals, quoted again for SQL
 	pieces []sqltext.Piece
 	// incrementalMacro is the last project macro called that tests
-	// is_incremental() itself.
+	// is_incremental() and could not be read as SQL.
 	incrementalMacro string
 	notes            []sqltext.Token // {# ... #} comments, which dbt drops
+}
+
+// Reading is a dbt model's templating as Render reads it.
+type Reading struct {
+	// Variants are the readings of the template, one per branch of
+	// {% if is_incremental() %}.
+	Variants []Variant
+	// Model is its config(), nil without one.
+	Model *Model
+	// IncrementalMacro names the last project macro called that tests
+	// is_incremental() and was not read as SQL (Expand): what an
+	// incremental run filters is then unknown.
+	IncrementalMacro string
+	Problems         []sqltext.Problem
 }
 
 // Render reads the templating of a dbt model: config() is recorded and
@@ -109,9 +131,8 @@ type jinjaTemplate struct {
 // placeholders shaped for where they stand, and block tags are resolved.
 // A template with {% if is_incremental() %} yields two variants, one per
 // branch, so both the incremental and the full-refresh SQL are analysed.
-// The string names the last project macro called that tests
-// is_incremental() itself (Macro.Incremental), or is "".
-func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *Model, string, []sqltext.Problem) {
+// Calls to project macros are read as their SQL before (Expand).
+func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: sqltext.Split(src, toks)}
 	tp.code, tp.quoted = jinjaTokens(src, code)
 	for _, t := range toks {
@@ -135,7 +156,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) ([]Variant, *M
 		exprs, model = tp.render(blocks, bs)
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
-	return readings, model, tp.incrementalMacro, problems
+	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems}
 }
 
 // jinjaTokens corrects two splits of the lexer, which reads Jinja by its
@@ -280,11 +301,13 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 	out = append(out, tp.droppedNotes(hidden)...)
 	r := newReading(tp, vis)
 	for k, t := range vis {
-		if t.Kind == sqltext.JinjaExpr {
-			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
-			if name, _ := macroOf(jinjaInner(t.Text(tp.src))); tp.opts.Macros[name].Incremental {
-				tp.incrementalMacro = name
-			}
+		if t.Kind != sqltext.JinjaExpr {
+			continue
+		}
+		inner := jinjaInner(t.Text(tp.src))
+		out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
+		if name, _ := macroOf(inner); TestsIncremental(tp.opts.Macros, name) {
+			tp.incrementalMacro = name
 		}
 	}
 	return out, model

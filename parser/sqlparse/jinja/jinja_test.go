@@ -23,7 +23,8 @@ func render(t *testing.T, src string, opts Options) (map[string]string, *Model, 
 			code = append(code, tk)
 		}
 	}
-	variants, model, _, problems := Render(src, toks, code, opts)
+	r := Render(src, toks, code, opts)
+	variants, model, problems := r.Variants, r.Model, r.Problems
 	out := map[string]string{}
 	for _, v := range variants {
 		text, _ := sqltext.Rewrite(src, 0, len(src), sqltext.SortEdits(slices.Clone(v.Edits)))

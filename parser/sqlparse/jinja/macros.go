@@ -19,6 +19,24 @@ type Macro struct {
 	// model that hands its query to the macro gets the incremental filter,
 	// or none, from it.
 	Incremental bool
+	// Params are the macro's parameters in order, each with the text of
+	// its default ("" when it has none).
+	Params []Param
+	// Body is the template between the macro's tags.
+	Body string
+
+	// template is Body parsed, and queries is set when the body calls
+	// something whose result is data (run_query and the like): both are
+	// read once, for the many calls of a macro.
+	template []*tnode
+	queries  bool
+	// callees are the names the body calls.
+	callees []string
+}
+
+// Param is a macro parameter.
+type Param struct {
+	Name, Default string
 }
 
 // MacroShape is what a project macro's body writes.
@@ -39,7 +57,6 @@ const (
 )
 
 var (
-	macroDef         = regexp.MustCompile(`(?s)\{%-?\s*macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\(.*?\)\s*-?%\}(.*?)\{%-?\s*endmacro\s*-?%\}`)
 	jinjaTags        = regexp.MustCompile(`(?s)\{%.*?%\}|\{#.*?#\}`)
 	jinjaExprs       = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
 	lineComment      = regexp.MustCompile(`--[^\n]*`)
@@ -47,37 +64,93 @@ var (
 )
 
 // ReadMacros reads the macro definitions of a file of a project's macros
-// folder, by name: the shape of what each writes and whether it tests
-// is_incremental(). A macro of which neither is known is left out.
+// folder, by name: the shape of what each writes, whether it tests
+// is_incremental(), its parameters and its body.
 func ReadMacros(src string, into map[string]Macro) {
-	for _, m := range macroDef.FindAllStringSubmatch(src, -1) {
-		macro := Macro{Shape: bodyShape(m[2]), Incremental: testsIncremental.MatchString(m[2])}
-		if macro != (Macro{}) {
-			into[m[1]] = macro
+	for _, d := range macroDefinitions(src) {
+		body := d.body
+		macro := Macro{Shape: bodyShape(body), Incremental: testsIncremental.MatchString(body), Body: body,
+			template: parseTemplate(body), queries: dataDependent.MatchString(body)}
+		for _, c := range Calls(body, Regions(body)) {
+			if !slices.Contains(macro.callees, c.Name) {
+				macro.callees = append(macro.callees, c.Name)
+			}
 		}
+		for _, p := range splitJinja(d.params, ',') {
+			name, def, _ := strings.Cut(p, "=")
+			if name = strings.TrimSpace(name); name != "" {
+				macro.Params = append(macro.Params, Param{Name: name, Default: strings.TrimSpace(def)})
+			}
+		}
+		into[d.name] = macro
 	}
 }
 
-// varRead matches var('name') and var("name", default) in Jinja.
-var varRead = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
+// TestsIncremental reports whether the project macro name tests
+// is_incremental(), itself or through the project macros it calls.
+func TestsIncremental(macros map[string]Macro, name string) bool {
+	return testsIncrementalAt(macros, name, 0)
+}
 
-// MacroVars returns the vars the macro name, defined in src, reads with
-// var(), each once in the order first read; nil when src does not define
-// it or it reads none.
-func MacroVars(src, name string) []string {
-	var out []string
-	for _, m := range macroDef.FindAllStringSubmatch(src, -1) {
-		if m[1] != name {
+func testsIncrementalAt(macros map[string]Macro, name string, depth int) bool {
+	m, ok := macros[name]
+	if !ok || depth > maxExpansionDepth {
+		return false
+	}
+	if m.Incremental {
+		return true
+	}
+	for _, c := range m.callees {
+		if c != name && testsIncrementalAt(macros, c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+type macroDefinition struct {
+	name, params, body string
+}
+
+// macroHead matches the inside of {% macro name(params) %}.
+var macroHead = regexp.MustCompile(`(?s)^macro\s+([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)$`)
+
+// macroDefinitions lists the top-level macros a file defines, each body
+// running to the {% endmacro %} that closes it.
+func macroDefinitions(src string) []macroDefinition {
+	if !strings.Contains(src, "macro") {
+		return nil
+	}
+	var out []macroDefinition
+	var open *macroDefinition
+	bodyStart, depth := 0, 0
+	for _, r := range Regions(src) {
+		if !r.Tag {
 			continue
 		}
-		for _, v := range varRead.FindAllStringSubmatch(m[2], -1) {
-			if !slices.Contains(out, v[1]) {
-				out = append(out, v[1])
+		switch word, _ := tagWords(r.Inner); {
+		case word == "macro":
+			if depth == 0 {
+				if m := macroHead.FindStringSubmatch(r.Inner); m != nil {
+					open = &macroDefinition{name: m[1], params: m[2]}
+					bodyStart = r.End
+				}
 			}
+			depth++
+		case word == "endmacro":
+			if depth--; depth == 0 && open != nil {
+				open.body = src[bodyStart:r.Start]
+				out = append(out, *open)
+				open = nil
+			}
+			depth = max(depth, 0)
 		}
 	}
 	return out
 }
+
+// varRead matches var('name') and var("name", default) in Jinja.
+var varRead = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
 
 // bodyShape classifies a macro body by its SQL with the Jinja tags taken
 // out and expressions kept as words.

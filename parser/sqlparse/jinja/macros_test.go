@@ -1,6 +1,10 @@
 package jinja
 
-import "testing"
+import (
+	"slices"
+	"strings"
+	"testing"
+)
 
 func TestReadMacros(t *testing.T) {
 	src := `{%- macro audit_final(cte_ref, by) -%}
@@ -40,36 +44,43 @@ intermediate AS (
 {% endmacro %}`
 	got := map[string]Macro{}
 	ReadMacros(src, got)
-	want := map[string]Macro{
-		"audit_final":      {Shape: MacroQuery},
-		"lms_intermediate": {Shape: MacroWithHead},
-		"bucket_columns":   {Shape: MacroSelectItems},
+	type read struct {
+		shape       MacroShape
+		incremental bool
+		params      string
+	}
+	want := map[string]read{
+		"audit_final":      {MacroQuery, false, "cte_ref by"},
+		"lms_intermediate": {MacroWithHead, false, "name"},
+		"bucket_columns":   {MacroSelectItems, false, "col"},
+		"grant_all":        {MacroUnknown, false, ""},
 		// Its shape cannot be told, but a model that calls it leaves the
 		// incremental filter to it.
-		"union_feeds": {Incremental: true},
+		"union_feeds": {MacroUnknown, true, "feeds"},
 	}
 	if len(got) != len(want) {
 		t.Errorf("read %v, want %v", got, want)
 	}
-	for name, m := range want {
-		if got[name] != m {
-			t.Errorf("%s: read %+v, want %+v", name, got[name], m)
+	for name, w := range want {
+		m := got[name]
+		var params []string
+		for _, p := range m.Params {
+			params = append(params, p.Name)
+		}
+		if r := (read{m.Shape, m.Incremental, strings.Join(params, " ")}); r != w {
+			t.Errorf("%s: read %+v, want %+v", name, r, w)
+		}
+		if !strings.Contains(src, m.Body) || m.Body == "" {
+			t.Errorf("%s: body %q is not the text between its tags", name, m.Body)
 		}
 	}
 }
 
-func TestMacroVars(t *testing.T) {
-	src := `{% macro generate_schema_name(custom, node) -%}{{ var("schema_suffix", "") }}{%- endmacro %}
-{% macro generate_alias_name(custom_alias_name=none, node=none) -%}
-    {%- if var('backfill_id', none) -%}{{ node.name }}__{{ var('backfill_id') }}{%- else -%}{{ node.name }}{%- endif -%}
-{%- endmacro %}`
-	if got := MacroVars(src, "generate_alias_name"); len(got) != 1 || got[0] != "backfill_id" {
-		t.Errorf("generate_alias_name reads %q, want [backfill_id] once", got)
-	}
-	if got := MacroVars(src, "generate_schema_name"); len(got) != 1 || got[0] != "schema_suffix" {
-		t.Errorf("generate_schema_name reads %q, want [schema_suffix]", got)
-	}
-	if got := MacroVars(src, "other"); got != nil {
-		t.Errorf("an undefined macro reads %q", got)
+func TestMacroParamDefaults(t *testing.T) {
+	got := map[string]Macro{}
+	ReadMacros(`{%- macro incremental_window(col, days=7, since=none, cols=['a', 'b']) -%} {{ col }} {%- endmacro -%}`, got)
+	want := []Param{{"col", ""}, {"days", "7"}, {"since", "none"}, {"cols", "['a', 'b']"}}
+	if !slices.Equal(got["incremental_window"].Params, want) {
+		t.Errorf("params %+v, want %+v", got["incremental_window"].Params, want)
 	}
 }

@@ -26,11 +26,36 @@ type segment struct {
 // OffsetMap maps offsets in rewritten text back to the original.
 type OffsetMap struct {
 	segments []segment
+	// outer maps on from the text this map's original was rewritten
+	// from, when the text was rewritten twice (Then).
+	outer *OffsetMap
+}
+
+// Then is a map through m and then outer: for text rewritten from a text
+// that was itself rewritten from another, which outer maps back to.
+func (m *OffsetMap) Then(outer *OffsetMap) *OffsetMap {
+	if outer == nil {
+		return m
+	}
+	c := *m
+	if c.outer != nil {
+		c.outer = c.outer.Then(outer)
+	} else {
+		c.outer = outer
+	}
+	return &c
 }
 
 // Orig returns the original offset of an offset in the rewritten text. An
 // offset inside replacement text maps to the start of what it replaced.
 func (m *OffsetMap) Orig(out int) int {
+	if m.outer != nil {
+		return m.outer.Orig(m.orig(out))
+	}
+	return m.orig(out)
+}
+
+func (m *OffsetMap) orig(out int) int {
 	segs := m.segments
 	if len(segs) == 0 {
 		return out
@@ -44,6 +69,12 @@ func (m *OffsetMap) Orig(out int) int {
 		return s.orig + min(out-s.out, s.length)
 	}
 	return s.orig
+}
+
+// Copied reports whether the rewritten text from start to end was copied
+// from the original as it stands, none of it replacement text.
+func (m *OffsetMap) Copied(start, end int) bool {
+	return m.Orig(end)-m.Orig(start) == end-start
 }
 
 // Rewrite applies edits (sorted, not overlapping) to src[start:end] and

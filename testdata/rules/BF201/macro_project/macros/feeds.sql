@@ -20,3 +20,23 @@
   {% if not loop.last %}UNION ALL{% endif %}
   {% endfor %}
 {% endmacro %}
+
+{# Reloads the feeds from the newest day the model holds: the boundary day
+   is inserted again on every run. #}
+{% macro reload_feeds(feeds, ts='loaded_at') %}
+  {% for feed in feeds %}
+  SELECT f.* FROM {{ source('raw', feed) }} AS f
+  {%- if is_incremental() %}
+  WHERE f.{{ ts }} >= (SELECT MAX({{ ts }}) FROM {{ this }})
+  {%- endif %}
+  {% if not loop.last %}UNION ALL{% endif %}
+  {% endfor %}
+{% endmacro %}
+
+{# Leaves out the ids the model holds. #}
+{% macro new_feed_rows(feed) %}
+  SELECT f.* FROM {{ source('raw', feed) }} AS f
+  {% if is_incremental() %}
+  WHERE f.event_id NOT IN (SELECT event_id FROM {{ this }})
+  {% endif %}
+{% endmacro %}

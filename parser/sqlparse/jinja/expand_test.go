@@ -1,0 +1,141 @@
+package jinja
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// expanded reads a model as Parse does: its project macros expanded, then
+// rendered, one text per reading.
+func expanded(t *testing.T, src string, opts Options) map[string]string {
+	t.Helper()
+	text, _, _ := Expand(src, opts)
+	got, _, problems := render(t, text, opts)
+	if len(problems) > 0 {
+		t.Errorf("problems reading the expansion %q: %v", text, problems)
+	}
+	return got
+}
+
+func macros(t *testing.T, src string) map[string]Macro {
+	t.Helper()
+	m := map[string]Macro{}
+	ReadMacros(src, m)
+	return m
+}
+
+// A model whose body is a project macro is read with the macro's SQL, the
+// call's arguments bound, one reading per branch of the macro's
+// is_incremental() test.
+func TestExpandIncrementalMacro(t *testing.T) {
+	ms := macros(t, `{% macro load_events(src, key='event_id') %}
+select e.* from {{ src }} as e
+{% if is_incremental() %}
+where e.{{ key }} not in (select {{ key }} from {{ this }})
+{% endif %}
+{% endmacro %}`)
+	got := expanded(t, "{{ config(materialized='incremental') }}\n{{ load_events(ref('raw_events')) }}",
+		Options{ModelName: "fct_events", Macros: ms})
+	want := map[string]string{
+		"incremental": "select e.* from raw_events as e where e.event_id not in (select event_id from fct_events)",
+		"full":        "select e.* from raw_events as e",
+	}
+	for name, w := range want {
+		if got[name] != w {
+			t.Errorf("%s reading:\n got %q\nwant %q", name, got[name], w)
+		}
+	}
+}
+
+// A loop over a literal list is unrolled, loop.last deciding the commas:
+// an import-CTE macro writes one WITH query per pair.
+func TestExpandLoopOverArguments(t *testing.T) {
+	ms := macros(t, `{% macro simple_cte(tuple_list) %}
+WITH{% for cte_ref in tuple_list %} {{cte_ref[0]}} AS (
+    SELECT * FROM {{ ref(cte_ref[1]) }}
+)
+    {%- if not loop.last -%}
+    ,
+    {%- endif -%}
+{%- endfor -%}
+{%- endmacro %}`)
+	got := expanded(t, "{{ simple_cte([('accounts', 'dim_account'), ('hist', 'account_scd')]) }}\nselect * from accounts join hist on accounts.id = hist.id",
+		Options{Macros: ms})
+	want := "WITH accounts AS ( SELECT * FROM dim_account ), hist AS ( SELECT * FROM account_scd ) select * from accounts join hist on accounts.id = hist.id"
+	if got[""] != want {
+		t.Errorf("got  %q\nwant %q", got[""], want)
+	}
+}
+
+// Subscripts are what the loop above needs; the evaluator reads them.
+func TestEvalSubscript(t *testing.T) {
+	env := Env{Names: map[string]Value{"pair": Eval("('a', 'b')", Env{})}}
+	if v := Eval("pair[1]", env); v.Kind != String || v.Text != "b" {
+		t.Errorf("pair[1] = %+v, want the string b", v)
+	}
+	if v := Eval("pair[2]", env); v.Known() {
+		t.Errorf("pair[2] is out of range, read %+v", v)
+	}
+}
+
+// A macro that returns a value writes that value; var() reads the
+// project's vars, and env_var() its default.
+func TestExpandReturnAndVars(t *testing.T) {
+	ms := macros(t, `{% macro incremental_predicate(column) -%}
+{{column}} >= date_trunc('{{var("unit")}}', now() - interval '{{var('lookback')}}' {{var('unit')}})
+{%- endmacro -%}
+{% macro cutoff() %}{{ return(var('cutoff_date', '2024-01-01')) }}{% endmacro %}`)
+	vars := map[string]Value{"unit": Eval(`env_var('UNIT', 'day')`, Env{}), "lookback": {Kind: String, Text: "3"}}
+	got := expanded(t, "select * from t where {{ incremental_predicate('t.block_time') }} and d > {{ cutoff() }}",
+		Options{Macros: ms, Vars: vars})
+	want := "select * from t where t.block_time >= date_trunc('day', now() - interval '3' day) and d > 2024-01-01"
+	if got[""] != want {
+		t.Errorf("got  %q\nwant %q", got[""], want)
+	}
+}
+
+// A macro whose SQL depends on a query it runs is not expanded: the model
+// is read with a placeholder, and the expansion says why.
+func TestExpandDataDependent(t *testing.T) {
+	ms := macros(t, `{% macro union_feeds() %}
+{% set feeds = run_query('select name from feeds') %}
+{% for f in feeds %}select * from {{ f }}{% if is_incremental() %} where ts > (select max(ts) from {{ this }}){% endif %}{% endfor %}
+{% endmacro %}`)
+	src := "{{ union_feeds() }}"
+	opts := Options{ModelName: "m", Macros: ms}
+	text, m, exp := Expand(src, opts)
+	if text != src || m != nil {
+		t.Errorf("expanded to %q", text)
+	}
+	toks, code := lexed(t, src)
+	if r := Render(src, toks, code, opts); r.IncrementalMacro != "union_feeds" {
+		t.Errorf("IncrementalMacro = %q, want union_feeds: its filter could not be read", r.IncrementalMacro)
+	}
+	if why := exp.Unread["union_feeds"]; !strings.Contains(why, "query it runs") {
+		t.Errorf("Unread = %v, want union_feeds with the reason", exp.Unread)
+	}
+	if len(exp.Expanded) != 0 {
+		t.Errorf("Expanded = %v, want none", exp.Expanded)
+	}
+}
+
+// Whitespace control strips the blanks beside a tag, and a comment is no
+// text.
+func TestExpandWhitespaceControl(t *testing.T) {
+	ms := macros(t, "{% macro cols(names) -%}\n  {%- for n in names %}\n  {{ n }}{% if not loop.last %},{% endif %} {# one per name #}\n  {%- endfor %}\n{%- endmacro %}")
+	got := expanded(t, "select {{ cols(['a', 'b']) }} from t", Options{Macros: ms})
+	if want := "select a, b from t"; got[""] != want {
+		t.Errorf("got %q, want %q", got[""], want)
+	}
+}
+
+func lexed(t *testing.T, src string) (toks, code []sqltext.Token) {
+	t.Helper()
+	toks, err := sqltext.Lex(src)
+	if err != nil {
+		t.Fatalf("Lex: %v", err)
+	}
+	return toks, sqltext.Code(toks)
+}

@@ -1,0 +1,1 @@
+select order_id, order_date, amount from {{ source('raw', 'orders') }}
