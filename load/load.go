@@ -427,7 +427,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 					continue
 				}
 				// The keys are the plan's own; the parse is shared.
-				sf = &rules.SQLFile{Source: shared.Source}
+				sf = &rules.SQLFile{Source: shared.Source, Model: shared.Model}
 				byPath[ref.Abs] = sf
 				u.SQL = append(u.SQL, sf)
 				afterParse = append(afterParse, func() {
@@ -721,13 +721,15 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      resolver(m),
 	}
+	sf := &rules.SQLFile{Source: f}
 	if p := l.projectFor(filepath.Dir(path)); p != nil {
 		opts.Macros, opts.Vars = p.Macros, p.Vars
 		if n := m.ModelAt(path); n != nil {
+			sf.Model = n
 			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
 		}
 	}
-	return &rules.SQLFile{Source: f}, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
+	return sf, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
 }
 
 // unreadable is the read error of a listed path: a folder the walk could

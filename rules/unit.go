@@ -165,6 +165,11 @@ type SQLFile struct {
 	Keys   []string
 	Source *source.File
 	Parsed *sqlparse.File
+	// Model is the dbt model or snapshot the file defines, with its config
+	// resolved as dbt resolves it (config() in the file, properties files,
+	// dbt_project.yml), from the manifest or the project's own files; nil
+	// for SQL that is no node of a dbt project.
+	Model *manifest.Node
 
 	// keySet is Keys as a set, made on the first Has of a file named by
 	// many keys: one query run by every check of a plan is asked about

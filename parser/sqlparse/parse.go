@@ -126,8 +126,10 @@ type File struct {
 	// Problems are faults outside any statement's parse: where the lexer
 	// stopped, or Jinja that does not balance.
 	Problems []sqltext.Problem
-	// Model is the dbt config() of the file, when it has one.
-	Model *jinja.Model
+	// Model is the dbt config() of the file, when it has one, and
+	// ConfigKeys every key its config() calls set, in order.
+	Model      *jinja.Model
+	ConfigKeys []jinja.ConfigKey
 	// IncrementalMacro names a project macro the model calls that tests
 	// is_incremental() and whose SQL could not be read: what an
 	// incremental run filters is then unknown.
@@ -181,6 +183,10 @@ func Parse(src string, opts Options) *File {
 	if f.Model != nil {
 		f.Model.Offset = m.Orig(f.Model.Offset)
 	}
+	for i := range f.ConfigKeys {
+		k := &f.ConfigKeys[i]
+		k.Call, k.At = m.Orig(k.Call), m.Orig(k.At)
+	}
 	// A comment inside a macro's SQL is not the model's: a directive in
 	// it would apply to the call.
 	comments := f.Comments[:0]
@@ -225,6 +231,9 @@ func parse(src string, opts Options) *File {
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		r := jinja.Render(src, toks, code, opts.jinja())
 		variants, f.Model, f.IncrementalMacro = r.Variants, r.Model, r.IncrementalMacro
+		if f.Model != nil {
+			f.ConfigKeys = jinja.ConfigKeys(src, jinja.Regions(src))
+		}
 		f.Problems = append(f.Problems, r.Problems...)
 	}
 	var rewrites []sqltext.Edit

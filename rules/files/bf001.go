@@ -6,7 +6,7 @@ package files
 import "github.com/bflint/bflint/rules"
 
 // Rules are the file family.
-var Rules = []*rules.Rule{PlanInvalid, SQLUnparsed, MissingFile, SuppressionUnjustified}
+var Rules = []*rules.Rule{PlanInvalid, SQLUnparsed, MissingFile, SuppressionUnjustified, ConfigKeyUnknown}
 
 // PlanInvalid reports what the plan parser could not accept.
 var PlanInvalid = &rules.Rule{

@@ -1,15 +1,14 @@
 package rerun
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"strings"
 
-	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -113,56 +112,72 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 	}
 }
 
-// appendStrategies are the dbt incremental strategies that insert every
-// row when no unique_key says which rows to replace ("" is the adapter's
-// default, merge or delete+insert on most warehouses and append on some).
-var appendStrategies = map[string]bool{"merge": true, "delete+insert": true, "": true}
-
 // incrementalAppend says why a dbt model configured so inserts its rows
 // again on every run, naming it as subject; "" when its runs converge.
-func incrementalAppend(subject, materialized, strategy string, uniqueKey []string) string {
-	if !strings.EqualFold(strings.TrimSpace(materialized), "incremental") {
+func incrementalAppend(subject string, c manifest.Config) string {
+	if !c.AppendsUnlessFiltered() {
 		return ""
 	}
-	strategy = strings.ToLower(strings.TrimSpace(strategy))
-	switch {
-	case strategy == "append":
+	strategy := strings.ToLower(strings.TrimSpace(c.IncrementalStrategy))
+	if strategy == "append" {
 		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them\nhelp: use merge with a unique_key, insert_overwrite or microbatch", subject)
-	case appendStrategies[strategy] && len(columnSet(uniqueKey)) == 0:
-		how := "incremental_strategy " + strategy
-		if strategy == "" {
-			how = "the adapter's default incremental strategy"
-		}
-		return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them\nhelp: set unique_key, or use insert_overwrite or microbatch", subject, how)
 	}
-	return ""
+	how := "incremental_strategy " + strategy
+	if strategy == "" {
+		how = "the adapter's default incremental strategy"
+	}
+	return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them\nhelp: set unique_key, or use insert_overwrite or microbatch", subject, how)
 }
 
-// reportIncrementalAppend reads a model's own {{ config() }}, or, for a
-// model file linted on its own without one, the configuration the
-// manifest records for it (set in dbt_project.yml or a properties file).
+// reportIncrementalAppend judges a dbt model by its config as dbt resolves
+// it (config() in the file, then properties files, then dbt_project.yml
+// folder config), from the manifest or the project's own files; a model
+// file outside any dbt project by its own config().
 func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
 	if guardedIncrement(f, name) || f.Parsed.IncrementalMacro != "" {
 		return
 	}
-	if m := f.Parsed.Model; m != nil {
-		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), m.Materialized, m.IncrementalStrategy, m.UniqueKey); msg != "" {
-			pass.Reportf(f.Pos(m.Offset), "%s", msg)
+	own := f.Parsed.Model
+	switch n := f.Model; {
+	case n != nil && (own == nil || !ownConfigDecides(own, n.Config)):
+		if pass.Plan != nil {
+			return
 		}
-		return
+		at := firstStatement(f.Parsed)
+		if own != nil {
+			at = own.Offset
+		}
+		where := "as the manifest records it"
+		if pass.Unit.DBT.Project != nil {
+			where = "in dbt_project.yml or a properties file"
+		}
+		subject := fmt.Sprintf("dbt model %q (configured outside the file, %s)", n.UniqueID, where)
+		if msg := incrementalAppend(subject, n.Config); msg != "" {
+			pass.Reportf(f.Pos(at), "%s", msg)
+		}
+	case own != nil:
+		c := manifest.Config{Materialized: own.Materialized, IncrementalStrategy: own.IncrementalStrategy, UniqueKey: own.UniqueKey}
+		if n != nil {
+			c = n.Config
+		}
+		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), c); msg != "" {
+			pass.Reportf(f.Pos(own.Offset), "%s", msg)
+		}
 	}
-	if pass.Plan != nil {
-		return
+}
+
+// ownConfigDecides reports whether the file's config() sets every key of
+// the resolved config that makes it append: the finding is then the
+// file's own, with no other place to look.
+func ownConfigDecides(own *jinja.Model, c manifest.Config) bool {
+	switch {
+	case !strings.EqualFold(own.Materialized, c.Materialized):
+		return false
+	case !strings.EqualFold(own.IncrementalStrategy, c.IncrementalStrategy) && c.IncrementalStrategy != "":
+		return false
 	}
-	n := modelOfFile(pass, f)
-	if n == nil {
-		return
-	}
-	subject := fmt.Sprintf("dbt model %q (configured outside the file, as the manifest records it)", n.UniqueID)
-	if msg := incrementalAppend(subject, n.Config.Materialized, n.Config.IncrementalStrategy, n.Config.UniqueKey); msg != "" {
-		pass.Reportf(f.Pos(firstStatement(f.Parsed)), "%s", msg)
-	}
+	return len(own.UniqueKey) == len(c.UniqueKey)
 }
 
 // guardedIncrement reports whether the model's is_incremental() branch
@@ -195,42 +210,9 @@ func reportTargetAppend(pass *rules.Pass) {
 	if n == nil || n.ResourceType != manifest.Model {
 		return
 	}
-	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config.Materialized, n.Config.IncrementalStrategy, n.Config.UniqueKey); msg != "" {
+	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config); msg != "" {
 		pass.Reportf(pass.Plan.Target.At(), "%s", msg)
 	}
-}
-
-// modelOfFile returns the manifest's model built from f: the model named
-// as the file whose original_file_path is the end of f's path (f's name is
-// relative to the lint root, the manifest's paths to the dbt project), or
-// that records no path at all. nil when there is none.
-func modelOfFile(pass *rules.Pass, f *rules.SQLFile) *manifest.Node {
-	g, m := pass.Unit.Lineage(), pass.Unit.Manifest()
-	if g == nil {
-		return nil
-	}
-	name := f.Source.Name
-	stem := strings.TrimSuffix(path.Base(name), path.Ext(name))
-	var cands []string
-	id, err := g.Resolve(stem)
-	var amb *lineage.AmbiguousError
-	switch {
-	case err == nil:
-		cands = []string{id}
-	case errors.As(err, &amb):
-		cands = amb.Candidates
-	}
-	for _, id := range cands {
-		n := m.Node(id)
-		if n == nil || n.ResourceType != manifest.Model || n.Name != stem {
-			continue
-		}
-		ofp := n.OriginalFilePath
-		if ofp == "" || name == ofp || strings.HasSuffix(name, "/"+ofp) {
-			return n
-		}
-	}
-	return nil
 }
 
 // firstStatement is the offset of the file's first statement, 0 when it
