@@ -57,8 +57,13 @@ var (
 	DefaultStaging          = []string{"backfill_staging.*", "*_staging.*", "staging_*.*"}
 	DefaultReportingCycle   = 35 * 24 * time.Hour
 	DefaultPartitionColumns = []string{"ds", "dt", "*_date", "*_day", "*_hour", "*_month", "event_time"}
-	DefaultValidFrom        = []string{"valid_from", "dbt_valid_from", "effective_from"}
-	DefaultValidTo          = []string{"valid_to", "dbt_valid_to", "effective_to"}
+	// DefaultValidFrom and DefaultValidTo name the columns where a version
+	// of a type-2 dimension starts and ends, in the spellings measured in
+	// real projects; * stands for any run of characters (dbt_valid_from,
+	// _valid_from, lineage_valid_from), and the names at one position of
+	// the two lists go together.
+	DefaultValidFrom = []string{"valid_from", "*_valid_from", "effective_from", "effective_start*"}
+	DefaultValidTo   = []string{"valid_to", "*_valid_to", "effective_to", "effective_end*", "expiry_*"}
 )
 
 // Load reads the configuration at path. fset receives the file so positions

@@ -9,8 +9,9 @@ import (
 // Joined is what a statement joins, read from its parse tree or from its
 // tokens: the rules that judge joins read this and not the reader.
 type Joined struct {
-	// Relations are the stored relations it joins (WITH queries left
-	// out), in the order they are written.
+	// Relations are the stored relations it joins, in the order they are
+	// written: a WITH query that selects from one relation stands for it
+	// (JoinedRelation.Via), others are left out.
 	Relations []JoinedRelation
 	// Columns are its column references by the last part of their
 	// qualifier and their name, in lower case. From a tree, unqualified
@@ -41,10 +42,31 @@ type JoinedRelation struct {
 	// Partial is set when a condition that may concern the relation did
 	// not parse even on its own, so On and Where may be incomplete.
 	Partial bool
+	// Via names the WITH queries the relation is joined through, the
+	// joined one first (dbt's import CTEs); Renames maps the names they
+	// give its columns to the relation's own ("" for a computed one).
+	// Their conditions are among Where.
+	Via     []string
+	Renames map[string]string
+}
+
+// Column is the relation's own name for a column the statement names
+// under the relation's alias: through the renames of the WITH queries it
+// is joined through; "" for a column they compute.
+func (j JoinedRelation) Column(name string) string {
+	if base, ok := j.Renames[name]; ok {
+		return base
+	}
+	return name
 }
 
 func joinedRelation(j Join, c FromClause, on []*pg_query.Node) JoinedRelation {
-	return JoinedRelation{Relation: j.Relation, Alias: j.Alias, Inner: j.Inner, Offset: j.Offset, Clause: c, On: terms(on), Where: terms(j.Where)}
+	jr := JoinedRelation{Relation: j.Relation, Alias: j.Alias, Inner: j.Inner, Offset: j.Offset, Clause: c, On: terms(on), Where: terms(j.Where)}
+	if p := j.Through; p != nil {
+		jr.Relation, jr.Via, jr.Renames = p.Relation, p.Via, p.Renames
+		jr.Where = append(jr.Where, terms(p.Filters)...)
+	}
+	return jr
 }
 
 // FromClause is a FROM clause, UPDATE ... FROM or DELETE ... USING.
@@ -74,7 +96,7 @@ func (s *Statement) joined() Joined {
 	var out Joined
 	var clauses map[int]*treeFrom
 	for _, j := range s.Joins() {
-		if j.CTE {
+		if j.CTE && j.Through == nil {
 			continue
 		}
 		if clauses == nil {
@@ -98,7 +120,7 @@ func (s *Statement) joined() Joined {
 func (tf *TokenFacts) Joined() Joined {
 	out := Joined{Columns: tf.Columns, FromTokens: true}
 	for _, tj := range tf.Joins {
-		if tj.CTE {
+		if tj.CTE && tj.Through == nil {
 			continue
 		}
 		var on []*pg_query.Node

@@ -77,6 +77,26 @@ type Join struct {
 	Where []*pg_query.Node
 	// Offset is the relation's name, where BF701-BF704 report.
 	Offset int
+	// Through is set when the name refers to a WITH query that selects
+	// from one relation (projection, renames, filters): the query stands
+	// for that relation wherever it is joined.
+	Through *Provenance
+}
+
+// Provenance is the stored relation a WITH query stands for.
+type Provenance struct {
+	// Relation is the stored relation, at the offset of the name that
+	// joins the WITH query.
+	Relation sqlname.Relation
+	// Via names the WITH queries on the way, the joined one first.
+	Via []string
+	// Renames maps a column the joined query names to the relation's
+	// column it is (valid_to_ts to valid_to); "" for a column it
+	// computes. A column not in it is the relation's own.
+	Renames map[string]string
+	// Filters are the WITH queries' conditions, their columns qualified
+	// by the alias the WITH query is joined under.
+	Filters []*pg_query.Node
 }
 
 // Joins returns every relation joined in a FROM clause at any depth (the
@@ -135,7 +155,11 @@ func (s *Statement) joinTree(out []Join, n, on *pg_query.Node, nullable bool, sc
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
 		r := relationOf(s, x.RangeVar)
-		return append(out, Join{Relation: r, Alias: qualifier(x.RangeVar), Inner: !nullable, CTE: sc.isCTE(x.RangeVar), On: on, Offset: r.Offset})
+		j := Join{Relation: r, Alias: qualifier(x.RangeVar), Inner: !nullable, CTE: sc.isCTE(x.RangeVar), On: on, Offset: r.Offset}
+		if j.CTE {
+			j.Through = s.provenance(sc, x.RangeVar, j.Alias, r.Offset)
+		}
+		return append(out, j)
 	case *pg_query.Node_JoinExpr:
 		j := x.JoinExpr
 		if j.GetQuals() != nil {

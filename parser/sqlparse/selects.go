@@ -511,10 +511,15 @@ func (f *File) Transaction(i int) int {
 // transaction.
 func (f *File) InTransaction(i int) bool { return f.Transaction(i) >= 0 }
 
-// scope is the set of WITH query names visible at a point of a statement.
+// scope is the set of WITH queries visible at a point of a statement.
 type scope struct {
 	ctes   []string
+	defs   []*pg_query.CommonTableExpr
+	outer  *scope // the scope the WITH clause stands in
 	parent *scope
+	// recursive marks the queries of a WITH RECURSIVE, which see each
+	// other.
+	recursive bool
 }
 
 // isCTE reports whether a FROM item names a visible WITH query rather than
@@ -532,11 +537,31 @@ func (sc *scope) isCTE(rv *pg_query.RangeVar) bool {
 }
 
 func (sc *scope) with(ctes []*pg_query.CommonTableExpr) *scope {
-	inner := &scope{parent: sc}
+	inner := &scope{parent: sc, outer: sc, defs: ctes}
 	for _, c := range ctes {
 		inner.ctes = append(inner.ctes, c.GetCtename())
 	}
 	return inner
+}
+
+// lookup returns the WITH query a FROM item names and the scope its body
+// is read in; nil when the name is a stored relation's.
+func (sc *scope) lookup(rv *pg_query.RangeVar) (*pg_query.CommonTableExpr, *scope) {
+	if rv.GetSchemaname() != "" || rv.GetCatalogname() != "" {
+		return nil, nil
+	}
+	for ; sc != nil; sc = sc.parent {
+		for j, name := range sc.ctes {
+			if name != rv.GetRelname() || j >= len(sc.defs) {
+				continue
+			}
+			if sc.recursive {
+				return sc.defs[j], sc
+			}
+			return sc.defs[j], sc.outer.with(sc.defs[:j])
+		}
+	}
+	return nil, nil
 }
 
 // inspect calls visit for n and every message below it, parents first,
@@ -566,6 +591,7 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 	outer := sc
 	if len(ctes) > 0 {
 		sc = outer.with(ctes)
+		sc.recursive = with.GetRecursive()
 	}
 	if !visit(m, sc) {
 		return

@@ -20,9 +20,9 @@ var shapeDifferences = map[string]string{}
 // TestReadersAgreeOnShape reads every statement of the SQL corpora and of
 // the rule fixtures that parses a second time from its tokens, and compares
 // the whole shape the rules read: writes, what it joins (each relation with
-// its FROM clause, every ON and WHERE conjunct as a Term, the qualified
-// columns), and its conditions (the bounds and clock calls of every
-// conjunct).
+// its FROM clause, every ON and WHERE conjunct as a Term, the WITH queries
+// it is joined through with their renames, the qualified columns), and its
+// conditions (the bounds and clock calls of every conjunct).
 func TestReadersAgreeOnShape(t *testing.T) {
 	root := filepath.Join("..", "..", "testdata")
 	var paths []string
@@ -132,6 +132,14 @@ func describeJoined(src string, j Joined) string {
 	for _, r := range j.Relations {
 		s := fmt.Sprintf("%s %s@%s inner=%v clause{items=%d first=%s target=%v scalar=%v}", r.Relation.Name(), r.Alias, at(src, r.Offset), r.Inner,
 			r.Clause.Items, atOrNone(src, r.Clause.First), r.Clause.Target, r.Clause.Scalar)
+		if len(r.Via) > 0 {
+			var renames []string
+			for k, v := range r.Renames {
+				renames = append(renames, k+"="+v)
+			}
+			sort.Strings(renames)
+			s += fmt.Sprintf(" via=%s renames=%s", strings.Join(r.Via, ","), strings.Join(renames, ","))
+		}
 		for _, t := range r.On {
 			s += "\n    on " + describeTerm(t)
 		}

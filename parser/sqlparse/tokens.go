@@ -152,7 +152,7 @@ func (s *Statement) TokenFacts() *TokenFacts {
 
 func (s *Statement) tokenFacts() *TokenFacts {
 	code := s.codeTokens()
-	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, ctes: map[string]bool{}, names: map[int]bool{}, parses: new(int)}
+	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, ctes: map[string]bool{}, bodies: map[string]*tokenCTE{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
 	sc.statement(0, len(sc.Code))
@@ -167,6 +167,9 @@ func (s *Statement) tokenFacts() *TokenFacts {
 	}
 	sort.SliceStable(sc.joins, func(i, j int) bool { return sc.joins[i].Offset < sc.joins[j].Offset })
 	for _, j := range sc.joins {
+		if j.CTE {
+			j.Through = sc.provenance(j)
+		}
 		sc.tf.Joins = append(sc.tf.Joins, *j)
 	}
 	sc.columns()
@@ -181,6 +184,9 @@ type tokenScan struct {
 	// when it is unbalanced or not a bracket.
 	match []int
 	ctes  map[string]bool
+	// bodies are the WITH queries that select from one relation, by name
+	// in lower case, as provenance follows them.
+	bodies map[string]*tokenCTE
 	// names are the code tokens that start a relation name, which are not
 	// column references.
 	names map[int]bool
@@ -332,7 +338,11 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 		}
 		sc.ctes[strings.ToLower(folded)] = true
 		end := sc.close(k, to)
+		before := len(sc.joins)
 		sc.query(k+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})
+		if body := sc.cteBody(k+1, end, sc.joins[before:]); body != nil {
+			sc.bodies[strings.ToLower(folded)] = body
+		}
 		j = end + 1
 		stop = j
 		if !sc.Punct(j, ',') {

@@ -1,7 +1,6 @@
 package scd2
 
 import (
-	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
@@ -36,15 +35,15 @@ type dimensions struct {
 	// patterns are scd2.relations: doublestar globs over lower-cased names.
 	patterns []string
 	// validFrom and validTo are the configured validity column names.
-	validFrom, validTo []string
+	validFrom, validTo names
 }
 
 func newDimensions(pass *rules.Pass) *dimensions {
 	from, to := pass.Config.ValidityColumns()
 	ds := &dimensions{
 		patterns:  pass.Config.SCD2Relations(),
-		validFrom: lower(from),
-		validTo:   lower(to),
+		validFrom: names(lower(from)),
+		validTo:   names(lower(to)),
 	}
 	if m, catalog := pass.Unit.Manifest(), pass.Unit.Catalog(); m != nil && catalog != nil {
 		for _, id := range catalog.IDs() {
@@ -85,9 +84,9 @@ func (ds *dimensions) mayJoin(text string) bool {
 		return true
 	}
 	text = strings.ToLower(text)
-	for _, names := range [][]string{ds.validFrom, ds.validTo, currentFlagNames} {
-		for _, name := range names {
-			if strings.Contains(text, name) {
+	for _, ns := range []names{ds.validFrom, ds.validTo, currentFlagNames} {
+		for _, word := range ns.words() {
+			if strings.Contains(text, word) {
 				return true
 			}
 		}
@@ -97,7 +96,7 @@ func (ds *dimensions) mayJoin(text string) bool {
 
 // dimension is what is known about a joined relation that may be type-2.
 type dimension struct {
-	validFrom, validTo []string
+	validFrom, validTo names
 	// known is set when a snapshot or a configured pattern names the
 	// relation, so it is type-2 whatever the statement does with it; via
 	// says which, for messages.
@@ -113,12 +112,12 @@ type dimension struct {
 func (ds *dimensions) lookup(rel sqlname.Relation) dimension {
 	for i := range ds.snapshots {
 		if s := &ds.snapshots[i]; rel.Matches(s.rel) {
-			return dimension{validFrom: []string{strings.ToLower(s.validFrom)}, validTo: []string{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}
+			return dimension{validFrom: names{strings.ToLower(s.validFrom)}, validTo: names{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}
 		}
 	}
 	for _, c := range ds.cataloged {
 		if rel.Matches(c.rel) {
-			return dimension{validFrom: []string{c.validFrom}, validTo: []string{c.validTo}, known: true, via: "catalog.json lists its validity columns"}
+			return dimension{validFrom: names{c.validFrom}, validTo: names{c.validTo}, known: true, via: "catalog.json lists its validity columns"}
 		}
 	}
 	d := dimension{validFrom: ds.validFrom, validTo: ds.validTo}
@@ -172,17 +171,17 @@ func farFuture(text string) bool {
 // goes with valid_to, dbt_valid_from with dbt_valid_to), else the first.
 func (d dimension) pair(usedFrom, usedTo string) (from, to string) {
 	from, to = usedFrom, usedTo
-	if i := slices.Index(d.validFrom, from); from != "" && to == "" && i >= 0 && i < len(d.validTo) {
-		to = d.validTo[i]
+	if from != "" && to == "" {
+		to = d.validFrom.counterpart(from, d.validTo)
 	}
-	if i := slices.Index(d.validTo, to); to != "" && from == "" && i >= 0 && i < len(d.validFrom) {
-		from = d.validFrom[i]
+	if to != "" && from == "" {
+		from = d.validTo.counterpart(to, d.validFrom)
 	}
-	if from == "" && len(d.validFrom) > 0 {
-		from = d.validFrom[0]
+	if from == "" {
+		from = d.validFrom.first()
 	}
-	if to == "" && len(d.validTo) > 0 {
-		to = d.validTo[0]
+	if to == "" {
+		to = d.validTo.first()
 	}
 	return from, to
 }
@@ -197,13 +196,13 @@ func lower(names []string) []string {
 
 // validityPair finds a valid-from and a valid-to name among a relation's
 // columns; both are empty unless both are there.
-func validityPair(columns, from, to []string) (string, string) {
+func validityPair(columns []string, from, to names) (string, string) {
 	var f, t string
 	for _, c := range columns {
-		if f == "" && slices.Contains(from, c) {
+		if f == "" && from.has(c) {
 			f = c
 		}
-		if t == "" && slices.Contains(to, c) {
+		if t == "" && to.has(c) {
 			t = c
 		}
 	}

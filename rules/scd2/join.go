@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"path"
-	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
@@ -194,8 +193,16 @@ func (dj *dimJoin) read(refs map[string]map[string]bool) {
 			}
 		}
 	}
-	dj.usedFrom = firstUsed(dj.dim.validFrom, own)
-	dj.usedTo = firstUsed(dj.dim.validTo, own)
+	// The statement names the relation's columns through the renames of
+	// the WITH queries it is joined through.
+	base := make(map[string]bool, len(own))
+	for c := range own {
+		if b := dj.join.Column(c); b != "" {
+			base[b] = true
+		}
+	}
+	dj.usedFrom = dj.dim.validFrom.firstUsed(base)
+	dj.usedTo = dj.dim.validTo.firstUsed(base)
 	for _, terms := range [][]sqlparse.Term{dj.join.On, dj.join.Where} {
 		for _, t := range terms {
 			dj.predicate(t)
@@ -358,11 +365,12 @@ func (dj *dimJoin) validity(op sqlparse.Operand) (col string, isTo, coalesced bo
 		if !dj.isOwn(c.Qualifier) {
 			continue
 		}
-		switch {
-		case slices.Contains(dj.dim.validFrom, c.Name):
-			return c.Name, false, c.Coalesced
-		case slices.Contains(dj.dim.validTo, c.Name):
-			return c.Name, true, c.Coalesced
+		switch name := dj.join.Column(c.Name); {
+		case name == "":
+		case dj.dim.validFrom.has(name):
+			return name, false, c.Coalesced
+		case dj.dim.validTo.has(name):
+			return name, true, c.Coalesced
 		}
 	}
 	return "", false, false
@@ -375,8 +383,8 @@ func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
 		if dj.isOwn(c.Qualifier) {
 			continue
 		}
-		dj.otherFrom = dj.otherFrom || slices.Contains(dj.dim.validFrom, c.Name)
-		dj.otherTo = dj.otherTo || slices.Contains(dj.dim.validTo, c.Name)
+		dj.otherFrom = dj.otherFrom || dj.dim.validFrom.has(c.Name)
+		dj.otherTo = dj.otherTo || dj.dim.validTo.has(c.Name)
 	}
 }
 
@@ -402,6 +410,7 @@ func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
 	if !dj.isOwn(own.Qualifier) || dj.isOwn(other.Qualifier) {
 		return false
 	}
+	own.Name = dj.join.Column(own.Name)
 	if versionIDs[own.Name] || versionIDs[other.Name] {
 		return true
 	}
@@ -464,11 +473,12 @@ func (dj *dimJoin) isNow(op sqlparse.Operand) bool {
 	return len(op.Columns) == 0 && op.Now
 }
 
-// currentFlagNames are the columns that mark a dimension's current version.
-var currentFlagNames = []string{"is_current", "current_flag", "is_latest"}
+// currentFlagNames are the columns that mark a dimension's current
+// version, in the spellings measured in real projects.
+var currentFlagNames = names{"is_current", "*_is_current", "is_current_version", "current_flag", "is_latest"}
 
 func (dj *dimJoin) isFlag(op sqlparse.Operand) bool {
-	return op.Column != nil && slices.Contains(currentFlagNames, op.Column.Name) && dj.isOwn(op.Column.Qualifier)
+	return op.Column != nil && dj.isOwn(op.Column.Qualifier) && currentFlagNames.has(dj.join.Column(op.Column.Name))
 }
 
 // name qualifies a column of the dimension the way the SQL likely does:
@@ -485,12 +495,16 @@ func (dj *dimJoin) aliased() bool {
 	return len(rel.Parts) == 0 || !strings.EqualFold(rel.Parts[len(rel.Parts)-1], dj.join.Alias)
 }
 
-// label names the dimension, its alias and, when the SQL alone does not
-// show it is type-2, what says so.
+// label names the dimension, its alias or the WITH query it is joined
+// through, and, when the SQL alone does not show it is type-2, what says
+// so.
 func (dj *dimJoin) label() string {
 	rel := dj.join.Relation
 	var notes []string
-	if dj.aliased() {
+	switch {
+	case len(dj.join.Via) > 0:
+		notes = append(notes, fmt.Sprintf("through WITH query %q", dj.join.Via[0]))
+	case dj.aliased():
 		notes = append(notes, fmt.Sprintf("alias %q", dj.join.Alias))
 	}
 	if dj.dim.via != "" {
@@ -517,15 +531,6 @@ func (dj *dimJoin) fix() string {
 		end = fmt.Sprintf("COALESCE(%s, '9999-12-31')", end)
 	}
 	return fmt.Sprintf("<event time> >= %s AND <event time> < %s", dj.name(from), end)
-}
-
-func firstUsed(names []string, used map[string]bool) string {
-	for _, n := range names {
-		if used[n] {
-			return n
-		}
-	}
-	return ""
 }
 
 var (

@@ -5,11 +5,14 @@
 // A relation counts as type-2 when a dbt snapshot describes it, when the
 // configuration's scd2.relations patterns name it, when the statement reads
 // both of its validity columns (scd2.valid_from and scd2.valid_to, with
-// defaults valid_from/dbt_valid_from/effective_from and
-// valid_to/dbt_valid_to/effective_to), or when the join keeps only its
-// current row, which only a versioned relation has (except on the relation
-// a query starts from, which is its fact: a fact's latest version is often
-// what the query wants).
+// defaults valid_from, *_valid_from, effective_from, effective_start* and
+// valid_to, *_valid_to, effective_to, effective_end*, expiry_*), or when the
+// join keeps only its current row (is_current, *_is_current,
+// is_current_version, current_flag, is_latest, valid_to IS NULL), which
+// only a versioned relation has (except on the relation a query starts
+// from, which is its fact: a fact's latest version is often what the query
+// wants). A WITH query that selects from one relation (dbt's import CTEs)
+// stands for it, its renames and filters carried to the join.
 //
 // Validity columns count only when qualified by the dimension's alias,
 // except in a correlated subquery whose only relation is the dimension.
