@@ -1,6 +1,7 @@
 package load
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,6 +9,7 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -123,4 +125,31 @@ func readDefinition(dir string) *sqlparse.File {
 		}
 	}
 	return nil
+}
+
+// bqetlAppend reads, for a bigquery-etl table's query.sql, whether the
+// table's metadata.yaml makes bqetl append the query's rows
+// (--append_table); nil for any other file. Most metadata never mentions
+// it, so the YAML is parsed only when its text does.
+func (l *loader) bqetlAppend(path string) *rules.BqetlAppend {
+	dir := filepath.Dir(path)
+	if filepath.Base(path) != "query.sql" {
+		return nil
+	}
+	if _, ok := bqetl.Root(dir); !ok {
+		return nil
+	}
+	metaPath := filepath.Join(dir, bqetl.MetadataName)
+	meta, err := readFile(metaPath)
+	if err != nil || !bytes.Contains(meta, []byte("append")) {
+		return nil
+	}
+	t := bqetl.ReadTable(source.Add(l.fset, displayName(l.root, metaPath), meta))
+	if !t.Appends.Set {
+		return nil
+	}
+	table := filepath.Base(dir)
+	dataset := filepath.Base(filepath.Dir(dir))
+	project := filepath.Base(filepath.Dir(filepath.Dir(dir)))
+	return &rules.BqetlAppend{Table: sqlname.Relation{Parts: []string{project, dataset, table}, Offset: -1}, At: t.Appends.Key}
 }

@@ -721,7 +721,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      resolver(m),
 	}
-	sf := &rules.SQLFile{Source: f}
+	sf := &rules.SQLFile{Source: f, AppendsTo: l.bqetlAppend(path)}
 	if p := l.projectFor(filepath.Dir(path)); p != nil {
 		opts.Macros, opts.Vars = p.Macros, p.Vars
 		if n := m.ModelAt(path); n != nil {

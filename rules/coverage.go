@@ -22,6 +22,13 @@ type Coverage struct {
 	// Stoppers counts the constructs that stopped the parser
 	// (sqlparse.Construct), over the statements that did not parse.
 	Stoppers map[string]int
+	// MacrosRead counts the calls to project macros read as their SQL;
+	// MacrosUnread the project macros models call that could not be, by
+	// name, with why; FiltersUnread the models whose incremental filter
+	// is in such a macro, whose re-run safety was then not judged.
+	MacrosRead    int
+	MacrosUnread  map[string]string
+	FiltersUnread int
 }
 
 // Tally counts files and their statements by how they were read.
@@ -65,6 +72,11 @@ type fileCoverage struct {
 	dialect  string
 	counts   [3]int
 	stoppers []string
+	// macrosRead, macrosUnread and filterUnread are what the file's
+	// expansion of project macros read (sqlparse.File.Expansion).
+	macrosRead   int
+	macrosUnread map[string]string
+	filterUnread bool
 }
 
 // coverageOf tallies a unit's SQL files while they are parsed, guessing
@@ -85,6 +97,11 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 				fc.stoppers = append(fc.stoppers, sqlparse.Construct(f.Source.Content, st.Problem.Offset, st.End))
 			}
 		}
+		fc.macrosRead = len(f.Parsed.Expansion.Expanded)
+		fc.macrosUnread = f.Parsed.Expansion.Unread
+		// Only where the model's config leaves its re-run safety to the
+		// filter does an unread filter leave it unjudged.
+		fc.filterUnread = f.Parsed.IncrementalMacro != "" && (f.Model == nil || f.Model.Config.AppendsUnlessFiltered())
 		out = append(out, fc)
 	}
 	return out
@@ -116,5 +133,15 @@ func (c *Coverage) add(fc fileCoverage, seen map[string]bool) {
 	}
 	for _, s := range fc.stoppers {
 		c.Stoppers[s]++
+	}
+	c.MacrosRead += fc.macrosRead
+	for name, why := range fc.macrosUnread {
+		if c.MacrosUnread == nil {
+			c.MacrosUnread = map[string]string{}
+		}
+		c.MacrosUnread[name] = why
+	}
+	if fc.filterUnread {
+		c.FiltersUnread++
 	}
 }

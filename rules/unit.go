@@ -13,6 +13,7 @@ import (
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 )
 
@@ -170,12 +171,23 @@ type SQLFile struct {
 	// dbt_project.yml), from the manifest or the project's own files; nil
 	// for SQL that is no node of a dbt project.
 	Model *manifest.Node
+	// AppendsTo is set for a bigquery-etl query whose table's
+	// metadata.yaml makes bqetl append its rows (--append_table in
+	// scheduling.arguments) rather than replace what a run writes.
+	AppendsTo *BqetlAppend
 
 	// keySet is Keys as a set, made on the first Has of a file named by
 	// many keys: one query run by every check of a plan is asked about
 	// once per check.
 	keySet   map[string]bool
 	keysOnce sync.Once
+}
+
+// BqetlAppend is a bigquery-etl table whose query's rows are appended.
+type BqetlAppend struct {
+	Table sqlname.Relation
+	// At is the --append_table argument in metadata.yaml.
+	At token.Pos
 }
 
 // Has reports whether the plan names the file under key.

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 
 	"github.com/bflint/bflint/rules"
@@ -51,6 +52,40 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 			fmt.Fprintf(&b, "  %6d  %s\n", s.Count, s.Construct)
 		}
 	}
+	writeMacroStats(&b, cov)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// maxUnreadMacros is how many of the project macros that could not be
+// read as SQL --stats names.
+const maxUnreadMacros = 10
+
+// writeMacroStats says what of the dbt projects' macros was read as SQL,
+// what could not be and why, and how many models' incremental filters
+// were therefore not judged.
+func writeMacroStats(b *strings.Builder, cov rules.Coverage) {
+	if cov.MacrosRead == 0 && len(cov.MacrosUnread) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "  project macros: %d calls read as SQL", cov.MacrosRead)
+	if n := len(cov.MacrosUnread); n > 0 {
+		fmt.Fprintf(b, "; %d macros not read", n)
+	}
+	if cov.FiltersUnread > 0 {
+		fmt.Fprintf(b, "; the incremental filter of %d models is in one of them, so their re-run safety was not judged", cov.FiltersUnread)
+	}
+	b.WriteString("\n")
+	names := make([]string, 0, len(cov.MacrosUnread))
+	for name := range cov.MacrosUnread {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for i, name := range names {
+		if i == maxUnreadMacros {
+			fmt.Fprintf(b, "    and %d more\n", len(names)-i)
+			break
+		}
+		fmt.Fprintf(b, "    %s: %s\n", name, cov.MacrosUnread[name])
+	}
 }

@@ -42,6 +42,21 @@ type Table struct {
 	// Owners are the table's owners, the people an entry's watchers
 	// usually are.
 	Owners []string
+	// Appends is the scheduling.arguments item that makes bqetl append
+	// the query's rows to the table (--append_table) instead of
+	// replacing what the run writes; unset without one.
+	Appends yamlx.Field
+}
+
+// AppendsTable reports whether a query argument bqetl passes to bq makes
+// it append: --append_table, with or without a value other than false.
+func AppendsTable(arg string) bool {
+	name, value, _ := strings.Cut(strings.TrimSpace(arg), "=")
+	switch name {
+	case "--append_table", "--append-table":
+		return !strings.EqualFold(value, "false")
+	}
+	return false
 }
 
 // Number is a scalar read as a number, integer or not.
@@ -110,6 +125,13 @@ func readTable(content []byte, at func(line, col int) token.Pos) *Table {
 		for _, o := range v.Content {
 			if o.Kind == yaml.ScalarNode && o.Value != "" {
 				t.Owners = append(t.Owners, o.Value)
+			}
+		}
+	}
+	if _, v := lookup(root, "scheduling", "arguments"); v != nil && v.Kind == yaml.SequenceNode {
+		for _, a := range v.Content {
+			if a.Kind == yaml.ScalarNode && AppendsTable(a.Value) {
+				t.Appends = yamlx.Field{Key: at(a.Line, a.Column), Value: at(a.Line, a.Column), Set: true}
 			}
 		}
 	}

@@ -422,7 +422,9 @@ func (sc *tokenScan) group(i, end int, c scanCtx) {
 	if c.depth > MaxNesting {
 		return
 	}
-	if sc.startsQuery(i + 1) {
+	// ((SELECT ...)) is a query; ((SELECT ...), x), the arguments of a
+	// function such as COALESCE, is not.
+	if sc.startsQuery(i+1) && (!sc.open(i+1) || sc.close(i+1, end) == end-1) {
 		switch sc.Word(i - 1) {
 		case "IN", "EXISTS", "ANY", "SOME", "ALL":
 			sc.query(i+1, end, scanCtx{sub: true, depth: c.depth + 1})

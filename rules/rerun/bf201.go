@@ -10,6 +10,7 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
+	"golang.org/x/tools/go/analysis"
 )
 
 // AppendWrite reports a write that adds rows on every run.
@@ -25,22 +26,24 @@ var AppendWrite = &rules.Rule{
 			"adds the partition again every time it runs, and a backfill always runs some partitions twice: a retry after a timeout, " +
 			"a restart after a failure halfway, a second pass after a fix. Against an empty range that goes unnoticed; " +
 			"against the populated target it doubles revenue for exactly the days that were meant to be corrected. " +
-			"The append shows in the plan (rerun.write: append), in the SQL (INSERT INTO or COPY INTO a relation that is not staging, " +
-			"unless the same file deletes, truncates or recreates it first), and in dbt models that are incremental with the append strategy, or with merge, " +
-			"delete+insert or the adapter default but no unique_key, whether the model's own config() says so or the manifest records it " +
-			"from dbt_project.yml or a properties file; the plan's target is such a model when the manifest says so. " +
+			"The append shows in the plan (rerun.write: append); in the SQL (INSERT INTO or COPY INTO a relation that is not staging, " +
+			"unless the same file deletes, truncates or recreates it first); in a plan's build that inserts into staging with nothing " +
+			"in the file emptying or recreating the staged relation first (a re-run doubles staging, and the publish copies it); " +
+			"in a bigquery-etl query whose metadata.yaml passes --append_table; and in dbt models that are incremental with the append " +
+			"strategy, or with merge, delete+insert or the adapter default but no unique_key. A model is judged by its config as dbt " +
+			"resolves it: config() in the file, then properties files, then dbt_project.yml folder config, read from the manifest or, " +
+			"without one, from the project's own files; the plan's target is such a model when the lineage says so. " +
 			"Write with a merge on a unique key or by replacing whole partitions (INSERT OVERWRITE, insert_overwrite, microbatch), " +
 			"so a second run converges on the first. " +
-			"Not reported: an append that leaves out the rows already present, in plain SQL or in the model's is_incremental() branch, " +
-			"with NOT IN or NOT EXISTS over the written relation ({{ this }}), an anti-join against it, or a strict high-watermark " +
-			"(> (SELECT MAX(col) FROM {{ this }}), or > a column of a WITH query of that maximum joined with an inner join), " +
-			"a WITH query selecting from {{ this }} standing for it; a watermark with >=, or in the ON of an outer join, " +
-			"keeps rows already present and is reported. " +
+			"Not reported: an append that leaves out the rows already present, in plain SQL, in the model's is_incremental() branch " +
+			"or in a project macro's (read as SQL with the call's arguments bound), with NOT IN or NOT EXISTS over the written relation " +
+			"({{ this }}), an anti-join against it, or a strict high-watermark (> (SELECT MAX(col) FROM {{ this }}), through COALESCE, " +
+			"or > a column of a WITH query of that maximum joined with an inner join), a WITH query selecting from {{ this }} standing " +
+			"for it; a watermark with >=, or in the ON of an outer join, keeps rows already present and is reported. " +
 			"Nor an INSERT ... VALUES of bind parameters or procedure variables (:name, @name), a log row written as called. " +
 			"These guards are read from parse trees only: a statement read from its tokens is reported as an append. " +
-			"Nor a model that hands its query to one of the project's own macros (read from the project's macros folder) whose body " +
-			"tests is_incremental() itself: the filter an incremental run applies is in the macro, which bflint does not render, " +
-			"so it cannot tell whether a re-run inserts rows twice.",
+			"A model whose incremental filter is in a project macro bflint cannot read as SQL (it builds its SQL from a query it runs, " +
+			"or writes more than bflint expands) is not judged, and --stats counts it.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again
 INSERT INTO analytics.fct_orders
 SELECT * FROM backfill_staging.fct_orders__bf20260826_a;
@@ -63,13 +66,16 @@ WHEN NOT MATCHED THEN INSERT (order_id, order_date, amount_minor)
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql") {
 			reportAppends(pass, f)
 			reportIncrementalAppend(pass, f)
+			reportQueryAppend(pass, f)
 		}
 		return nil
 	},
 }
 
 // reportAppends reports INSERT and COPY into relations that are not
-// staging. A relation emptied or created afresh earlier in the file is
+// staging, and, in a plan's build, into staging too: a re-run of the
+// build doubles the staged rows, which the publish then copies into the
+// target. A relation emptied or created afresh earlier in the file is
 // replaced, not appended to: whether the two steps are atomic is BF204's
 // question.
 func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
@@ -95,16 +101,24 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 			case sqlparse.WriteDelete, sqlparse.WriteTruncate, sqlparse.WriteDrop, sqlparse.WriteCreateOrReplace:
 				cleared = append(cleared, emptied{w.Target, st})
 			case sqlparse.WriteCreateTable, sqlparse.WriteCreateTableAs:
-				if w.Temporary {
+				// A staging relation created in the build is created
+				// anew by each run of it (a second run fails rather than
+				// appends).
+				if w.Temporary || pass.IsStaging(w.Target) {
 					cleared = append(cleared, emptied{w.Target, st})
 				}
 			case sqlparse.WriteInsert, sqlparse.WriteCopy:
-				if pass.IsStaging(w.Target) || replaced(w.Target, st) || st.ExcludesExisting(w.Target) || st.InsertsParameters() {
+				staging := pass.IsStaging(w.Target)
+				if staging && !f.Has("staging.build") || replaced(w.Target, st) || st.ExcludesExisting(w.Target) || st.InsertsParameters() {
 					continue
 				}
 				verb := "INSERT into"
 				if w.Kind == sqlparse.WriteCopy {
 					verb = "COPY into"
+				}
+				if staging {
+					report(f.Pos(w.Target.Offset), "%s staging %q appends, and nothing in the build empties it first: re-running the build doubles the staged rows, and the publish copies them into the target\nhelp: create the staging relation anew (CREATE OR REPLACE TABLE ... AS) or DELETE the range from it before the INSERT, in the same file", verb, w.Target.Name())
+					continue
 				}
 				report(f.Pos(w.Target.Offset), "%s %q appends: re-running the backfill adds the same rows again and duplicates them\nhelp: write it as a MERGE on a unique key or INSERT OVERWRITE of the partitions, or DELETE the range before it in the same transaction", verb, w.Target.Name())
 			}
@@ -178,6 +192,26 @@ func ownConfigDecides(own *jinja.Model, c manifest.Config) bool {
 		return false
 	}
 	return len(own.UniqueKey) == len(c.UniqueKey)
+}
+
+// reportQueryAppend reports a bigquery-etl query whose rows bqetl appends
+// to its table (--append_table) with nothing in the query leaving out the
+// rows the table holds: each run of a date adds them again.
+func reportQueryAppend(pass *rules.Pass, f *rules.SQLFile) {
+	a := f.AppendsTo
+	if a == nil || pass.Plan != nil {
+		return
+	}
+	for _, st := range f.Parsed.Statements {
+		if st.ExcludesExisting(a.Table) {
+			return
+		}
+	}
+	d := rules.Diagnostic{}
+	d.Pos = f.Pos(firstStatement(f.Parsed))
+	d.Message = fmt.Sprintf("the query of %q is appended to the table (--append_table in its metadata.yaml) and leaves out none of the rows the table holds: every run adds its rows again, so re-running a date duplicates them\nhelp: leave out what the table holds (NOT EXISTS over it, or a strict high-watermark > (SELECT MAX(...) FROM it)), or drop --append_table so that bqetl replaces the partition it writes", a.Table.Name())
+	d.Related = []analysis.RelatedInformation{{Pos: a.At, Message: "--append_table makes bqetl append the query's rows"}}
+	pass.Report(d)
 }
 
 // guardedIncrement reports whether the model's is_incremental() branch

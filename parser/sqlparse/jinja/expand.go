@@ -57,8 +57,10 @@ type expander struct {
 	// keepIncremental writes {% if is_incremental() %} blocks out with
 	// both branches, for the model's reading to choose.
 	keepIncremental bool
-	// limit bounds the text written; 0 is maxExpansion.
-	limit int
+	// limit bounds the text written; 0 is maxExpansion. tooLarge is set
+	// when the expansion passed it.
+	limit    int
+	tooLarge bool
 }
 
 // dataDependent are calls whose result bflint cannot know: SQL a macro
@@ -117,6 +119,7 @@ func (x *expander) apply(m Macro, args []Value, kwargs map[string]Value, env Env
 	}
 	if limit := cmp.Or(x.limit, maxExpansion); len(out) > limit {
 		x.unread = fmt.Sprintf("its SQL is larger than the %d KiB bflint expands", limit>>10)
+		x.tooLarge = true
 		return "", false
 	}
 	return out, true
@@ -142,7 +145,7 @@ func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, en
 	out, ret, ok := sub.render(m.template, sub.withCalls(Env{Names: bound, Resolve: env.Resolve, This: env.This, Vars: env.Vars}))
 	x.testedIncremental = x.testedIncremental || sub.testedIncremental
 	if !ok {
-		x.unread = sub.unread
+		x.unread, x.tooLarge = sub.unread, sub.tooLarge
 	}
 	return out, ret, ok
 }
@@ -397,6 +400,7 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 		}
 		if limit := cmp.Or(x.limit, maxExpansion); b.Len() > limit {
 			x.unread = fmt.Sprintf("its SQL is larger than the %d KiB bflint expands", limit>>10)
+			x.tooLarge = true
 			return "", nil, false
 		}
 	}
@@ -633,6 +637,12 @@ func (e Env) with(name string, v Value) Env {
 	return e
 }
 
+// dbtBuiltins are dbt's own functions, which a project may override (a
+// ref that routes to another environment) but which mean what dbt means
+// by them: Render reads them as such.
+var dbtBuiltins = map[string]bool{"ref": true, "source": true, "config": true, "var": true, "env_var": true,
+	"is_incremental": true, "this": true, "return": true}
+
 // Expand reads the calls of a model to its project's macros as the
 // macros' SQL: each {{ macro(...) }} whose macro opts.Macros holds is
 // replaced by the macro's body rendered with the call's arguments bound,
@@ -654,7 +664,7 @@ func Expand(src string, opts Options) (string, *sqltext.OffsetMap, Expansion) {
 			continue
 		}
 		c, ok := parseCallExpr(r.Inner)
-		if !ok {
+		if !ok || dbtBuiltins[c.Name] {
 			continue
 		}
 		if _, project := opts.Macros[c.Name]; !project {
@@ -666,6 +676,10 @@ func Expand(src string, opts Options) (string, *sqltext.OffsetMap, Expansion) {
 		}
 		x := &expander{opts: opts, keepIncremental: true, limit: limit}
 		text, ok := x.call(r.Inner)
+		if !ok && x.tooLarge && limit == smallExpansion {
+			// Left as a placeholder by choice: nothing rests on it.
+			continue
+		}
 		if !ok {
 			if exp.Unread == nil {
 				exp.Unread = map[string]string{}
