@@ -83,6 +83,10 @@ type Discovered struct {
 	// a run over the whole project would. A context plan that lints no
 	// given file is read, never reported on.
 	Context []string
+	// PythonQueries are the bigquery-etl tables under the linted folders
+	// whose query is Python (query.py): bflint does not read what they
+	// write.
+	PythonQueries []string
 }
 
 // PlanFormat says how plan files are told apart: Auto (""), bflint's own
@@ -151,6 +155,8 @@ func Discover(paths []string, root string, exclude []string, format PlanFormat) 
 		found, skippedYAML := 0, 0
 		err = w.walk(abs, func(kind, p string) {
 			switch kind {
+			case "python query":
+				d.PythonQueries = append(d.PythonQueries, p)
 			case "plan":
 				found++
 				add(&d.Plans, p)
@@ -249,7 +255,8 @@ func (w walker) excluded(abs string) bool {
 }
 
 // walk calls visit with "plan", "sql" or "unreadable" for each file of
-// dir that is one, and "yaml" for another YAML file, which is not linted.
+// dir that is one, "yaml" for another YAML file, which is not linted, and
+// "python query" for a bigquery-etl table's query.py, which is not read.
 func (w walker) walk(dir string, visit func(kind, path string)) error {
 	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
@@ -274,6 +281,10 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 			visit(kind, p)
 		} else if isYAML(p) && !strings.EqualFold(e.Name(), ".bflint.yaml") {
 			visit("yaml", p)
+		} else if e.Name() == "query.py" {
+			if _, inTree := bqetl.Root(filepath.Dir(p)); inTree {
+				visit("python query", p)
+			}
 		}
 		return nil
 	})

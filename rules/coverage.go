@@ -29,6 +29,9 @@ type Coverage struct {
 	MacrosRead    int
 	MacrosUnread  map[string]string
 	FiltersUnread int
+	// PythonQueries counts the bigquery-etl tables whose query is Python
+	// (query.py), whose writes bflint does not read.
+	PythonQueries int
 }
 
 // Tally counts files and their statements by how they were read.

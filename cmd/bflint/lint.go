@@ -315,7 +315,9 @@ func openLint(o *lintOptions, root string) (*lintSession, error) {
 // lint loads the files and runs the rules on them.
 func (ls *lintSession) lint() ([]*rules.Unit, *rules.Result) {
 	units := load.Units(ls.fset, ls.disc, ls.loadOpts)
-	return units, rules.Run(ls.fset, units, ls.settings)
+	res := rules.Run(ls.fset, units, ls.settings)
+	res.Coverage.PythonQueries = len(ls.disc.PythonQueries)
+	return units, res
 }
 
 // failing reports whether an active finding is at or above the threshold.

@@ -53,6 +53,9 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 		}
 	}
 	writeMacroStats(&b, cov)
+	if cov.PythonQueries > 0 {
+		fmt.Fprintf(&b, "  bigquery-etl: %d tables written by a Python query (query.py), whose writes bflint does not read\n", cov.PythonQueries)
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -48,12 +48,17 @@
 //	    "statements": 40,
 //	    "parsed": 37,              // from their parse tree
 //	    "from_tokens": 2,          // rejected by the parser, read from their tokens
-//	    "not_read": 1              // nothing could be read: each is named by a BF002 finding
+//	    "not_read": 1,             // nothing could be read: each is named by a BF002 finding
+//	    "macro_calls_read": 5,     // calls to dbt project macros read as the macros' SQL
+//	    "macros_unread": 1,        // project macros models call that could not be read as SQL
+//	    "filters_unread": 0,       // models whose re-run safety rests on such a macro's filter
+//	    "python_queries": 0        // bigquery-etl tables written by query.py, not read
 //	  },
 //	  "inputs": {                  // what else the run linted
 //	    "plans": 2,                // bflint plans
 //	    "bqetl_entries": 0,        // bigquery-etl backfill.yaml entries, each linted as a plan
 //	    "dbt_manifests": 1,        // lineages checked against
+//	    "dbt_projects": 0,         // dbt projects read from their own files, having no manifest
 //	    "bqetl_trees": 0
 //	  }
 //	}

@@ -79,11 +79,13 @@ func (doc *document) encode() []byte {
 	e.counts("coverage", []namedCount{
 		{"sql_files", doc.Coverage.SQLFiles}, {"statements", doc.Coverage.Statements}, {"parsed", doc.Coverage.Parsed},
 		{"from_tokens", doc.Coverage.FromTokens}, {"not_read", doc.Coverage.NotRead},
+		{"macro_calls_read", doc.Coverage.MacroCallsRead}, {"macros_unread", doc.Coverage.MacrosUnread},
+		{"filters_unread", doc.Coverage.FiltersUnread}, {"python_queries", doc.Coverage.PythonQueries},
 	})
 	e.WriteString("\n  }")
 	e.counts("inputs", []namedCount{
 		{"plans", doc.Inputs.Plans}, {"bqetl_entries", doc.Inputs.BqetlEntries},
-		{"dbt_manifests", doc.Inputs.DBTManifests}, {"bqetl_trees", doc.Inputs.BqetlTrees},
+		{"dbt_manifests", doc.Inputs.DBTManifests}, {"dbt_projects", doc.Inputs.DBTProjects}, {"bqetl_trees", doc.Inputs.BqetlTrees},
 	})
 	e.WriteString("\n  }\n}\n")
 	return e.Bytes()

@@ -75,6 +75,7 @@ type inputs struct {
 	Plans        int `json:"plans"`
 	BqetlEntries int `json:"bqetl_entries"`
 	DBTManifests int `json:"dbt_manifests"`
+	DBTProjects  int `json:"dbt_projects"`
 	BqetlTrees   int `json:"bqetl_trees"`
 }
 
@@ -85,6 +86,12 @@ type coverage struct {
 	Parsed     int `json:"parsed"`
 	FromTokens int `json:"from_tokens"`
 	NotRead    int `json:"not_read"`
+	// What of the dbt projects' macros and the bigquery-etl queries
+	// bflint could read.
+	MacroCallsRead int `json:"macro_calls_read"`
+	MacrosUnread   int `json:"macros_unread"`
+	FiltersUnread  int `json:"filters_unread"`
+	PythonQueries  int `json:"python_queries"`
 }
 
 // Write writes res as one JSON document followed by a newline.
@@ -99,9 +106,10 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	c := reporters.Count(res)
 	doc.Summary = summary{Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed}
 	cov := res.Coverage
-	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead()}
+	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead(),
+		MacroCallsRead: cov.MacrosRead, MacrosUnread: len(cov.MacrosUnread), FiltersUnread: cov.FiltersUnread, PythonQueries: cov.PythonQueries}
 	in := res.Inputs
-	doc.Inputs = inputs{Plans: in.Plans, BqetlEntries: in.Entries, DBTManifests: in.DBTManifests, BqetlTrees: in.BqetlTrees}
+	doc.Inputs = inputs{Plans: in.Plans, BqetlEntries: in.Entries, DBTManifests: in.DBTManifests, DBTProjects: in.DBTProjects, BqetlTrees: in.BqetlTrees}
 	for i, f := range res.Findings {
 		if f.Suppressed != nil {
 			continue
