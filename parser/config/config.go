@@ -62,8 +62,8 @@ var (
 	// real projects; * stands for any run of characters (dbt_valid_from,
 	// _valid_from, lineage_valid_from), and the names at one position of
 	// the two lists go together.
-	DefaultValidFrom = []string{"valid_from", "*_valid_from", "effective_from", "effective_start*"}
-	DefaultValidTo   = []string{"valid_to", "*_valid_to", "effective_to", "effective_end*", "expiry_*"}
+	DefaultValidFrom = []string{"valid_from", "*_valid_from", "effective_from", "effective_date"}
+	DefaultValidTo   = []string{"valid_to", "*_valid_to", "effective_to", "expiry_date"}
 )
 
 // Load reads the configuration at path. fset receives the file so positions

@@ -5,8 +5,8 @@
 // A relation counts as type-2 when a dbt snapshot describes it, when the
 // configuration's scd2.relations patterns name it, when the statement reads
 // both of its validity columns (scd2.valid_from and scd2.valid_to, with
-// defaults valid_from, *_valid_from, effective_from, effective_start* and
-// valid_to, *_valid_to, effective_to, effective_end*, expiry_*), or when the
+// defaults valid_from, *_valid_from, effective_from, effective_date and
+// valid_to, *_valid_to, effective_to, expiry_date), or when the
 // join keeps only its current row (is_current, *_is_current,
 // is_current_version, current_flag, is_latest, valid_to IS NULL), which
 // only a versioned relation has (except on the relation a query starts
