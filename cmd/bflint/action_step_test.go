@@ -13,6 +13,45 @@ import (
 // findings table and then each plan's brief, and the brief file is an
 // output. GitHub itself cannot be run here; this is its step's shell.
 func TestActionLintStep(t *testing.T) {
+	outputs, summary, work := runActionLintStep(t, "examples/two_plans", "--now 2026-11-30 --fail-on warning")
+	read := func(path string) string {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	if !strings.Contains(outputs, "exit-code=0\n") || !strings.Contains(outputs, "brief-file="+filepath.Join(work, "brief.md")+"\n") {
+		t.Errorf("outputs:\n%s", outputs)
+	}
+	lint, briefs, ok := strings.Cut(summary, "\n# Backfill brief: `warehouse.analytics.fct_orders`")
+	if !ok || !strings.HasPrefix(lint, "### bflint: no findings") || !strings.Contains(briefs, "\n# Backfill brief: `warehouse.analytics.revenue_daily`") {
+		t.Errorf("job summary, want the lint summary then both briefs:\n%s", summary)
+	}
+	if brief := read(filepath.Join(work, "brief.md")); !strings.Contains(summary, brief) {
+		t.Error("the brief file is not what the summary shows")
+	}
+}
+
+// TestActionLintStepFreshClone runs the step on a dbt project as the
+// action's checkout has it: dbt's target/ is not committed, so there is no
+// manifest, and the project's own files are the lineage. The plan leaves
+// out a mart, which fails the check.
+func TestActionLintStepFreshClone(t *testing.T) {
+	outputs, summary, _ := runActionLintStep(t, "testdata/rules/BF801/fresh_clone", "--now 2026-11-30")
+	if !strings.Contains(outputs, "exit-code=1\n") {
+		t.Errorf("outputs, want exit-code=1:\n%s", outputs)
+	}
+	if !strings.Contains(summary, "BF801") || !strings.Contains(summary, "model.shop.mart_revenue") || !strings.Contains(summary, "read from project files") {
+		t.Errorf("job summary, want BF801 for model.shop.mart_revenue and the lineage read from the project's files:\n%s", summary)
+	}
+}
+
+// runActionLintStep runs the action's lint step on paths with args, and
+// returns what it wrote to GITHUB_OUTPUT and the job summary, and its
+// temporary folder.
+func runActionLintStep(t *testing.T, paths, args string) (outputs, summary, work string) {
+	t.Helper()
 	if testing.Short() {
 		t.Skip("builds bflint")
 	}
@@ -34,7 +73,7 @@ func TestActionLintStep(t *testing.T) {
 	if script == "" {
 		t.Fatal("action.yml has no step with id lint")
 	}
-	work := t.TempDir()
+	work = t.TempDir()
 	bin := filepath.Join(work, "bin")
 	build := exec.Command("go", "build", "-o", filepath.Join(bin, "bflint"), ".")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -47,7 +86,7 @@ func TestActionLintStep(t *testing.T) {
 	step := exec.Command("bash", "-c", script)
 	step.Dir = filepath.Join(integrationRoot)
 	step.Env = append(os.Environ(),
-		"BFLINT_BIN="+bin, "BFLINT_PATHS=examples/two_plans", "BFLINT_ARGS=--now 2026-11-30 --fail-on warning",
+		"BFLINT_BIN="+bin, "BFLINT_PATHS="+paths, "BFLINT_ARGS="+args,
 		"BFLINT_SARIF="+filepath.Join(work, "bflint.sarif"), "BFLINT_JOB_SUMMARY=true",
 		"BFLINT_BRIEF=true", "BFLINT_BRIEF_FILE="+filepath.Join(work, "brief.md"),
 		"RUNNER_TEMP="+work, "GITHUB_ACTIONS=true", "BFLINT_CACHE_DIR=off",
@@ -62,15 +101,5 @@ func TestActionLintStep(t *testing.T) {
 		}
 		return string(b)
 	}
-	outputs, summary := read(files["GITHUB_OUTPUT"]), read(files["GITHUB_STEP_SUMMARY"])
-	if !strings.Contains(outputs, "exit-code=0\n") || !strings.Contains(outputs, "brief-file="+filepath.Join(work, "brief.md")+"\n") {
-		t.Errorf("outputs:\n%s", outputs)
-	}
-	lint, briefs, ok := strings.Cut(summary, "\n# Backfill brief: `warehouse.analytics.fct_orders`")
-	if !ok || !strings.HasPrefix(lint, "### bflint: no findings") || !strings.Contains(briefs, "\n# Backfill brief: `warehouse.analytics.revenue_daily`") {
-		t.Errorf("job summary, want the lint summary then both briefs:\n%s", summary)
-	}
-	if brief := read(filepath.Join(work, "brief.md")); !strings.Contains(summary, brief) {
-		t.Error("the brief file is not what the summary shows")
-	}
+	return read(files["GITHUB_OUTPUT"]), read(files["GITHUB_STEP_SUMMARY"]), work
 }

@@ -22,10 +22,11 @@ import (
 )
 
 const initAbout = `Writes a plan skeleton for a backfill of T: every section of the plan
-format, filled with what the dbt manifest knows (the incremental strategy
-and unique_key as rerun.write and rerun.key, partition_by as the partition
-column and grain, the downstream rebuild, notify and skip lists), each
-value taken from the manifest marked by a comment saying so, and TODO
+format, filled with what the dbt manifest knows, or without one the dbt
+project's own files (the incremental strategy and unique_key as
+rerun.write and rerun.key, partition_by as the partition column and
+grain, the downstream rebuild, notify and skip lists), each value taken
+from there marked by a comment saying so, and TODO
 markers where only a person can answer (the timezone among them: dbt does
 not record it). bflint keeps reporting the TODOs until they are answered
 (docs/authoring.md says which rule reports which). With -o FILE the plan
@@ -43,7 +44,7 @@ entry goes on top of the table's backfill.yaml (bqetl keeps the newest
 first), and the file keeps its mode; a second entry of one day is refused.`
 
 func initFlags(fs *flag.FlagSet) {
-	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation the manifest knows")
+	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation of the dbt project")
 	fs.String("start", "", "first partition of the range, inclusive (`DATE`)")
 	fs.String("end", "", "last partition of the range, inclusive (`DATE`)")
 	fs.String("manifest", "", "dbt manifest.json `FILE` (default: found as bflint lineage finds it, and then not written into the plan, since lint finds it the same way)")

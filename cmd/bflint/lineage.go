@@ -22,9 +22,10 @@ name, source_name.table_name, or a schema.table relation) touches downstream:
 the models that must be rebuilt after it, in order; the snapshots, which
 cannot be rebuilt; and the exposures whose readers must be told.
 
-The lineage is a dbt manifest, or in a bigquery-etl repository (no
-dbt_project.yml, a sql/ folder of project/dataset/table folders) the
-tree's own: metadata.yaml references where bqetl generated them, else each
+The lineage is a dbt manifest, or, when dbt has not written one (as in a
+fresh clone), the dbt project's own files read as dbt parses them; in a
+bigquery-etl repository (no dbt_project.yml, a sql/ folder of
+project/dataset/table folders) the tree's own: metadata.yaml references where bqetl generated them, else each
 table's and view's SQL. There the target is project.dataset.table (or
 dataset.table), and "backfill" lists the incremental tables, which keep
 their partitions and need entries of their own; a table its query writes

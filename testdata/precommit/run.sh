@@ -8,7 +8,9 @@
 #   - a commit that changes only a SQL file a plan names must be reported
 #     against that plan's range (BF104);
 #   - bflint-system with a bflint binary on PATH must pass on examples/good,
-#     and with none on PATH must fail saying the executable is not found.
+#     and with none on PATH must fail saying the executable is not found;
+#   - bflint on a dbt project as a fresh clone has it (no target/, so no
+#     manifest) must fail with BF801 for the mart the plan leaves out.
 # pre-commit installs the hook from this checkout as a git repository at a
 # commit. When the working tree is clean (as in CI's fresh clone) that is
 # HEAD of this checkout; otherwise the tracked and untracked, non-ignored
@@ -59,15 +61,16 @@ export PRE_COMMIT_HOME=$work/pre-commit-home
 GOMODCACHE=$(go env GOMODCACHE)
 export GOMODCACHE
 
-# make_repo NAME HOOK EXAMPLE...: a git repository with each example as a
-# subfolder and a .pre-commit-config.yaml using HOOK at $rev.
+# make_repo NAME HOOK FOLDER...: a git repository with each folder of this
+# checkout (examples/good) as a subfolder named after it, and a
+# .pre-commit-config.yaml using HOOK at $rev.
 make_repo() {
   local dir=$work/$1
   local hook=$2
   shift 2
   mkdir -p "$dir"
-  for example in "$@"; do
-    cp -R "examples/$example" "$dir/$example"
+  for folder in "$@"; do
+    cp -R "$folder" "$dir/$(basename "$folder")"
   done
   cat >"$dir/.pre-commit-config.yaml" <<YAML
 repos:
@@ -91,10 +94,11 @@ run_hook() {
   return "$status"
 }
 
-make_repo mixed bflint broken good
-make_repo clean bflint good
-make_repo sql-only bflint good
-make_repo system bflint-system good
+make_repo mixed bflint examples/broken examples/good
+make_repo clean bflint examples/good
+make_repo sql-only bflint examples/good
+make_repo system bflint-system examples/good
+make_repo fresh-clone bflint testdata/rules/BF801/fresh_clone
 
 echo "== pre-commit on examples/broken + examples/good (must fail with BF601)"
 start=$SECONDS
@@ -165,5 +169,17 @@ else
     exit 1
   fi
 fi
+echo "== a dbt project with no target/ (a fresh clone): the plan leaves out a mart (must fail with BF801)"
+status=0
+run_hook "$work/fresh-clone" || status=$?
+if [ "$status" -ne 1 ] || ! grep -q 'fresh_clone/fct_orders.backfill.yaml:.*model.shop.mart_revenue.*BF801' "$work/fresh-clone.log"; then
+  echo "precommit: expected exit 1 with BF801 naming model.shop.mart_revenue in a project with no manifest, got exit $status" >&2
+  exit 1
+fi
+if ! grep -q 'dbt project read from project files' "$work/fresh-clone.log"; then
+  echo "precommit: the summary does not say the lineage was read from the project's files" >&2
+  exit 1
+fi
+
 echo "precommit: ${SECONDS}s in all"
-echo "precommit: 5 passed, 0 failed"
+echo "precommit: 6 passed, 0 failed"
