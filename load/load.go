@@ -23,6 +23,7 @@ import (
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
@@ -423,6 +424,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 				m = l.projectDBT(lp.dir, true)
 			}
 			u.DBT = m
+			u.TargetRange = l.targetRange(p, m)
 		}
 		byPath := map[string]*rules.SQLFile{}
 		for _, ref := range p.Paths {
@@ -740,7 +742,15 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
 		}
 	}
-	return sf, func() *sqlparse.File { return sqlparse.Parse(f.Text(), opts) }, nil
+	return sf, func() *sqlparse.File {
+		if sf.Model != nil {
+			// How a run of the model chooses its partitions, read while
+			// the file is read.
+			r := rangesem.Model(f.Text(), jinja.Options{Macros: opts.Macros, Vars: opts.Vars}, sf.Model.Config)
+			sf.Range = &r
+		}
+		return sqlparse.Parse(f.Text(), opts)
+	}, nil
 }
 
 // unreadable is the read error of a listed path: a folder the walk could

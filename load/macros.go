@@ -2,11 +2,15 @@ package load
 
 import (
 	"path/filepath"
+	"strings"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -60,6 +64,38 @@ func (l *loader) projectDBT(dir string, edges bool) *rules.DBT {
 	d := &rules.DBT{Path: displayName(l.root, filepath.Join(p.Dir, dbtproject.FileName)), Manifest: m, Graph: lineage.New(m), Project: p, ProjectDir: p.Dir}
 	l.projectGraphs[key] = d
 	return d
+}
+
+// targetRange reads how a run of the dbt model a plan targets chooses its
+// partitions, from the model's file; nil when the target is no model of
+// a dbt project whose files are here.
+func (l *loader) targetRange(p *plan.Plan, d *rules.DBT) *rules.TargetRange {
+	if d == nil || d.Graph == nil || d.ProjectDir == "" || !p.Target.Set {
+		return nil
+	}
+	id, err := d.Graph.Resolve(p.Target.V)
+	if err != nil {
+		return nil
+	}
+	n := d.Manifest.Node(id)
+	if n == nil || n.ResourceType != manifest.Model || n.OriginalFilePath == "" {
+		return nil
+	}
+	path := filepath.Join(d.ProjectDir, filepath.FromSlash(n.OriginalFilePath))
+	content, err := readFile(path)
+	if err != nil {
+		return nil
+	}
+	var opts jinja.Options
+	if proj := l.projectFor(filepath.Dir(path)); proj != nil {
+		opts.Macros, opts.Vars = proj.Macros, proj.Vars
+	}
+	sem := rangesem.Model(string(content), opts, n.Config)
+	line := 1
+	if sem.At > 0 {
+		line += strings.Count(string(content[:min(sem.At, len(content))]), "\n")
+	}
+	return &rules.TargetRange{Node: n, File: displayName(l.root, path), Line: line, Semantics: sem}
 }
 
 // projectKey names a project's lineage with or without its edges.

@@ -9,9 +9,9 @@ import (
 )
 
 // Counts are a run's findings by severity as they are shown (suppressed
-// findings counted apart), and its internal errors.
+// findings and inventory entries counted apart), and its internal errors.
 type Counts struct {
-	Errors, Warnings, Infos, Suppressed, Internal int
+	Errors, Warnings, Infos, Suppressed, Inventory, Internal int
 }
 
 // Count tallies the findings and internal errors of res.
@@ -20,6 +20,11 @@ func Count(res *rules.Result) Counts {
 	for _, f := range res.Findings {
 		if f.Suppressed != nil {
 			c.Suppressed++
+			continue
+		}
+		if f.Inventory {
+			// The model line counts them (ModelLine).
+			c.Inventory++
 			continue
 		}
 		switch EffectiveSeverity(f) {
@@ -95,6 +100,32 @@ func Summary(res *rules.Result) string {
 		s += "; " + Plural(c.Internal, "internal error")
 	}
 	return s
+}
+
+// ModelLine says which of the run's dbt models can be backfilled by
+// range, for the text and Markdown reports: "412 dbt models: 380 can be
+// backfilled by range, 31 only by a full refresh (clock 25, high-water
+// mark 6), 1 appends on a re-run". It is "" when the run read no model.
+func ModelLine(res *rules.Result) string {
+	c := rules.CountModels(res.Models)
+	if c.Models == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("%s: %s can be backfilled by range", Plural(c.Models, "dbt model"), thousands(c.ByRange))
+	if full := c.Clock + c.Watermark; full > 0 {
+		s += fmt.Sprintf(", %s only by a full refresh (clock %s, high-water mark %s)", thousands(full), thousands(c.Clock), thousands(c.Watermark))
+	}
+	if c.Unknown > 0 {
+		s += fmt.Sprintf(", %s undecided (a filter bflint cannot read)", thousands(c.Unknown))
+	}
+	if c.Append > 0 {
+		verb := "append"
+		if c.Append == 1 {
+			verb = "appends"
+		}
+		s += fmt.Sprintf(", %s %s on a re-run", thousands(c.Append), verb)
+	}
+	return s + "; bflint models lists them"
 }
 
 // Plural is "1 word" or "n words".
@@ -190,7 +221,7 @@ func ByRule(findings []rules.Finding) []RuleCount {
 func ByRuleLine(res *rules.Result) string {
 	var active []rules.Finding
 	for _, f := range res.Findings {
-		if f.Suppressed == nil {
+		if f.Listed() {
 			active = append(active, f)
 		}
 	}

@@ -19,7 +19,7 @@ func TestCounts(t *testing.T) {
 		{0, 0, 0, 0, 2, "no findings; 2 internal errors"},
 	}
 	for _, tt := range tests {
-		if got := (Counts{tt.errs, tt.warns, tt.infos, tt.suppressed, tt.internal}).String(); got != tt.want {
+		if got := (Counts{Errors: tt.errs, Warnings: tt.warns, Infos: tt.infos, Suppressed: tt.suppressed, Internal: tt.internal}).String(); got != tt.want {
 			t.Errorf("Counts{%d, %d, %d, %d, %d} = %q, want %q", tt.errs, tt.warns, tt.infos, tt.suppressed, tt.internal, got, tt.want)
 		}
 	}

@@ -39,7 +39,13 @@ type Finding struct {
 	// Plans are the plans whose lint reported the finding: several when
 	// plans share a SQL file, none for a standalone SQL file.
 	Plans []*plan.Plan
+	// Inventory is Diagnostic.Inventory.
+	Inventory bool
 }
+
+// Listed reports whether a report a person reads shows the finding: it
+// is not suppressed, and not an entry of an inventory.
+func (f Finding) Listed() bool { return f.Suppressed == nil && !f.Inventory }
 
 // Text is the finding as one sentence, headline and help joined: what a
 // fixture's want comment matches, and what one-line formats print.
@@ -85,6 +91,9 @@ type Result struct {
 	Inputs Inputs
 	// Coverage counts how the run's SQL statements were read.
 	Coverage Coverage
+	// Models are the run's dbt models, by file name, for the inventory
+	// (bflint models) and the summary line.
+	Models []Model
 }
 
 // Settings are the run-wide inputs of the driver.
@@ -147,6 +156,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 				}
 				perUnit[i] = lintUnit(u, s)
 				perUnit[i].coverage = coverageOf(u, s.CoverageByDialect)
+				perUnit[i].models = modelsOf(u, perUnit[i].findings)
 				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil
@@ -174,10 +184,12 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	for _, ur := range perUnit {
 		res.Findings = append(res.Findings, ur.findings...)
 		res.Errors = append(res.Errors, ur.errors...)
+		res.Models = append(res.Models, ur.models...)
 		for _, fc := range ur.coverage {
 			res.Coverage.add(fc, seen)
 		}
 	}
+	sortModels(res.Models)
 	// Suppression already ran per unit, on raw findings, so that a
 	// directive matches what the rule said; the run-wide steps follow.
 	// They cannot fail.
@@ -195,6 +207,7 @@ type unitResult struct {
 	findings []Finding
 	errors   []InternalError
 	coverage []fileCoverage
+	models   []Model
 }
 
 func lintUnit(u *Unit, s *Settings) unitResult {
@@ -280,7 +293,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if u.Plan != nil {
 			plans = []*plan.Plan{u.Plan}
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related, Plans: plans})
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related, Plans: plans, Inventory: d.Inventory})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

@@ -22,6 +22,11 @@ type Diagnostic struct {
 	// its tokens because it did not parse: coarser than a parse tree, so
 	// reporters say so.
 	FromTokens bool
+	// Inventory marks one entry of a project-wide inventory (BF111's
+	// models that cannot be backfilled by range): counted in the summary
+	// and kept by the machine formats, but not printed one by one by the
+	// formats a person reads, where hundreds would bury the rest.
+	Inventory bool
 }
 
 // TokensNote ends the message of a finding read from a statement's tokens.

@@ -12,6 +12,7 @@ import (
 	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -39,6 +40,9 @@ type Unit struct {
 
 	// DBT is the dbt project the unit belongs to, nil outside one.
 	DBT *DBT
+	// TargetRange is how a run of the dbt model the plan targets chooses
+	// its partitions; nil when the target is no model whose file is here.
+	TargetRange *TargetRange
 	// Parse, set on a streamed unit, parses its SQL file; Run calls it
 	// just before the unit's rules and drops the parse after them.
 	Parse func()
@@ -171,6 +175,9 @@ type SQLFile struct {
 	// dbt_project.yml), from the manifest or the project's own files; nil
 	// for SQL that is no node of a dbt project.
 	Model *manifest.Node
+	// Range is how a run of Model chooses the partitions it computes; nil
+	// for SQL that is no model.
+	Range *rangesem.Semantics
 	// AppendsTo is set for a bigquery-etl query whose table's
 	// metadata.yaml makes bqetl append its rows (--append_table in
 	// scheduling.arguments) rather than replace what a run writes.
@@ -181,6 +188,16 @@ type SQLFile struct {
 	// once per check.
 	keySet   map[string]bool
 	keysOnce sync.Once
+}
+
+// TargetRange is the range semantics of a plan's target model.
+type TargetRange struct {
+	Node *manifest.Node
+	// File is the model's file as the user sees it, and Line the line of
+	// what decides its range (1 when nothing in the file does).
+	File      string
+	Line      int
+	Semantics rangesem.Semantics
 }
 
 // BqetlAppend is a bigquery-etl table whose query's rows are appended.

@@ -72,7 +72,7 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 		go func() {
 			defer wg.Done()
 			for f := range next {
-				f.scan(r.p.opts.ReadSQL)
+				f.scan(r.p.opts.ReadSQL, r.p.Macros, r.p.Vars)
 			}
 		}()
 	}
@@ -131,7 +131,7 @@ var (
 
 // scan reads what configures the nodes a file defines: its config()
 // calls and, in a snapshot file, its snapshot blocks.
-func (f *sqlFile) scan(read func(string) ([]byte, error)) {
+func (f *sqlFile) scan(read func(string) ([]byte, error), macros map[string]jinja.Macro, vars map[string]jinja.Value) {
 	b, err := read(f.path)
 	if err != nil {
 		f.err = source.Cause(err)
@@ -156,7 +156,9 @@ func (f *sqlFile) scan(read func(string) ([]byte, error)) {
 		return
 	}
 	regions := jinja.Regions(src)
-	f.configs = jinja.ConfigKeys(src, regions)
+	// A macro the model calls may configure it; the model's own config()
+	// comes after, and wins.
+	f.configs = append(jinja.MacroConfigKeys(src, regions, macros, vars), jinja.ConfigKeys(src, regions)...)
 	f.sources = sourceCalls(src, regions)
 	if f.kind != manifest.Snapshot {
 		return

@@ -92,7 +92,7 @@ type annotation struct {
 func annotations(res *rules.Result) []annotation {
 	var out []annotation
 	for _, f := range res.Findings {
-		if f.Suppressed != nil {
+		if !f.Listed() {
 			continue
 		}
 		start, end, hasEnd := reporters.Span(res.Fset, f)

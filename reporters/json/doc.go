@@ -25,6 +25,7 @@
 //	      "end_column": 33,        // are absent when the rule gave no end; the end is exclusive
 //	      "fingerprint": "9f2c...", // see below
 //	      "analysis": "tokens",    // only when the statement did not parse and was read from its tokens
+//	      "inventory": true,       // only for an entry of an inventory (BF111 on a model linted on its own)
 //	      "related": [             // only when the finding names other places
 //	        {"file": "sql/build.sql", "line": 5, "column": 1, "message": "refills \"analytics.fct_orders\" ..."}
 //	      ]
@@ -75,6 +76,11 @@
 // which the rules that can work from tokens read from its tokens instead:
 // a coarser reading, so the finding deserves a second look. Its message
 // ends with "(analysed from tokens: the statement did not parse)" too.
+//
+// "inventory" marks one entry of an inventory: BF111's info finding for
+// a dbt model linted on its own that cannot be backfilled by range. The
+// formats a person reads count these in the summary and leave them to
+// bflint models; machine formats keep every one.
 //
 // The fingerprint is the hex SHA-256 of the code, file, message and the
 // finding's occurrence index among findings with the same code, file and

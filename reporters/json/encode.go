@@ -41,6 +41,9 @@ func (doc *document) encode() []byte {
 		if f.Analysis != "" {
 			e.field("analysis", f.Analysis, false)
 		}
+		if f.Inventory {
+			e.WriteString(",\n      \"inventory\": true")
+		}
 		if len(f.Related) > 0 {
 			e.WriteString(",\n      \"related\": [")
 			for j, r := range f.Related {

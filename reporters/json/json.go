@@ -34,19 +34,23 @@ type tool struct {
 }
 
 type finding struct {
-	Code        string    `json:"code"`
-	Name        string    `json:"name"`
-	Severity    string    `json:"severity"`
-	Message     string    `json:"message"`
-	Help        string    `json:"help,omitempty"`
-	File        string    `json:"file"`
-	Line        int       `json:"line"`
-	Column      int       `json:"column"`
-	EndLine     int       `json:"end_line,omitempty"`
-	EndColumn   int       `json:"end_column,omitempty"`
-	Fingerprint string    `json:"fingerprint"`
-	Analysis    string    `json:"analysis,omitempty"`
-	Related     []related `json:"related,omitempty"`
+	Code        string `json:"code"`
+	Name        string `json:"name"`
+	Severity    string `json:"severity"`
+	Message     string `json:"message"`
+	Help        string `json:"help,omitempty"`
+	File        string `json:"file"`
+	Line        int    `json:"line"`
+	Column      int    `json:"column"`
+	EndLine     int    `json:"end_line,omitempty"`
+	EndColumn   int    `json:"end_column,omitempty"`
+	Fingerprint string `json:"fingerprint"`
+	Analysis    string `json:"analysis,omitempty"`
+	// Inventory marks an entry of an inventory (a model that cannot be
+	// backfilled by range), which the formats a person reads count but
+	// do not print.
+	Inventory bool      `json:"inventory,omitempty"`
+	Related   []related `json:"related,omitempty"`
 }
 
 // related is a place a finding names besides its own.
@@ -133,6 +137,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		if f.FromTokens {
 			out.Analysis = "tokens"
 		}
+		out.Inventory = f.Inventory
 		for _, r := range f.Related {
 			rs, _, _ := reporters.RelatedSpan(res.Fset, r)
 			out.Related = append(out.Related, related{File: reporters.FileName(r.File), Line: rs.Line, Column: rs.Column, Message: r.Message})

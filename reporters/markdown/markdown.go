@@ -35,13 +35,16 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	}
 	var active []rules.Finding
 	for _, f := range res.Findings {
-		if f.Suppressed == nil {
+		if f.Listed() {
 			active = append(active, f)
 		}
 	}
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### bflint: %s\n\n", reporters.Summary(res))
 	if line := reporters.CoverageLine(res.Coverage); line != "" {
+		fmt.Fprintf(bw, "%s.\n\n", escape(line))
+	}
+	if line := reporters.ModelLine(res); line != "" {
 		fmt.Fprintf(bw, "%s.\n\n", escape(line))
 	}
 	if len(active) > 0 {

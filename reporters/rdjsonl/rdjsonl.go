@@ -87,7 +87,7 @@ func Write(w io.Writer, res *rules.Result, _ Options) error {
 	// Messages quote SQL, where "<", ">" and "&" are common.
 	enc.SetEscapeHTML(false)
 	for _, f := range res.Findings {
-		if f.Suppressed != nil {
+		if !f.Listed() {
 			continue
 		}
 		line.Reset()

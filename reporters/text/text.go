@@ -45,7 +45,7 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		prefix = printable(opts.VerdictLabel) + ": "
 	}
 	for _, f := range res.Findings {
-		if f.Suppressed != nil || opts.Verdict {
+		if !f.Listed() || opts.Verdict {
 			continue
 		}
 		sev := reporters.EffectiveSeverity(f)
@@ -64,6 +64,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 		fmt.Fprintln(bw, line)
 	}
 	if line := reporters.CoverageLine(res.Coverage); line != "" && !opts.Verdict {
+		fmt.Fprintln(bw, line)
+	}
+	if line := reporters.ModelLine(res); line != "" && !opts.Verdict {
 		fmt.Fprintln(bw, line)
 	}
 	// bufio keeps the first write error and turns later writes into no-ops,

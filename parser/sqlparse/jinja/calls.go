@@ -176,8 +176,19 @@ type ConfigKey struct {
 // written: keyword arguments, and the entries of a dict passed
 // positionally. dbt merges the calls, a later key winning.
 func ConfigKeys(src string, regions []Region) []ConfigKey {
+	return configKeys(src, regions, Env{})
+}
+
+func configKeys(src string, regions []Region, env Env) []ConfigKey {
 	var out []ConfigKey
 	for _, c := range Calls(src, regions) {
+		if c.Name == "config.set" && len(c.Args) == 2 {
+			// config.set('unique_key', key) in a macro sets one key.
+			if key := Eval(c.Args[0], env); key.Kind == String {
+				out = append(out, ConfigKey{Key: key.Text, Value: Eval(c.Args[1], env), Call: c.Offset, At: c.Offset})
+			}
+			continue
+		}
 		if c.Name != "config" {
 			continue
 		}
@@ -189,16 +200,48 @@ func ConfigKeys(src string, regions []Region) []ConfigKey {
 			return c.Offset
 		}
 		for _, key := range sortedKwargs(src[c.Offset:end], c.Kwargs) {
-			out = append(out, ConfigKey{Key: key, Value: Eval(c.Kwargs[key], Env{}), Call: c.Offset, At: at(key)})
+			out = append(out, ConfigKey{Key: key, Value: Eval(c.Kwargs[key], env), Call: c.Offset, At: at(key)})
 		}
 		for _, a := range c.Args {
-			d := Eval(a, Env{})
+			d := Eval(a, env)
 			if d.Kind != Dict {
 				continue
 			}
 			for i, key := range d.Keys {
 				out = append(out, ConfigKey{Key: key, Value: d.Items[i], Call: c.Offset, At: at(key)})
 			}
+		}
+	}
+	return out
+}
+
+// MacroConfigKeys lists the config keys the project macros a template
+// calls set (config() and config.set() in their bodies, their parameters
+// bound to the call's arguments): dbt applies them to the model that
+// calls the macro. Each key is placed at the call.
+func MacroConfigKeys(src string, regions []Region, macros map[string]Macro, vars map[string]Value) []ConfigKey {
+	var out []ConfigKey
+	for _, c := range Calls(src, regions) {
+		m, ok := macros[c.Name]
+		if !ok || dbtBuiltins[c.Name] || !strings.Contains(m.Body, "config") {
+			continue
+		}
+		env := Env{Vars: vars}
+		bound := map[string]Value{}
+		for i, p := range m.Params {
+			switch {
+			case i < len(c.Args):
+				bound[p.Name] = Eval(c.Args[i], env)
+			case c.Kwargs[p.Name] != "":
+				bound[p.Name] = Eval(c.Kwargs[p.Name], env)
+			case p.Default != "":
+				bound[p.Name] = Eval(p.Default, env)
+			}
+		}
+		env.Names = bound
+		for _, k := range configKeys(m.Body, Regions(m.Body), env) {
+			k.Call, k.At = c.Offset, c.Offset
+			out = append(out, k)
 		}
 	}
 	return out

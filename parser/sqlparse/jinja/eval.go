@@ -23,6 +23,19 @@ const (
 	Dict
 	// Relation is a ref(), source() or this, rendered as SQL (Text).
 	Relation
+	// Clock is a value computed from the time of the run: run_started_at,
+	// modules.datetime, and anything derived from them.
+	Clock
+	// Var is a var() value read where Env.MarkVars asks it be told apart:
+	// what a command's --vars sets.
+	Var
+)
+
+// ClockText and VarText are how Clock and Var values render: SQL that
+// still parses, and that the range reading recognises.
+const (
+	ClockText = "current_timestamp"
+	VarText   = "__var__"
 )
 
 // Value is a Jinja value as far as bflint knows it.
@@ -52,6 +65,10 @@ func (v Value) Render() (string, bool) {
 		return "False", true
 	case None:
 		return "None", true
+	case Clock:
+		return ClockText, true
+	case Var:
+		return VarText, true
 	}
 	return "", false
 }
@@ -98,16 +115,34 @@ type Env struct {
 	// Call evaluates a call to any other function, a project macro that
 	// returns a value; nil leaves such calls unknown.
 	Call func(name string, args []Value, kwargs map[string]Value) Value
+	// MarkVars makes var() a Var value, whatever it is set to.
+	MarkVars bool
 }
 
 // Eval evaluates a Jinja expression in env.
 func Eval(expr string, env Env) Value {
-	p := &exprParser{toks: exprTokens(expr), env: env}
+	toks := exprTokens(expr)
+	if readsClock(toks) {
+		return Value{Kind: Clock}
+	}
+	p := &exprParser{toks: toks, env: env}
 	v := p.concat()
 	if p.i != len(p.toks) {
 		return Value{}
 	}
 	return v
+}
+
+// readsClock reports whether an expression reads the time of the run:
+// whatever it computes from it (a date 31 days back, a formatted day) is
+// the clock's.
+func readsClock(toks []exprToken) bool {
+	for _, t := range toks {
+		if t.kind == 'w' && (t.text == "run_started_at" || strings.HasPrefix(t.text, "run_started_at.") || strings.HasPrefix(t.text, "modules.datetime")) {
+			return true
+		}
+	}
+	return false
 }
 
 type exprToken struct {
@@ -356,6 +391,9 @@ func (p *exprParser) call(name string) Value {
 	case "var":
 		if len(args) == 0 || args[0].Kind != String {
 			return Value{}
+		}
+		if p.env.MarkVars {
+			return Value{Kind: Var, Text: args[0].Text}
 		}
 		if v, ok := p.env.Vars[args[0].Text]; ok {
 			return v

@@ -297,14 +297,17 @@ func parseTemplate(src string) []*tnode {
 			n := &tnode{kind: "setblock", text: rest}
 			add(n)
 			stack = append(stack, n)
-		case "macro", "call", "filter", "raw", "materialization", "test", "docs", "snapshot":
+		case "raw", "endraw":
+			// What a raw block holds is written as it stands; read as a
+			// template in turn, as the model's own raw blocks are.
+		case "macro", "call", "filter", "materialization", "test", "docs", "snapshot":
 			n := &tnode{kind: "skip", text: word}
-			if word == "call" || word == "filter" || word == "raw" {
+			if word == "call" || word == "filter" {
 				n.kind = "opaque"
 			}
 			add(n)
 			stack = append(stack, n)
-		case "endif", "endfor", "endset", "endmacro", "endcall", "endfilter", "endraw", "endmaterialization", "endtest", "enddocs", "endsnapshot":
+		case "endif", "endfor", "endset", "endmacro", "endcall", "endfilter", "endmaterialization", "endtest", "enddocs", "endsnapshot":
 			if len(stack) > 1 {
 				stack = stack[:len(stack)-1]
 			}

@@ -139,3 +139,33 @@ func lexed(t *testing.T, src string) (toks, code []sqltext.Token) {
 	}
 	return toks, sqltext.Code(toks)
 }
+
+// The incremental filter of a model: its is_incremental() branches and
+// those of the macros it calls, a value from the run's clock rendered as
+// the current time, a var() marked, {{ this }} named.
+func TestIncrementalFilter(t *testing.T) {
+	ms := macros(t, `{% macro incremental_predicate(col) -%}{{ col }} >= now() - interval '7' day{%- endmacro %}
+{% macro trades(src) %}select * from {{ src }} {% if is_incremental() %}where {{ incremental_predicate('block_time') }}{% endif %}{% endmacro %}`)
+	cases := []struct {
+		name, src, want string
+		found           bool
+	}{
+		{"clock from a set", "{% set since = (run_started_at - modules.datetime.timedelta(days=31)).strftime('%Y-%m-%d') %}\nselect * from t {% if is_incremental() %}where ts > '{{ since }}'{% else %}where ts > '2020-01-01'{% endif %}",
+			"where ts > 'current_timestamp'", true},
+		{"watermark", "select * from t {% if is_incremental() %}where ts > (select max(ts) from {{ this }}){% endif %}",
+			"where ts > (select max(ts) from __this__)", true},
+		{"negated test", "select * from t {% if not is_incremental() %}where ts > '2020-01-01'{% else %}where ts > {{ var('since') }}{% endif %}",
+			"where ts > __var__", true},
+		{"in a macro", "{{ trades(source('raw', 'trades')) }}", "where block_time >= now() - interval '7' day", true},
+		{"no filter", "select * from t", "", false},
+	}
+	for _, c := range cases {
+		f := IncrementalFilter(c.src, Options{Macros: ms})
+		if strings.TrimSpace(f.Text) != c.want || f.Found != c.found {
+			t.Errorf("%s: filter %q (found %v), want %q (%v)", c.name, f.Text, f.Found, c.want, c.found)
+		}
+		if c.found && f.At < 0 {
+			t.Errorf("%s: no position", c.name)
+		}
+	}
+}

@@ -1,0 +1,149 @@
+// Package rangesem reads how a run of a dbt model chooses the partitions
+// it computes: from a range it is given (a parameter), from the clock,
+// from what it already holds (a high-water mark), or all of them. A
+// backfill asks a model to recompute a past range; only a model whose
+// range is a parameter, or that recomputes everything, can be asked.
+package rangesem
+
+import (
+	"cmp"
+	"fmt"
+	"strings"
+
+	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Kind is how a run chooses its partitions.
+type Kind string
+
+const (
+	// Parameter: the run is given its range (microbatch's event time,
+	// var() values a command sets, a query parameter).
+	Parameter Kind = "parameter"
+	// Clock: the range follows the time of the run (CURRENT_DATE, now(),
+	// run_started_at): a run for a past range recomputes the days before
+	// today instead.
+	Clock Kind = "clock"
+	// Watermark: the range starts where the rows the model holds end (its
+	// own maximum, or the rows it does not hold yet): a run for a past
+	// range writes nothing.
+	Watermark Kind = "watermark"
+	// Whole: every run computes everything (a table, a view, an
+	// incremental model with no incremental filter).
+	Whole Kind = "whole"
+	// Unknown: the incremental filter decides by something else, or could
+	// not be read.
+	Unknown Kind = "unknown"
+)
+
+// Semantics is how one model's run chooses its partitions.
+type Semantics struct {
+	Kind Kind
+	// At is the offset in the model's file of what decides it (the
+	// incremental filter, or the call of the macro that holds it); -1
+	// when nothing in the file does.
+	At int
+	// Why says so in words, for messages and inventories.
+	Why string
+}
+
+// Reachable reports whether a run can be given a past range.
+func (s Semantics) Reachable() bool { return s.Kind == Parameter || s.Kind == Whole }
+
+// Model reads the range semantics of a dbt model from its template and
+// its resolved config.
+func Model(src string, opts jinja.Options, c manifest.Config) Semantics {
+	switch materialized := strings.ToLower(c.Materialized); {
+	case materialized != "incremental":
+		return Semantics{Kind: Whole, At: -1, Why: cmp.Or(materialized, "view") + ": every run computes all of it"}
+	case strings.EqualFold(c.IncrementalStrategy, "microbatch"):
+		return Semantics{Kind: Parameter, At: -1, Why: "microbatch: dbt runs the batches of the event times it is given"}
+	}
+	if !strings.Contains(src, "is_incremental") && !callsIncrementalMacro(src, opts) {
+		return Semantics{Kind: Whole, At: -1, Why: "no is_incremental() filter: every run reads everything it selects"}
+	}
+	f := jinja.IncrementalFilter(src, opts)
+	switch {
+	case !f.Found:
+		return Semantics{Kind: Whole, At: -1, Why: "no is_incremental() filter: every run reads everything it selects"}
+	case f.Unread != "" && strings.TrimSpace(f.Text) == "":
+		return Semantics{Kind: Unknown, At: f.At, Why: "its incremental filter is in a macro bflint cannot read: " + f.Unread}
+	case strings.TrimSpace(f.Text) == "":
+		// is_incremental() only leaves something out of the first build.
+		return Semantics{Kind: Whole, At: -1, Why: "its incremental runs filter nothing: every run reads everything it selects"}
+	}
+	s := Classify(f.Text)
+	s.At = f.At
+	return s
+}
+
+// Classify reads a rendered incremental filter (jinja.Filter.Text).
+func Classify(filter string) Semantics {
+	toks, _ := sqltext.Lex(filter)
+	var clock, this, vars string
+	for i, t := range toks {
+		text := t.Text(filter)
+		switch t.Kind {
+		case sqltext.Word:
+			switch w := strings.ToUpper(text); {
+			case clockWords[w] && clock == "":
+				clock = strings.ToLower(text)
+				if next(toks, filter, i) == "(" {
+					clock += "()"
+				}
+			case w == strings.ToUpper(jinja.ThisText):
+				this = "its own rows"
+			case w == strings.ToUpper(jinja.VarText):
+				vars = "var()"
+			}
+		case sqltext.String:
+			if strings.Contains(text, jinja.ClockText) && clock == "" {
+				clock = "the time of the run (run_started_at)"
+			}
+			if strings.Contains(text, jinja.VarText) {
+				vars = "var()"
+			}
+		}
+	}
+	switch {
+	case clock != "":
+		return Semantics{Kind: Clock, Why: fmt.Sprintf("its incremental filter follows the clock (%s)", clock)}
+	case this != "":
+		// A var() beside it (the column the maximum is taken of) does
+		// not give the range.
+		return Semantics{Kind: Watermark, Why: "its incremental filter starts from the rows the model already holds (a high-water mark)"}
+	case vars != "":
+		return Semantics{Kind: Parameter, Why: "its incremental filter takes the range from var() values a command sets"}
+	case strings.TrimSpace(filter) == "":
+		return Semantics{Kind: Unknown, Why: "its is_incremental() branch filters nothing bflint can read"}
+	}
+	return Semantics{Kind: Unknown, Why: "its incremental filter is bounded by neither the clock, its own rows nor var() values"}
+}
+
+// clockWords are the SQL of the time of the run, in every dialect
+// bflint reads.
+var clockWords = map[string]bool{
+	"NOW": true, "CURRENT_DATE": true, "CURRENT_TIMESTAMP": true, "CURRENT_DATETIME": true, "CURRENT_TIME": true,
+	"GETDATE": true, "SYSDATE": true, "SYSTIMESTAMP": true, "LOCALTIMESTAMP": true, "SYSDATETIME": true,
+	"GETUTCDATE": true, "UTC_TIMESTAMP": true,
+}
+
+func next(toks []sqltext.Token, src string, i int) string {
+	for j := i + 1; j < len(toks); j++ {
+		if toks[j].IsCode() {
+			return toks[j].Text(src)
+		}
+	}
+	return ""
+}
+
+func callsIncrementalMacro(src string, opts jinja.Options) bool {
+	for _, c := range jinja.Calls(src, jinja.Regions(src)) {
+		if jinja.TestsIncremental(opts.Macros, c.Name) {
+			return true
+		}
+	}
+	return false
+}

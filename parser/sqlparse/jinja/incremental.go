@@ -1,0 +1,113 @@
+package jinja
+
+import (
+	"strings"
+)
+
+// What an incremental run of a dbt model reads that a full run does not:
+// its {% if is_incremental() %} branches, in the model or in the project
+// macros it calls, which decide the partitions a run computes.
+
+// Filter is the incremental filter of a model.
+type Filter struct {
+	// Text is the SQL of its is_incremental() branches (the else branch
+	// of an is_incremental() test that is negated), rendered: the project
+	// macros it calls read with their arguments bound, whatever their
+	// size; a value from the run's clock as ClockText; a var() as VarText;
+	// {{ this }} as ThisText.
+	Text string
+	// Found is set when the model, or a macro it calls, tests
+	// is_incremental().
+	Found bool
+	// At is where the filter stands in the model: its first
+	// is_incremental() block, else the call of the macro that holds it;
+	// -1 when it has none.
+	At int
+	// Unread is set, with the reason, when a macro holding it could not
+	// be read (its SQL depends on a query it runs).
+	Unread string
+}
+
+// ThisText is how the model itself renders in a Filter's text.
+const ThisText = "__this__"
+
+// IncrementalFilter reads the incremental filter of a model's template.
+func IncrementalFilter(src string, opts Options) Filter {
+	f := Filter{At: -1}
+	opts.Resolve = func(kind string, args []string) string { return kind + "_" + strings.Join(args, "_") }
+	x := &expander{opts: opts, incremental: true, keepIncremental: true, limit: 4 << 20}
+	env := x.withCalls(Env{Resolve: opts.Resolve, Vars: opts.Vars, This: ThisText, MarkVars: true})
+	text, _, ok := x.render(parseTemplate(src), env)
+	if !ok {
+		f.Unread = x.unread
+	}
+	// The output holds no block tags but the is_incremental() tests
+	// kept, and the if blocks of Jinja that could not be evaluated.
+	type block struct {
+		test, negated bool
+		branch        int
+	}
+	var stack []block
+	kept := func() bool {
+		for _, bl := range stack {
+			if bl.test && (bl.branch == 0) != bl.negated {
+				return true
+			}
+		}
+		return false
+	}
+	var b strings.Builder
+	at := 0
+	for _, r := range Regions(text) {
+		if kept() {
+			b.WriteString(text[at:r.Start])
+		}
+		at = r.End
+		if !r.Tag {
+			if kept() {
+				b.WriteString(text[r.Start:r.End])
+			}
+			continue
+		}
+		switch word, rest := tagWords(r.Inner); word {
+		case "if":
+			m := incremental.FindStringSubmatch("if " + rest)
+			stack = append(stack, block{test: m != nil, negated: m != nil && m[1] != ""})
+			f.Found = f.Found || m != nil
+		case "else", "elif":
+			if len(stack) > 0 {
+				stack[len(stack)-1].branch++
+			}
+		case "endif":
+			if len(stack) > 0 {
+				stack = stack[:len(stack)-1]
+			}
+		}
+	}
+	f.Text = b.String()
+	f.At = filterAt(src, opts)
+	return f
+}
+
+// filterAt is where a model's incremental filter stands: its first
+// is_incremental() block, else the first call of a project macro that
+// tests is_incremental(); -1 when neither is there.
+func filterAt(src string, opts Options) int {
+	regions := Regions(src)
+	for i, r := range regions {
+		if r.Tag && incremental.MatchString(r.Inner) {
+			if i+1 < len(regions) {
+				// The branch's first line.
+				body := strings.TrimLeft(src[r.End:regions[i+1].Start], " \t\r\n")
+				return regions[i+1].Start - len(body)
+			}
+			return r.Start
+		}
+	}
+	for _, c := range Calls(src, regions) {
+		if TestsIncremental(opts.Macros, c.Name) {
+			return c.Offset
+		}
+	}
+	return -1
+}
