@@ -103,14 +103,19 @@ func Summary(res *rules.Result) string {
 }
 
 // ModelLine says which of the run's dbt models can be backfilled by
-// range, for the text and Markdown reports: "412 dbt models: 380 can be
-// backfilled by range, 31 only by a full refresh (clock 25, high-water
-// mark 6), 1 appends on a re-run". It is "" when the run read no model.
+// range, for the text and Markdown reports; "" when the run read no model.
 func ModelLine(res *rules.Result) string {
 	c := rules.CountModels(res.Models)
 	if c.Models == 0 {
 		return ""
 	}
+	return ModelCounts(c) + "; bflint models lists them"
+}
+
+// ModelCounts is "412 dbt models: 380 can be backfilled by range, 31
+// only by a full refresh (clock 25, high-water mark 6), 1 appends on a
+// re-run".
+func ModelCounts(c rules.ModelCounts) string {
 	s := fmt.Sprintf("%s: %s can be backfilled by range", Plural(c.Models, "dbt model"), thousands(c.ByRange))
 	if full := c.Clock + c.Watermark; full > 0 {
 		s += fmt.Sprintf(", %s only by a full refresh (clock %s, high-water mark %s)", thousands(full), thousands(c.Clock), thousands(c.Watermark))
@@ -125,7 +130,7 @@ func ModelLine(res *rules.Result) string {
 		}
 		s += fmt.Sprintf(", %s %s on a re-run", thousands(c.Append), verb)
 	}
-	return s + "; bflint models lists them"
+	return s
 }
 
 // Plural is "1 word" or "n words".

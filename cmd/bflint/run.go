@@ -47,6 +47,8 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 			return lineageCommand(args[1:], stdout)
 		case "init":
 			return initCommand(args[1:], stdout)
+		case "models":
+			return modelsCommand(args[1:], stdout)
 		case "brief":
 			return briefCommand(args[1:], stdout)
 		case "completion":
