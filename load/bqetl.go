@@ -2,6 +2,7 @@ package load
 
 import (
 	"bytes"
+	"cmp"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,8 +67,14 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 			bqetl.SetBefore(plans, bqetl.ReadFile(source.Add(l.fset, displayName(l.root, path)+" (before)", before)))
 		}
 	}
-	if table.DependsOnPast.V {
-		bqetl.SetReadsItself(plans, readDefinition(dir))
+	if table.DependsOnPast.V || table.Partitioning.V != "" && !table.Null {
+		def, text, name := readDefinition(dir)
+		if table.DependsOnPast.V {
+			bqetl.SetReadsItself(plans, def)
+		}
+		if table.Partitioning.V != "" && !table.Null && name == "query.sql" {
+			bqetl.SetClock(plans, def, text, displayName(l.root, filepath.Join(dir, name)))
+		}
 	}
 	tree := l.tree(dir)
 	out := make([]loadedPlan, len(plans))
@@ -117,21 +124,22 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 }
 
 // readDefinition parses the table's query.sql or script.sql, for what the
-// entries' rules ask of it; nil when it has neither or cannot be read.
-func readDefinition(dir string) *sqlparse.File {
+// entries' rules ask of it, returning its text and file name too; nil
+// when it has neither or cannot be read.
+func readDefinition(dir string) (def *sqlparse.File, text, name string) {
 	for _, name := range []string{"query.sql", "script.sql"} {
 		if content, err := readFile(filepath.Join(dir, name)); err == nil {
-			return sqlparse.Parse(string(content), sqlparse.Options{ModelName: strings.TrimSuffix(name, ".sql")})
+			return sqlparse.Parse(string(content), sqlparse.Options{ModelName: strings.TrimSuffix(name, ".sql")}), string(content), name
 		}
 	}
-	return nil
+	return nil, "", ""
 }
 
-// bqetlAppend reads, for a bigquery-etl table's query.sql, whether the
-// table's metadata.yaml makes bqetl append the query's rows
-// (--append_table); nil for any other file. Most metadata never mentions
-// it, so the YAML is parsed only when its text does.
-func (l *loader) bqetlAppend(path string) *rules.BqetlAppend {
+// bqetlQuery reads, for a bigquery-etl query.sql, its table and from
+// its metadata.yaml what bqetl does with its rows: whether it appends
+// them (--append_table), and the date parameter it binds when each run
+// writes one partition. nil for any other file.
+func (l *loader) bqetlQuery(path string) *rules.BqetlQuery {
 	dir := filepath.Dir(path)
 	if filepath.Base(path) != "query.sql" {
 		return nil
@@ -139,17 +147,21 @@ func (l *loader) bqetlAppend(path string) *rules.BqetlAppend {
 	if _, ok := bqetl.Root(dir); !ok {
 		return nil
 	}
-	metaPath := filepath.Join(dir, bqetl.MetadataName)
-	meta, err := readFile(metaPath)
-	if err != nil || !bytes.Contains(meta, []byte("append")) {
-		return nil
-	}
-	t := bqetl.ReadTable(source.Add(l.fset, displayName(l.root, metaPath), meta))
-	if !t.Appends.Set {
-		return nil
-	}
 	table := filepath.Base(dir)
 	dataset := filepath.Base(filepath.Dir(dir))
 	project := filepath.Base(filepath.Dir(filepath.Dir(dir)))
-	return &rules.BqetlAppend{Table: sqlname.Relation{Parts: []string{project, dataset, table}, Offset: -1}, At: t.Appends.Key}
+	q := &rules.BqetlQuery{Table: sqlname.Relation{Parts: []string{project, dataset, table}, Offset: -1}}
+	metaPath := filepath.Join(dir, bqetl.MetadataName)
+	meta, err := readFile(metaPath)
+	if err != nil || !bytes.Contains(meta, []byte("partitioning")) && !bytes.Contains(meta, []byte("append")) {
+		return q
+	}
+	t := bqetl.ReadTable(source.Add(l.fset, displayName(l.root, metaPath), meta))
+	if t.Appends.Set {
+		q.Appends = t.Appends.Key
+	}
+	if t.Partitioning.V != "" && !t.Null && !t.Deprecated {
+		q.DateParameter = cmp.Or(t.DateParameter.V, "submission_date")
+	}
+	return q
 }

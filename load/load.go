@@ -734,7 +734,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
 		Resolve:      resolver(m),
 	}
-	sf := &rules.SQLFile{Source: f, AppendsTo: l.bqetlAppend(path)}
+	sf := &rules.SQLFile{Source: f, Bqetl: l.bqetlQuery(path)}
 	if p := l.projectFor(filepath.Dir(path)); p != nil {
 		opts.Macros, opts.Vars = p.Macros, p.Vars
 		if n := m.ModelAt(path); n != nil {

@@ -178,10 +178,9 @@ type SQLFile struct {
 	// Range is how a run of Model chooses the partitions it computes; nil
 	// for SQL that is no model.
 	Range *rangesem.Semantics
-	// AppendsTo is set for a bigquery-etl query whose table's
-	// metadata.yaml makes bqetl append its rows (--append_table in
-	// scheduling.arguments) rather than replace what a run writes.
-	AppendsTo *BqetlAppend
+	// Bqetl is set for a bigquery-etl query (query.sql in a tree): its
+	// table and what bqetl does with its rows.
+	Bqetl *BqetlQuery
 
 	// keySet is Keys as a set, made on the first Has of a file named by
 	// many keys: one query run by every check of a plan is asked about
@@ -200,11 +199,19 @@ type TargetRange struct {
 	Semantics rangesem.Semantics
 }
 
-// BqetlAppend is a bigquery-etl table whose query's rows are appended.
-type BqetlAppend struct {
+// BqetlQuery is a bigquery-etl query and what its table's metadata.yaml
+// makes bqetl do with its rows.
+type BqetlQuery struct {
 	Table sqlname.Relation
-	// At is the --append_table argument in metadata.yaml.
-	At token.Pos
+	// Appends is the --append_table argument in metadata.yaml, which
+	// makes bqetl append the rows rather than replace what a run writes;
+	// NoPos without one.
+	Appends token.Pos
+	// DateParameter is the query parameter bqetl binds to the date of
+	// the partition a run writes (submission_date unless
+	// date_partition_parameter names another); "" for a query that
+	// writes its whole table on every run.
+	DateParameter string
 }
 
 // Has reports whether the plan names the file under key.

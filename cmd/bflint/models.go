@@ -103,4 +103,3 @@ func (f filterFlag) Set(text string) error {
 	*f.into = append(*f.into, filter)
 	return nil
 }
-

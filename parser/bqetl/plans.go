@@ -18,7 +18,7 @@ import (
 // would fire on every entry.
 var Rules = map[string]bool{
 	"BF001": true, "BF004": true,
-	"BF102": true, "BF107": true, "BF108": true, "BF109": true, "BF110": true,
+	"BF102": true, "BF107": true, "BF108": true, "BF109": true, "BF110": true, "BF112": true,
 	"BF302": true,
 	"BF504": true,
 	"BF801": true,
@@ -41,6 +41,10 @@ type Planned struct {
 	// (its earlier partitions, as a depends_on_past table's chain does);
 	// false when it does not, or its query could not be read.
 	ReadsItself bool
+	// Clock lists where the table's per-date query decides its rows by
+	// the clock rather than by its date parameter (BF112); empty when it
+	// does not, writes its whole table, or could not be read.
+	Clock []ClockUse
 	// Before is the entry of the same date in the file at the revision
 	// --new-from-rev names: what had been merged, and so run. nil without
 	// that flag, or when the entry is new.
@@ -272,6 +276,37 @@ func SetReadsItself(plans []*plan.Plan, definition *sqlparse.File) {
 			if name, ok := Qualify(r, project); ok && name == strings.ToLower(pl.Target) {
 				pl.ReadsItself = true
 			}
+		}
+	}
+}
+
+// ClockUse is a place where a query compares a column with the time it
+// runs.
+type ClockUse struct {
+	// File is the query as the user sees it, Line the line of the call.
+	File         string
+	Line         int
+	Call, Column string
+}
+
+// SetClock records, on each plan of a table whose query writes one
+// partition per run, where that query decides its rows by the clock:
+// definition is the query read, text its source and name its file as
+// the user sees it.
+func SetClock(plans []*plan.Plan, definition *sqlparse.File, text, name string) {
+	if definition == nil {
+		return
+	}
+	var uses []ClockUse
+	for _, st := range definition.Statements {
+		for _, c := range st.ClockDecisions() {
+			line := 1 + strings.Count(text[:min(c.Offset, len(text))], "\n")
+			uses = append(uses, ClockUse{File: name, Line: line, Call: c.Call, Column: c.Column})
+		}
+	}
+	for _, p := range plans {
+		if pl := Of(p); pl != nil {
+			pl.Clock = uses
 		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // Rules are the daterange family.
-var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, Invalid, RunMismatch, MonthOffset, Expired, DependsOnPastEnd, RangeChangedAfterStart, RangeUnreachable}
+var Rules = []*rules.Rule{Missing, IncludesCurrent, Unconfirmed, SQLMismatch, Invalid, RunMismatch, MonthOffset, Expired, DependsOnPastEnd, RangeChangedAfterStart, RangeUnreachable, ClockDependentPartition}
 
 // written reports whether a date key holds a value. A value the parser
 // rejected counts as written: BF001 already reports it, and calling it

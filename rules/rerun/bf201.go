@@ -198,8 +198,8 @@ func ownConfigDecides(own *jinja.Model, c manifest.Config) bool {
 // to its table (--append_table) with nothing in the query leaving out the
 // rows the table holds: each run of a date adds them again.
 func reportQueryAppend(pass *rules.Pass, f *rules.SQLFile) {
-	a := f.AppendsTo
-	if a == nil || pass.Plan != nil {
+	a := f.Bqetl
+	if a == nil || !a.Appends.IsValid() || pass.Plan != nil {
 		return
 	}
 	for _, st := range f.Parsed.Statements {
@@ -210,7 +210,7 @@ func reportQueryAppend(pass *rules.Pass, f *rules.SQLFile) {
 	d := rules.Diagnostic{}
 	d.Pos = f.Pos(firstStatement(f.Parsed))
 	d.Message = fmt.Sprintf("the query of %q is appended to the table (--append_table in its metadata.yaml) and leaves out none of the rows the table holds: every run adds its rows again, so re-running a date duplicates them\nhelp: leave out what the table holds (NOT EXISTS over it, or a strict high-watermark > (SELECT MAX(...) FROM it)), or drop --append_table so that bqetl replaces the partition it writes", a.Table.Name())
-	d.Related = []analysis.RelatedInformation{{Pos: a.At, Message: "--append_table makes bqetl append the query's rows"}}
+	d.Related = []analysis.RelatedInformation{{Pos: a.Appends, Message: "--append_table makes bqetl append the query's rows"}}
 	pass.Report(d)
 }
 

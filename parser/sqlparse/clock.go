@@ -1,0 +1,190 @@
+package sqlparse
+
+import (
+	"strings"
+
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"google.golang.org/protobuf/proto"
+)
+
+// ClockDecision is a use of the time a statement runs that decides which
+// rows it produces: the clock compared with a column (in a filter, a join,
+// or a condition in the select list such as IF(trial_end > CURRENT_DATE,
+// ...)). A per-partition query that holds one computes partition D with
+// the day it runs, not with D.
+type ClockDecision struct {
+	// Call is the clock's spelling (current_date, now, ...), Offset its
+	// place in the original text.
+	Call   string
+	Offset int
+	// Column is the column it is compared with, as written (qualifier
+	// included).
+	Column string
+}
+
+// ClockDecisions returns the uses of the clock that decide the rows the
+// statement produces, from its parse tree (none when it did not parse).
+// Left out, as they decide nothing about a partition's rows: a clock that
+// only fills a column (an audit column), one compared with nothing but
+// constants and parameters, one that only picks between the clock and a
+// query parameter (COALESCE(@date, CURRENT_DATE), IF(@date IS NULL, ...)),
+// one under ERROR(...) (a guard that refuses a run), and one bounding a
+// table of a live dataset (*_live.*), which keeps only the last days and
+// is read beside its stable copy for the older ones.
+func (s *Statement) ClockDecisions() []ClockDecision {
+	if s.Node == nil {
+		return nil
+	}
+	var out []ClockDecision
+	var stack []proto.Message
+	var visit func(m proto.Message)
+	visit = func(m proto.Message) {
+		if call, loc, ok := clockCall(m); ok {
+			if col, ok := decides(stack); ok {
+				out = append(out, ClockDecision{Call: call, Offset: s.Orig(loc), Column: col})
+			}
+			return
+		}
+		stack = append(stack, m)
+		eachChild(m, visit)
+		stack = stack[:len(stack)-1]
+	}
+	visit(s.Node)
+	return out
+}
+
+// clockCall reports whether m is a use of the current time.
+func clockCall(m proto.Message) (string, int32, bool) {
+	switch x := m.(type) {
+	case *pg_query.SQLValueFunction:
+		if name, ok := nowValueFunctions[x.GetOp()]; ok {
+			return name, x.GetLocation(), true
+		}
+	case *pg_query.FuncCall:
+		if name := funcName(x); nowFunctions[name] && (name != "unix_timestamp" || len(x.GetArgs()) == 0) {
+			return name, x.GetLocation(), true
+		}
+	case *pg_query.ColumnRef:
+		if isNowColumn(x) {
+			return strings.ToLower(x.GetFields()[0].GetString_().GetSval()), x.GetLocation(), true
+		}
+	}
+	return "", 0, false
+}
+
+// decides reads the ancestors of a clock call, nearest last: it decides
+// rows when the nearest comparison above it compares it with a column,
+// and nothing between it and its query block ties it to a parameter or
+// a guard.
+func decides(stack []proto.Message) (column string, ok bool) {
+	var comparison *pg_query.A_Expr
+	for i := len(stack) - 1; i >= 0; i-- {
+		switch x := stack[i].(type) {
+		case *pg_query.SelectStmt:
+			if comparison == nil || readsLiveTable(x) || (i > 0 && unionReadsLive(stack[i-1])) {
+				return "", false
+			}
+			return comparedColumn(comparison)
+		case *pg_query.A_Expr:
+			if comparison == nil && (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_BETWEEN || (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && boundOps[opName(x)])) {
+				if readsParameter(&pg_query.Node{Node: &pg_query.Node_AExpr{AExpr: x}}) {
+					return "", false
+				}
+				comparison = x
+			}
+		case *pg_query.FuncCall:
+			switch name := funcName(x); {
+			case name == "error":
+				return "", false
+			case conditionalFunctions[name] && funcReadsParameter(x):
+				return "", false
+			}
+		case *pg_query.CaseExpr:
+			if readsParameter(&pg_query.Node{Node: &pg_query.Node_CaseExpr{CaseExpr: x}}) {
+				return "", false
+			}
+		case *pg_query.CoalesceExpr:
+			if readsParameter(&pg_query.Node{Node: &pg_query.Node_CoalesceExpr{CoalesceExpr: x}}) {
+				return "", false
+			}
+		case *pg_query.BoolExpr:
+			if x.GetBoolop() == pg_query.BoolExprType_OR_EXPR && readsParameter(&pg_query.Node{Node: &pg_query.Node_BoolExpr{BoolExpr: x}}) {
+				// (@date IS NULL AND d < CURRENT_DATE) OR d = @date
+				return "", false
+			}
+		}
+	}
+	return "", false
+}
+
+// conditionalFunctions choose between their arguments: with a parameter
+// among them, the clock is the fallback when the parameter is not given.
+var conditionalFunctions = map[string]bool{"if": true, "iff": true, "coalesce": true, "ifnull": true, "nvl": true, "nullif": true, "greatest": true, "least": true}
+
+func funcReadsParameter(f *pg_query.FuncCall) bool {
+	for _, a := range f.GetArgs() {
+		if readsParameter(a) {
+			return true
+		}
+	}
+	return false
+}
+
+// comparedColumn returns the column a comparison compares the clock with.
+func comparedColumn(e *pg_query.A_Expr) (string, bool) {
+	var column string
+	Walk(e, func(m proto.Message) bool {
+		switch x := m.(type) {
+		case *pg_query.SelectStmt:
+			return false
+		case *pg_query.ColumnRef:
+			if column == "" && !isNowColumn(x) && !isParameter(x) {
+				var parts []string
+				for _, f := range x.GetFields() {
+					if s := f.GetString_(); s != nil {
+						parts = append(parts, s.GetSval())
+					}
+				}
+				column = strings.Join(parts, ".")
+			}
+		}
+		return column == ""
+	})
+	return column, column != ""
+}
+
+// unionReadsLive reports whether m is a set operation one of whose
+// branches reads a live table: its other branches read the stable copy
+// for the days the live one no longer holds, and the clock splits them.
+func unionReadsLive(m proto.Message) bool {
+	sel, ok := m.(*pg_query.SelectStmt)
+	if !ok || sel.GetOp() == pg_query.SetOperation_SETOP_NONE {
+		return false
+	}
+	for _, branch := range []*pg_query.SelectStmt{sel.GetLarg(), sel.GetRarg()} {
+		if branch != nil && (readsLiveTable(branch) || unionReadsLive(branch)) {
+			return true
+		}
+	}
+	return false
+}
+
+// readsLiveTable reports whether a query block reads a table of a live
+// dataset (*_live.t), or a live table (*_live), in its FROM clause.
+func readsLiveTable(sel *pg_query.SelectStmt) bool {
+	live := false
+	for _, item := range sel.GetFromClause() {
+		Walk(item, func(m proto.Message) bool {
+			switch x := m.(type) {
+			case *pg_query.SelectStmt:
+				return false
+			case *pg_query.RangeVar:
+				if strings.HasSuffix(strings.ToLower(x.GetSchemaname()), "_live") || strings.HasSuffix(strings.ToLower(x.GetRelname()), "_live") {
+					live = true
+				}
+			}
+			return !live
+		})
+	}
+	return live
+}
