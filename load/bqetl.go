@@ -12,6 +12,7 @@ import (
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/window"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -115,12 +116,33 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 	} else {
 		d.Manifest = lin.Manifest
 		d.Graph = lineage.New(lin.Manifest)
+		d.Windows = lineage.NewWindows(func(id string) map[string]window.Window { return bqetl.ReadWindows(root, lin.Manifest, id) })
 		if l.history != nil {
 			d.History = l.history(root)
 		}
 	}
 	l.trees[root] = d
 	return d
+}
+
+// treeFor is the lineage of the bigquery-etl tree a plan in dir targets
+// with a table's full name (project.dataset.table): the sql folder of dir
+// or of a folder above it, up to the project root, holding that table.
+// nil when there is none.
+func (l *loader) treeFor(dir, target string) *rules.DBT {
+	parts := strings.Split(strings.Trim(target, "`"), ".")
+	if len(parts) != 3 {
+		return nil
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		table := filepath.Join(d, "sql", parts[0], parts[1], parts[2])
+		if info, err := os.Stat(table); err == nil && info.IsDir() {
+			return l.tree(table)
+		}
+		if d == l.root || filepath.Dir(d) == d || !strings.HasPrefix(d, l.root) {
+			return nil
+		}
+	}
 }
 
 // readDefinition parses the table's query.sql or script.sql, for what the

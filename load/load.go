@@ -423,6 +423,9 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			case !named:
 				m = l.projectDBT(lp.dir, true)
 			}
+			if m == nil && !named && p.Target.Set {
+				m = l.treeFor(lp.dir, p.Target.V)
+			}
 			u.DBT = m
 			u.TargetRange = l.targetRange(p, m)
 		}

@@ -67,6 +67,10 @@ type DBT struct {
 	// manifest (dbt's target/ is not committed): Manifest and Graph are
 	// then its graph, and Path its dbt_project.yml. nil for a manifest.
 	Project *dbtproject.Project
+	// Windows are how the nodes read their parents' partitions, for a
+	// bigquery-etl tree; nil for a dbt project, whose windows bflint
+	// does not read.
+	Windows *lineage.Windows
 	// ProjectDir is the dbt project's folder, absolute, against which its
 	// nodes' original_file_path values are relative; "" for a
 	// bigquery-etl tree.

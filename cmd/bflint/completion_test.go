@@ -32,7 +32,7 @@ func TestBashCompletion(t *testing.T) {
 		{"bflint explain BF60", []string{"BF601", "BF602", "BF603", "BF604"}},
 		{"bflint --fail", []string{"--fail-on"}},
 		{"bflint --format sa", []string{"sarif"}},
-		{"bflint --disable BF80", []string{"BF801", "BF802", "BF803", "BF804", "BF805", "BF806", "BF807", "BF808"}},
+		{"bflint --disable BF80", []string{"BF801", "BF802", "BF803", "BF804", "BF805", "BF806", "BF807", "BF808", "BF809"}},
 		{"bflint init --gr", []string{"--grain"}},
 		{"bflint init --grain mo", []string{"month"}},
 		{"bflint completion z", []string{"zsh"}},

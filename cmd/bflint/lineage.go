@@ -15,6 +15,7 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/window"
 )
 
 const lineageAbout = `Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
@@ -55,6 +56,17 @@ type lineageReport struct {
 	Backfill     []string   `json:"backfill,omitempty"`
 	ThroughUnion []string   `json:"through_union,omitempty"`
 	Cycles       [][]string `json:"cycles,omitempty"`
+	// Windows are the nodes to rebuild that read a window of the
+	// target's partitions, and the range each is rebuilt over.
+	Windows []lineageWindow `json:"windows,omitempty"`
+}
+
+// lineageWindow is a node reading a window of the target: "days -27..0"
+// is rebuilt over "S..E+27" when the target is corrected over S..E.
+type lineageWindow struct {
+	Node    string `json:"node"`
+	Window  string `json:"window"`
+	Rebuild string `json:"rebuild"`
 }
 
 func lineageCommand(args []string, stdout io.Writer) error {
@@ -110,6 +122,14 @@ func lineageCommand(args []string, stdout io.Writer) error {
 				report.Backfill = append(report.Backfill, r)
 			default:
 				report.ThroughUnion = append(report.ThroughUnion, r)
+			}
+		}
+	}
+	if m.ProjectName == bqetl.ProjectName {
+		windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(path, m, node) })
+		for _, r := range report.Rebuild {
+			if w, ok := windows.Along(g.Path(id, r)); ok && !w.IsSame() {
+				report.Windows = append(report.Windows, lineageWindow{Node: r, Window: w.String(), Rebuild: w.Rebuild()})
 			}
 		}
 	}
@@ -217,8 +237,15 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 		}
 		return out
 	}
+	windows := make(map[string]lineageWindow, len(r.Windows))
+	for _, w := range r.Windows {
+		windows[w.Node] = w
+	}
 	describe := func(id string) string {
 		text := id + " (" + nodeLabel(g, m, id) + ")"
+		if w, ok := windows[id]; ok {
+			text += fmt.Sprintf(" [reads it over %s: rebuild %s]", w.Window, w.Rebuild)
+		}
 		switch {
 		case position[id] > 0:
 			text += fmt.Sprintf(" [rebuild %d]", position[id])
@@ -265,7 +292,11 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 	} else {
 		fmt.Fprintf(bw, "Rebuild, in this order (%d):\n", len(r.Rebuild))
 		for i, id := range r.Rebuild {
-			fmt.Fprintf(bw, "  %d. %s (%s)\n", i+1, id, nodeLabel(g, m, id))
+			line := fmt.Sprintf("  %d. %s (%s)", i+1, id, nodeLabel(g, m, id))
+			if w, ok := windows[id]; ok {
+				line += fmt.Sprintf(" over %s (reads the target over %s)", w.Rebuild, w.Window)
+			}
+			fmt.Fprintln(bw, line)
 		}
 	}
 	if r.Backfill != nil {

@@ -330,3 +330,28 @@ func TestLineageBqetlTree(t *testing.T) {
 		}
 	}
 }
+
+// TestLineageWindows prints, for a bigquery-etl tree, the window over
+// which each table to rebuild reads the target and the range it is then
+// rebuilt over; a table reading one partition per partition has none.
+func TestLineageWindows(t *testing.T) {
+	code, stdout, stderr := runLineage(t, "shop-prod.orders_derived.orders_v1", "--tree", "../../testdata/rules/BF809/sql")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"shop-prod.orders_derived.orders_rolling_28d_v1 (incremental) [reads it over days -27..0: rebuild S..E+27]",
+		"shop-prod.orders_derived.orders_last_seen_v1 (incremental) [reads it over days -27..0: rebuild S..E+27]",
+		"shop-prod.orders_derived.orders_daily_v1 (incremental) [rebuild",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, stdout)
+		}
+	}
+	_, js, _ := runLineage(t, "shop-prod.orders_derived.orders_v1", "--tree", "../../testdata/rules/BF809/sql", "--format", "json")
+	if !strings.Contains(js, `"node": "shop-prod.orders_derived.orders_rolling_28d_v1",
+      "window": "days -27..0",
+      "rebuild": "S..E+27"`) {
+		t.Errorf("JSON windows missing:\n%s", js)
+	}
+}

@@ -21,7 +21,7 @@ var Rules = map[string]bool{
 	"BF102": true, "BF107": true, "BF108": true, "BF109": true, "BF110": true, "BF112": true,
 	"BF302": true,
 	"BF504": true,
-	"BF801": true,
+	"BF801": true, "BF809": true,
 }
 
 // Planned is one entry as the bqetl rules read it.

@@ -183,10 +183,10 @@ type Trial struct {
 // Downstream is what is derived from the target.
 type Downstream struct {
 	Field
-	Manifest String     `yaml:"manifest"`
-	Rebuild  StringList `yaml:"rebuild"`
-	Notify   StringList `yaml:"notify"`
-	Skip     []Skip     `yaml:"skip"`
+	Manifest String      `yaml:"manifest"`
+	Rebuild  RebuildList `yaml:"rebuild"`
+	Notify   StringList  `yaml:"notify"`
+	Skip     []Skip      `yaml:"skip"`
 }
 
 // Skip is a derived node deliberately not rebuilt.

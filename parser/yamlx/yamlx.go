@@ -174,6 +174,14 @@ const MaxProblems = 1000
 
 func (d *Decoder) pos(n *yaml.Node) token.Pos { return d.File.LineCol(n.Line, n.Column) }
 
+// Item reads one item of a sequence that custom Unmarshalers decode
+// themselves: aliases followed, its position, and whether the decode
+// must stop (the alias budget is spent).
+func (d *Decoder) Item(n *yaml.Node) (item *yaml.Node, at token.Pos, stop bool) {
+	item = d.resolve(n)
+	return item, d.pos(item), d.stopped
+}
+
 // Errorf records a problem at n; custom Unmarshalers use it.
 func (d *Decoder) Errorf(n *yaml.Node, format string, args ...any) { d.problem(n, format, args...) }
 

@@ -115,7 +115,14 @@ downstream:
 				continue
 			}
 			missing = append(missing, id)
-			single = append(single, fmt.Sprintf("%q (%s) is not rebuilt: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers\nhelp: add it to downstream.rebuild, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), derivation))
+			over := ""
+			if r := pass.Plan.Range; r != nil && r.Start.Valid() && r.End.Valid() {
+				if d, ok := rebuildRange(pass, ps, id, r.Start.T, r.End.T, pass.Now); ok {
+					over = fmt.Sprintf(" over %s", d)
+					derivation += "; rebuilt" + over
+				}
+			}
+			single = append(single, fmt.Sprintf("%q (%s) is not rebuilt: derived from the target (%s), it keeps the rows it computed before the correction and goes on serving the old numbers\nhelp: add it to downstream.rebuild%s, or to downstream.skip with the reason it may stay as it is", id, kindOf(l, id), derivation, over))
 			reasons = append(reasons, fmt.Sprintf("%q (%s, derived through %s)", id, kindOf(l, id), derivation))
 		}
 		var msg string

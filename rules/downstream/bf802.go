@@ -48,7 +48,7 @@ var RebuildOrder = &rules.Rule{
 		for _, it := range downstreamOf(pass.Plan).Rebuild.Items {
 			if id := l.id(it.V); id != "" && !seen[id] {
 				seen[id] = true
-				listed = append(listed, entry{id, it})
+				listed = append(listed, entry{id, it.String})
 			}
 		}
 		// latest[v] is the position of the latest-listed entry that v is

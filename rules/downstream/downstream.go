@@ -18,4 +18,5 @@ var Rules = []*rules.Rule{
 	UnnotifiedExposure,
 	StaleManifest,
 	SnapshotDownstream,
+	DownstreamRangeShort,
 }

@@ -57,6 +57,13 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	for _, id := range missing[1:min(len(missing), maxNamed)] {
 		named = append(named, id)
 	}
+	// A table reading a window of the target is rebuilt over more than
+	// the entry's dates (BF809).
+	for i, id := range missing[:len(named)] {
+		if d, ok := rebuildRange(pass, ps, id, e.StartDate.T, e.EndDate.T, e.Date.T); ok {
+			named[i] += fmt.Sprintf(" (to be rebuilt over %s)", d)
+		}
+	}
 	list := strings.Join(named, "; ")
 	if more := len(missing) - len(named); more > 0 {
 		list += fmt.Sprintf("; and %d more (bflint lineage %s lists them)", more, pl.Target)

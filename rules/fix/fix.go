@@ -94,9 +94,13 @@ func indentAt(c []byte, start int) int {
 // blockItems returns the offset of each item's value when every item of
 // list is a one-line scalar written as "- value" on a line of its own; ok
 // is false for a flow list or an item that spans lines.
-func blockItems(f *source.File, list plan.StringList) (values []int, ok bool) {
+func blockItems(f *source.File, list plan.RebuildList) (values []int, ok bool) {
 	c := f.Content
 	for i, it := range list.Items {
+		if it.Range != nil {
+			// A {node, range} mapping spans several lines.
+			return nil, false
+		}
 		if !f.Contains(it.Value) {
 			return nil, false
 		}
@@ -214,7 +218,7 @@ func InsertItem(f *source.File, d *plan.Downstream, before int, name string) []a
 // Reorder returns the edits that put the items of a block list in the order
 // order, a permutation of their indexes. Each item's line moves whole, with
 // its trailing comment; comment lines between items stay where they are.
-func Reorder(f *source.File, list plan.StringList, order []int) []analysis.TextEdit {
+func Reorder(f *source.File, list plan.RebuildList, order []int) []analysis.TextEdit {
 	values, ok := blockItems(f, list)
 	if !ok || len(order) != len(values) {
 		return nil
