@@ -83,12 +83,20 @@ func Model(src string, opts jinja.Options, c manifest.Config) Semantics {
 func Classify(filter string) Semantics {
 	toks, _ := sqltext.Lex(filter)
 	var clock, this, vars string
+	// capOnly stays set while every clock seen only caps the range from
+	// above (ts < current_date): with a high-water mark beside it, the
+	// range starts where the rows held end.
+	capOnly := true
 	for i, t := range toks {
 		text := t.Text(filter)
 		switch t.Kind {
 		case sqltext.Word:
 			switch w := strings.ToUpper(text); {
-			case clockWords[w] && clock == "":
+			case clockWords[w]:
+				capOnly = capOnly && upperBound(toks, filter, i)
+				if clock != "" {
+					break
+				}
 				clock = strings.ToLower(text)
 				if next(toks, filter, i) == "(" {
 					clock += "()"
@@ -99,8 +107,11 @@ func Classify(filter string) Semantics {
 				vars = "var()"
 			}
 		case sqltext.String:
-			if strings.Contains(text, jinja.ClockText) && clock == "" {
-				clock = "the time of the run (run_started_at)"
+			if strings.Contains(text, jinja.ClockText) {
+				capOnly = capOnly && upperBound(toks, filter, i)
+				if clock == "" {
+					clock = "the time of the run (run_started_at)"
+				}
 			}
 			if strings.Contains(text, jinja.VarText) {
 				vars = "var()"
@@ -108,6 +119,10 @@ func Classify(filter string) Semantics {
 		}
 	}
 	switch {
+	case this != "" && clock != "" && capOnly:
+		// The range starts where the rows held end; the clock then
+		// only caps it (ts > (SELECT MAX(ts) FROM this) AND ts < current_date).
+		return Semantics{Kind: Watermark, Why: fmt.Sprintf("its incremental filter starts from the rows the model already holds (a high-water mark, capped by %s)", clock)}
 	case clock != "":
 		return Semantics{Kind: Clock, Why: fmt.Sprintf("its incremental filter follows the clock (%s)", clock)}
 	case this != "":
@@ -128,6 +143,34 @@ var clockWords = map[string]bool{
 	"NOW": true, "CURRENT_DATE": true, "CURRENT_TIMESTAMP": true, "CURRENT_DATETIME": true, "CURRENT_TIME": true,
 	"GETDATE": true, "SYSDATE": true, "SYSTIMESTAMP": true, "LOCALTIMESTAMP": true, "SYSDATETIME": true,
 	"GETUTCDATE": true, "UTC_TIMESTAMP": true,
+}
+
+// upperBound reports whether the clock at token i is the upper side of a
+// comparison (ts < current_date, ts <= dateadd(day, -1, now())): the
+// nearest comparison operator before it, outside the calls it sits in, is
+// < or <=.
+func upperBound(toks []sqltext.Token, src string, i int) bool {
+	depth := 0
+	for j := i - 1; j >= 0 && j >= i-16; j-- {
+		if !toks[j].IsCode() {
+			continue
+		}
+		switch text := strings.ToUpper(toks[j].Text(src)); text {
+		case ")":
+			depth++
+		case "(":
+			depth--
+		case "<", "<=":
+			if depth <= 0 {
+				return true
+			}
+		case ">", ">=", "=", "AND", "OR", "WHERE", "BETWEEN":
+			if depth <= 0 {
+				return false
+			}
+		}
+	}
+	return false
 }
 
 func next(toks []sqltext.Token, src string, i int) string {

@@ -44,3 +44,12 @@ func TestModel(t *testing.T) {
 		})
 	}
 }
+
+func TestClassifyWatermarkCappedByClock(t *testing.T) {
+	if got := Classify("where d > (select max(d) from __this__) and d < current_date"); got.Kind != Watermark {
+		t.Errorf("a high-water mark capped by the clock = %s, want watermark", got.Kind)
+	}
+	if got := Classify("where d > 'current_timestamp' and (d >= (select max(d) from __this__) or id in (select id from x))"); got.Kind != Clock {
+		t.Errorf("a clock lower bound beside a high-water mark = %s, want clock", got.Kind)
+	}
+}
