@@ -182,6 +182,7 @@ func (l *loader) bqetlQuery(path string) *rules.BqetlQuery {
 	if t.Appends.Set {
 		q.Appends = t.Appends.Key
 	}
+	q.Partition, q.Grain = t.Field.V, strings.ToLower(t.Partitioning.V)
 	if t.Partitioning.V != "" && !t.Null && !t.Deprecated {
 		q.DateParameter = cmp.Or(t.DateParameter.V, "submission_date")
 	}

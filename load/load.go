@@ -752,7 +752,12 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 			r := rangesem.Model(f.Text(), jinja.Options{Macros: opts.Macros, Vars: opts.Vars}, sf.Model.Config)
 			sf.Range = &r
 		}
-		return sqlparse.Parse(f.Text(), opts)
+		parsed := sqlparse.Parse(f.Text(), opts)
+		if q := sf.Bqetl; q != nil {
+			r := rangesem.Query(parsed, q.DateParameter)
+			sf.Range = &r
+		}
+		return parsed
 	}, nil
 }
 

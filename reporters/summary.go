@@ -116,7 +116,7 @@ func ModelLine(res *rules.Result) string {
 // only by a full refresh (clock 25, high-water mark 6), 1 appends on a
 // re-run".
 func ModelCounts(c rules.ModelCounts) string {
-	s := fmt.Sprintf("%s: %s can be backfilled by range", Plural(c.Models, "dbt model"), thousands(c.ByRange))
+	s := fmt.Sprintf("%s: %s can be backfilled by range", Plural(c.Models, "model"), thousands(c.ByRange))
 	if full := c.Clock + c.Watermark; full > 0 {
 		s += fmt.Sprintf(", %s only by a full refresh (clock %s, high-water mark %s)", thousands(full), thousands(c.Clock), thousands(c.Watermark))
 	}

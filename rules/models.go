@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/sqlname"
 )
@@ -21,11 +22,20 @@ type Model struct {
 	// does: a table, microbatch).
 	RangePos token.Pos
 	Range    rangesem.Semantics
-	// Reads are the relations its SQL reads, in the order first written.
-	Reads []sqlname.Relation
+	// Reads are the relations its SQL reads, in the order first written,
+	// each with the window of its partitions read for one partition.
+	Reads []ModelRead
 	// Rerun is what a re-run of a partition does, and RerunWhy why.
 	Rerun    Rerun
 	RerunWhy string
+}
+
+// ModelRead is a relation a model reads and the window of its partitions
+// read for one partition of the model: "same", "days -27..0", "month",
+// "all" (unfiltered) or "unknown".
+type ModelRead struct {
+	Relation sqlname.Relation
+	Window   string
 }
 
 // Rerun is what re-running a model's run does to the rows it wrote.
@@ -52,7 +62,7 @@ const (
 func modelsOf(u *Unit, findings []Finding) []Model {
 	var out []Model
 	for _, f := range u.SQL {
-		if f.Model == nil || f.Range == nil {
+		if f.Range == nil || f.Model == nil && f.Bqetl == nil {
 			continue
 		}
 		m := Model{File: f, ConfigPos: f.Pos(0), Range: *f.Range}
@@ -64,7 +74,7 @@ func modelsOf(u *Unit, findings []Finding) []Model {
 			if f.Parsed.Model != nil {
 				m.ConfigPos = f.Pos(f.Parsed.Model.Offset)
 			}
-			m.Reads = f.Parsed.Reads().Relations
+			m.Reads = readsOf(f)
 			filterUnread = f.Parsed.IncrementalMacro != "" && len(f.Parsed.Expansion.Unread) > 0
 		}
 		m.Rerun, m.RerunWhy = rerunOf(f, findings, filterUnread)
@@ -88,6 +98,15 @@ func rerunOf(f *SQLFile, findings []Finding, filterUnread bool) (Rerun, string) 
 			return RerunNonAtomic, firstLine(fd.Message)
 		}
 	}
+	if q := f.Bqetl; q != nil {
+		switch {
+		case q.Appends.IsValid():
+			return RerunSafe, "appended (--append_table), leaving out the rows the table holds"
+		case q.DateParameter != "":
+			return RerunSafe, "bqetl replaces the partition a run writes"
+		}
+		return RerunWhole, "every run writes the whole table"
+	}
 	c := f.Model.Config
 	if !strings.EqualFold(c.Materialized, "incremental") {
 		return RerunWhole, cmp.Or(strings.ToLower(c.Materialized), "view") + ": every run rebuilds it whole"
@@ -101,6 +120,43 @@ func rerunOf(f *SQLFile, findings []Finding, filterUnread bool) (Rerun, string) 
 		return RerunUnknown, "no unique_key, and its incremental filter is in a macro bflint cannot read"
 	}
 	return RerunSafe, "no unique_key, but its incremental filter leaves out the rows already loaded"
+}
+
+// readsOf lists what a model reads; for a bigquery-etl query, with the
+// window over which it reads each relation's partitions (dbt models'
+// windows are not read).
+func readsOf(f *SQLFile) []ModelRead {
+	var out []ModelRead
+	index := map[string]int{}
+	add := func(r sqlname.Relation, w string) {
+		key := strings.ToLower(r.Name())
+		if i, ok := index[key]; ok {
+			if out[i].Window != w {
+				out[i].Window = "unknown"
+			}
+			return
+		}
+		index[key] = len(out)
+		out = append(out, ModelRead{Relation: r, Window: w})
+	}
+	if q := f.Bqetl; q != nil && q.DateParameter != "" {
+		for _, rd := range bqetl.Reads(f.Parsed, q.Table.Name(), false, "@"+q.DateParameter) {
+			rel := sqlname.Relation{Parts: strings.Split(rd.Name, "."), Offset: -1}
+			switch {
+			case rd.Bounded:
+				add(rel, rd.Window.String())
+			case !rd.Filtered:
+				add(rel, "all")
+			default:
+				add(rel, "unknown")
+			}
+		}
+		return out
+	}
+	for _, r := range f.Parsed.Reads().Relations {
+		add(r, "unknown")
+	}
+	return out
 }
 
 func firstLine(s string) string {

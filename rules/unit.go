@@ -179,8 +179,8 @@ type SQLFile struct {
 	// dbt_project.yml), from the manifest or the project's own files; nil
 	// for SQL that is no node of a dbt project.
 	Model *manifest.Node
-	// Range is how a run of Model chooses the partitions it computes; nil
-	// for SQL that is no model.
+	// Range is how a run of Model, or of a bigquery-etl query, chooses
+	// the partitions it computes; nil for other SQL.
 	Range *rangesem.Semantics
 	// Bqetl is set for a bigquery-etl query (query.sql in a tree): its
 	// table and what bqetl does with its rows.
@@ -216,6 +216,9 @@ type BqetlQuery struct {
 	// date_partition_parameter names another); "" for a query that
 	// writes its whole table on every run.
 	DateParameter string
+	// Partition is bigquery.time_partitioning.field and Grain its type
+	// (day, month, hour); both "" for a table not partitioned by time.
+	Partition, Grain string
 }
 
 // Has reports whether the plan names the file under key.

@@ -29,7 +29,7 @@ var subcommands = []subcommand{
 		about: "Prints what a rule checks, why, an example it reports and one it does not,\nand the address of its page. The text is wrapped to the terminal (COLUMNS)."},
 	{name: "lineage", synopsis: "TARGET [--manifest FILE | --tree DIR] [--format text|json]", summary: "what is derived from a dbt node or bigquery-etl table: rebuild order, snapshots, exposures",
 		about: lineageAbout, flags: lineageFlags},
-	{name: "models", synopsis: "[--where FIELD=VALUE] [--format text|markdown|json] [path ...]", summary: "list the dbt models: how each is built, what a re-run does, whether it can be backfilled by range",
+	{name: "models", synopsis: "[--where FIELD=VALUE] [--format text|markdown|json] [path ...]", summary: "list the dbt models and bigquery-etl tables: how each is built, what a re-run does, whether it can be backfilled by range",
 		about: modelsAbout, flags: modelsFlags},
 	{name: "init", synopsis: "--target T --start D --end D [--manifest FILE] [-o FILE] [--id ID] [--grain G]", summary: "write a plan skeleton for T, filled from the dbt project (its manifest or its files), or a bigquery-etl backfill entry",
 		about: initAbout, flags: initFlags},

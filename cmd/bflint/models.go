@@ -11,7 +11,8 @@ import (
 	"github.com/bflint/bflint/reporters/models"
 )
 
-const modelsAbout = `Lists the dbt models under the paths (default .), one row each: how it is
+const modelsAbout = `Lists the dbt models and bigquery-etl tables under the paths (default .),
+one row each: how it is
 built (materialization and incremental strategy), its unique_key and
 partition, what a re-run does (safe, append, non_atomic, whole, unknown,
 with the reason), and how a run chooses the partitions it computes, with
@@ -30,7 +31,11 @@ the file:line that decides it:
 Read it before planning a backfill: only parameter and whole models can
 be backfilled by range with dbt. The project is read as dbt reads it: its
 manifest when there is one, else dbt_project.yml, properties files and
-macros. It exits 0; 2 when nothing under the paths is a dbt model.`
+macros. A bigquery-etl table is run for the date bqetl binds to its date
+parameter, unless its query compares a column with the clock where that
+date belongs (BF112); its reads carry the window of partitions read for
+one partition (same, days -27..0, month, all). It exits 0; 2 when nothing
+under the paths is a model.`
 
 func modelsFlags(fs *flag.FlagSet) {
 	fs.String("format", "text", "output `FORMAT`: text, markdown or json")
@@ -73,7 +78,7 @@ func modelsCommand(args []string, stdout io.Writer) error {
 	}
 	_, res := ls.lint()
 	if len(res.Models) == 0 {
-		return inputErrorf("no dbt model under %s: bflint models lists the models of a dbt project (a folder with dbt_project.yml, or a manifest)", strings.Join(o.paths, " "))
+		return inputErrorf("no model under %s: bflint models lists the models of a dbt project (a folder with dbt_project.yml, or a manifest) and the queries of a bigquery-etl tree (sql/<project>/<dataset>/<table>/query.sql)", strings.Join(o.paths, " "))
 	}
 	doc := models.Build(res, where)
 	switch format {

@@ -43,9 +43,38 @@ func ReadWindows(root string, m *manifest.Manifest, id string) map[string]window
 		}
 	}
 	def := sqlparse.Parse(string(text), sqlparse.Options{ModelName: strings.TrimSuffix(filepath.Base(dir), ".sql")})
-	project, _, _ := strings.Cut(id, ".")
 	out := map[string]window.Window{}
-	unbounded := map[string]bool{}
+	for _, r := range Reads(def, id, view, param) {
+		if r.Bounded {
+			out[r.Name] = r.Window
+		}
+	}
+	return out
+}
+
+// TableRead is a relation a query reads, by its full name, and the
+// window of its partitions read for one partition of the query's table.
+type TableRead struct {
+	Name string
+	// Window is set when Bounded: both sides of the relation's date
+	// column are bounded by the date parameter (for a view, any read
+	// that bounds nothing passes partitions through). Filtered is set
+	// when anything filters the reads at all.
+	Window            window.Window
+	Bounded, Filtered bool
+}
+
+// Reads lists what the query of the object id reads, in the order first
+// read, each relation once: its reads in several query blocks are
+// merged (the widest window; unbounded if one is). param is the date
+// parameter ("@submission_date"). A table whose query reads its own
+// previous partition and carries N days of history in bit patterns reads
+// its parents over the N days before each partition; its own reads are
+// left out.
+func Reads(def *sqlparse.File, id string, view bool, param string) []TableRead {
+	project, _, _ := strings.Cut(id, ".")
+	var out []TableRead
+	index := map[string]int{}
 	bits, readsPrevious := 0, false
 	for _, st := range def.Statements {
 		bits = max(bits, st.BitsDays())
@@ -54,27 +83,28 @@ func ReadWindows(root string, m *manifest.Manifest, id string) map[string]window
 			if !ok {
 				continue
 			}
-			switch {
-			case strings.EqualFold(name, id):
+			if strings.EqualFold(name, id) {
 				readsPrevious = readsPrevious || r.Bounded && r.Window == window.Days(-1, -1)
 				continue
-			case !r.Bounded && !view:
-				unbounded[name] = true
+			}
+			read := TableRead{Name: name, Window: r.Window, Bounded: r.Bounded || view, Filtered: r.Filtered}
+			i, seen := index[name]
+			if !seen {
+				index[name] = len(out)
+				out = append(out, read)
 				continue
 			}
-			w := r.Window
-			if prev, ok := out[name]; ok {
-				w = prev.Union(w)
+			prev := &out[i]
+			prev.Filtered = prev.Filtered || read.Filtered
+			if prev.Bounded && read.Bounded {
+				prev.Window = prev.Window.Union(read.Window)
 			}
-			out[name] = w
+			prev.Bounded = prev.Bounded && read.Bounded
 		}
 	}
-	for name := range unbounded {
-		delete(out, name)
-	}
 	if readsPrevious && bits > 1 {
-		for name, w := range out {
-			out[name] = window.Window{Lo: w.Lo.Shift(1 - bits), Hi: w.Hi}
+		for i := range out {
+			out[i].Window = window.Window{Lo: out[i].Window.Lo.Shift(1 - bits), Hi: out[i].Window.Hi}
 		}
 	}
 	return out

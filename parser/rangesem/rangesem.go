@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
@@ -189,4 +190,20 @@ func callsIncrementalMacro(src string, opts jinja.Options) bool {
 		}
 	}
 	return false
+}
+
+// Query reads the range semantics of a bigquery-etl query: bqetl runs it
+// for a date it binds to param (a parameter), unless the query decides
+// its rows by the clock where that date belongs; a query of a table
+// written whole on every run (param "") computes everything.
+func Query(f *sqlparse.File, param string) Semantics {
+	if param == "" {
+		return Semantics{Kind: Whole, At: -1, Why: "date_partition_parameter: null: every run writes the whole table"}
+	}
+	for _, st := range f.Statements {
+		if cs := st.ClockDecisions(); len(cs) > 0 {
+			return Semantics{Kind: Clock, At: cs[0].Offset, Why: fmt.Sprintf("it compares %s with %s where @%s belongs", cs[0].Column, strings.ToUpper(cs[0].Call), param)}
+		}
+	}
+	return Semantics{Kind: Parameter, At: -1, Why: "bqetl runs it for the date it binds to @" + param}
 }

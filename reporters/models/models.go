@@ -96,37 +96,50 @@ func Build(res *rules.Result, where []Filter) Document {
 
 func row(res *rules.Result, m rules.Model) Row {
 	f := m.File
-	c := f.Model.Config
 	r := Row{
-		Name:         f.Model.Name,
-		File:         f.Source.Name,
-		Line:         line(res, f, m.ConfigPos),
-		Kind:         "dbt",
-		Materialized: cmp.Or(strings.ToLower(c.Materialized), "view"),
-		Strategy:     strings.ToLower(c.IncrementalStrategy),
-		UniqueKey:    append([]string{}, c.UniqueKey...),
-		Partition:    Partition{Column: c.PartitionBy.Field, Grain: strings.ToLower(c.PartitionBy.Granularity)},
-		Rerun:        string(m.Rerun),
-		RerunReason:  m.RerunWhy,
-		Range:        string(m.Range.Kind),
-		RangeReason:  m.Range.Why,
-		Reads:        []Read{},
+		File:        f.Source.Name,
+		Line:        line(res, f, m.ConfigPos),
+		Rerun:       string(m.Rerun),
+		RerunReason: m.RerunWhy,
+		Range:       string(m.Range.Kind),
+		RangeReason: m.Range.Why,
+		UniqueKey:   []string{},
+		Reads:       []Read{},
 	}
-	if r.Materialized == "incremental" && r.Strategy == "" {
-		r.Strategy = "default"
-	}
-	if r.Partition.Column != "" && r.Partition.Grain == "" {
-		r.Partition.Grain = "day"
+	self := ""
+	if q := f.Bqetl; q != nil {
+		r.Name, r.Kind, self = q.Table.Name(), "bqetl", q.Table.Name()
+		r.Materialized, r.Strategy = "table", "replace"
+		if q.DateParameter != "" {
+			r.Materialized, r.Strategy = "incremental", "insert_overwrite"
+		}
+		if q.Appends.IsValid() {
+			r.Strategy = "append"
+		}
+		r.Partition = Partition{Column: q.Partition, Grain: q.Grain}
+	} else {
+		c := f.Model.Config
+		r.Name, r.Kind, self = f.Model.Name, "dbt", f.Model.Relation
+		r.Materialized = cmp.Or(strings.ToLower(c.Materialized), "view")
+		r.Strategy = strings.ToLower(c.IncrementalStrategy)
+		r.UniqueKey = append(r.UniqueKey, c.UniqueKey...)
+		r.Partition = Partition{Column: c.PartitionBy.Field, Grain: strings.ToLower(c.PartitionBy.Granularity)}
+		if r.Materialized == "incremental" && r.Strategy == "" {
+			r.Strategy = "default"
+		}
+		if r.Partition.Column != "" && r.Partition.Grain == "" {
+			r.Partition.Grain = "day"
+		}
 	}
 	if m.RangePos.IsValid() {
 		r.RangeAt = &Place{File: f.Source.Name, Line: line(res, f, m.RangePos)}
 	}
-	for _, rel := range m.Reads {
-		if name := rel.Name(); name == f.Model.Name || name == f.Model.Relation {
-			// {{ this }}: what it holds is the range semantics' concern.
+	for _, rd := range m.Reads {
+		if name := rd.Relation.Name(); strings.EqualFold(name, r.Name) || self != "" && strings.EqualFold(name, self) {
+			// Its own rows: what it holds is the range semantics' concern.
 			continue
 		}
-		r.Reads = append(r.Reads, Read{Relation: rel.Name(), Window: "unknown"})
+		r.Reads = append(r.Reads, Read{Relation: rd.Relation.Name(), Window: rd.Window})
 	}
 	return r
 }

@@ -56,7 +56,7 @@ func WriteJSON(w io.Writer, doc Document) error { return reporters.WriteJSON(w, 
 func SummaryLine(doc Document) string {
 	s := doc.Summary
 	if s.Models == 0 {
-		line := "no dbt model"
+		line := "no model"
 		if len(doc.Where) > 0 {
 			line += " matches " + strings.Join(doc.Where, " ")
 		}

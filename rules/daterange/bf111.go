@@ -48,7 +48,7 @@ where event_ts >= '{{ var("start", "2026-01-01") }}' and event_ts < '{{ var("end
 		}
 		for _, f := range pass.Unit.SQL {
 			r := f.Range
-			if r == nil || r.Reachable() || r.Kind == rangesem.Unknown {
+			if r == nil || f.Model == nil || r.Reachable() || r.Kind == rangesem.Unknown {
 				continue
 			}
 			at := 0
