@@ -18,6 +18,7 @@ import (
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/window"
 )
 
 // entrySkeleton is what entryTemplate fills in: one bqetl backfill entry,
@@ -145,6 +146,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 			sk.Partitioning += " on " + table.Field.V
 		}
 	}
+	windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(tree, lin.Manifest, node) })
 	reached := map[string]bool{}
 	for _, r := range g.RebuildAvoiding(id, bqetl.UnionViews(lin.Manifest)) {
 		reached[r] = true
@@ -155,14 +157,18 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 		}
 		d := filepath.ToSlash(filepath.Join(dirs[r].Dir, bqetl.FileName))
 		if reached[r] {
+			if w, ok := windows.Along(g.Path(id, r)); ok && !w.IsSame() {
+				from, to := w.Affected(start, end)
+				d += fmt.Sprintf(" over %s..%s (it reads this table over %s, BF809)", from.Format(time.DateOnly), to.Format(time.DateOnly), w)
+			}
 			sk.Backfill = append(sk.Backfill, d)
 		} else {
 			sk.ThroughUnion = append(sk.ThroughUnion, d)
 		}
 	}
-	note := fmt.Sprintf("Once this entry is Complete, the %d incremental tables built from it keep the partitions computed from its uncorrected rows, and each needs an entry of its own over the same dates (BF801), in this order:", len(sk.Backfill))
+	note := fmt.Sprintf("Once this entry is Complete, the %d incremental tables built from it keep the partitions computed from its uncorrected rows, and each needs an entry of its own over the same dates (BF801), or the wider range noted for a table that reads a window of it (BF809), in this order:", len(sk.Backfill))
 	if len(sk.Backfill) == 1 {
-		note = "Once this entry is Complete, the incremental table built from it keeps the partitions computed from its uncorrected rows, and needs an entry of its own over the same dates (BF801):"
+		note = "Once this entry is Complete, the incremental table built from it keeps the partitions computed from its uncorrected rows, and needs an entry of its own over the same dates (BF801), or the wider range noted when it reads a window of it (BF809):"
 	}
 	sk.BackfillNote = strings.TrimSuffix(wrap(note, "# ", 76), "\n")
 	if len(sk.Backfill) > maxListed {

@@ -176,3 +176,23 @@ func TestInitEntryBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestInitEntryWindows names, beside each downstream table that reads a
+// window of the table, the wider range its own entry must cover.
+func TestInitEntryWindows(t *testing.T) {
+	code, stdout, stderr := runInit(t, "--tree", "../../testdata/rules/BF809/sql", "--target", "shop-prod.orders_derived.orders_v1", "--start", "2026-01-01", "--end", "2026-01-31")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, want := range []string{
+		"orders_rolling_28d_v1/backfill.yaml over 2026-01-01..2026-02-27 (it reads this table over days -27..0, BF809)",
+		"orders_last_seen_v1/backfill.yaml over 2026-01-01..2026-02-27 (it reads this table over days -27..0, BF809)",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("missing %q in:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout, "orders_daily_v1/backfill.yaml over") {
+		t.Errorf("a table reading one partition per partition is given a range:\n%s", stdout)
+	}
+}
