@@ -376,3 +376,36 @@ func TestBriefOfSkeleton(t *testing.T) {
 		t.Errorf("the open risks do not list the placeholders BF001 reports:\n%s", risks)
 	}
 }
+
+// TestBriefRebuildWindows gives each downstream table that reads a window
+// of the target the range it must be rebuilt over, in JSON valid against
+// the schema and in the Markdown table.
+func TestBriefRebuildWindows(t *testing.T) {
+	const plan = "../../testdata/rules/BF809/fix_orders.backfill.yaml"
+	var js, jsErr bytes.Buffer
+	if code := run([]string{"brief", "--now", examplesNow, "--format", "json", plan}, &js, &jsErr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, jsErr.String())
+	}
+	schematest.Validate(t, briefSchema(t), js.Bytes())
+	doc := briefJSON(t, plan)
+	if len(doc.Briefs) != 1 || doc.Briefs[0].Moves == nil {
+		t.Fatalf("one brief with moves expected: %+v", doc)
+	}
+	ranges := map[string]string{}
+	for _, st := range doc.Briefs[0].Moves.Downstream {
+		ranges[st.Node] = st.Window + " " + st.Range
+	}
+	if got := ranges["shop-prod.orders_derived.orders_rolling_28d_v1"]; got != "days -27..0 2026-01-01..2026-02-27" {
+		t.Errorf("rolling table: %q", got)
+	}
+	if got := ranges["shop-prod.orders_derived.orders_daily_v1"]; got != " " {
+		t.Errorf("a table reading the same day has a window: %q", got)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"brief", "--now", examplesNow, plan}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "to be rebuilt over 2026-01-01..2026-02-27, since it reads the target over days -27..0") {
+		t.Errorf("markdown lacks the range:\n%s", stdout.String())
+	}
+}

@@ -249,7 +249,11 @@ func (m mdWriter) movesSection(b *Brief) {
 			if st.Order > 0 {
 				order = fmt.Sprint(st.Order)
 			}
-			m.f("| %s | %s | %s | %s |\n", order, cell(code(st.Node)), cell(text(cmp.Or(st.Kind, "not known (no lineage)"))), cell(how(st, b.Format)))
+			follows := how(st, b.Format)
+			if st.Range != "" {
+				follows += fmt.Sprintf("; to be rebuilt over %s, since it reads the target over %s", st.Range, st.Window)
+			}
+			m.f("| %s | %s | %s | %s |\n", order, cell(code(st.Node)), cell(text(cmp.Or(st.Kind, "not known (no lineage)"))), cell(follows))
 		}
 		omitted(m, mv.DownstreamOmitted, "node", b.Target)
 		m.f("\n")

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
@@ -63,6 +64,12 @@ type Step struct {
 	Order  int    `json:"order,omitempty"`
 	Plan   string `json:"plan,omitempty"`
 	Reason string `json:"reason,omitempty"`
+	// Window is how the node reads the target's partitions for one of
+	// its own ("days -27..0") and Range the range it must then be
+	// rebuilt over; both empty when it reads them one for one, or the
+	// window is not known.
+	Window string `json:"window,omitempty"`
+	Range  string `json:"range,omitempty"`
 }
 
 // Exposure is a dashboard or other consumer the lineage or the plan names.
@@ -108,6 +115,9 @@ func moves(u *rules.Unit, all []*plan.Plan, targetName string) *Moves {
 		if id != "" {
 			handled[id] = true
 			s.Kind = l.kind(id)
+		}
+		if id != "" && p.Range != nil && p.Range.Start.Valid() && p.Range.End.Valid() {
+			s.Window, s.Range = rebuildWindow(u, l, target, id, p.Range.Start.T, p.Range.End.T)
 		}
 		mv.Downstream = append(mv.Downstream, s)
 	}
@@ -282,6 +292,9 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 	newer := createdSince(u, pl, order)
 	for i, id := range order {
 		st := Step{Node: id, Kind: l.kind(id), By: ByUnplanned, Order: i + 1}
+		if pl.Entry.StartDate.Valid() && pl.Entry.EndDate.Valid() {
+			st.Window, st.Range = rebuildWindow(u, l, target, id, pl.Entry.StartDate.T, pl.Entry.EndDate.T)
+		}
 		if !pl.Entry.Corrects() {
 			// A first fill, or a new column: the rows the table computed
 			// did not read what the entry writes.
@@ -327,6 +340,21 @@ func createdSince(u *rules.Unit, pl *bqetl.Planned, ids []string) map[string]boo
 
 // lineageView is the unit's lineage with names resolved through it; its
 // methods answer "unknown" without one.
+// rebuildWindow is the window over which id reads the target and the
+// range a correction over start..end widens to for it; "" when it reads
+// the target's partitions one for one or the window is not known.
+func rebuildWindow(u *rules.Unit, l lineageView, target, id string, start, end time.Time) (string, string) {
+	if u.DBT == nil || u.DBT.Windows == nil || target == "" {
+		return "", ""
+	}
+	w, ok := u.DBT.Windows.Along(l.g.Path(target, id))
+	if !ok || w.IsSame() {
+		return "", ""
+	}
+	from, to := w.Affected(start, end)
+	return w.String(), from.Format(time.DateOnly) + ".." + to.Format(time.DateOnly)
+}
+
 type lineageView struct {
 	g *lineage.Graph
 	m *manifest.Manifest
