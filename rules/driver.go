@@ -114,6 +114,9 @@ type Settings struct {
 	// CoverageByDialect splits Result.Coverage by each file's guessed
 	// dialect, for --stats.
 	CoverageByDialect bool
+	// ModelReads makes the inventory list what each model reads (bflint
+	// models); a lint run counts the models without it.
+	ModelReads bool
 
 	plans  []*plan.Plan // every readable plan of the run, for plan-set rules
 	shared *sharedFacts
@@ -156,7 +159,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 				}
 				perUnit[i] = lintUnit(u, s)
 				perUnit[i].coverage = coverageOf(u, s.CoverageByDialect)
-				perUnit[i].models = modelsOf(u, perUnit[i].findings)
+				perUnit[i].models = modelsOf(u, perUnit[i].findings, s.ModelReads)
 				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil

@@ -57,9 +57,10 @@ const (
 	RerunUnknown Rerun = "unknown"
 )
 
-// modelsOf collects the inventory rows of a unit's dbt models while their
-// parse is still held; codes are the rules that reported on each file.
-func modelsOf(u *Unit, findings []Finding) []Model {
+// modelsOf collects the inventory rows of a unit's dbt models and
+// bigquery-etl queries while their parse is still held, with what each
+// reads when reads is set; findings are the unit's.
+func modelsOf(u *Unit, findings []Finding, reads bool) []Model {
 	var out []Model
 	for _, f := range u.SQL {
 		if f.Range == nil || f.Model == nil && f.Bqetl == nil {
@@ -74,7 +75,9 @@ func modelsOf(u *Unit, findings []Finding) []Model {
 			if f.Parsed.Model != nil {
 				m.ConfigPos = f.Pos(f.Parsed.Model.Offset)
 			}
-			m.Reads = readsOf(f)
+			if reads {
+				m.Reads = readsOf(f)
+			}
 			filterUnread = f.Parsed.IncrementalMacro != "" && len(f.Parsed.Expansion.Unread) > 0
 		}
 		m.Rerun, m.RerunWhy = rerunOf(f, findings, filterUnread)

@@ -76,6 +76,7 @@ func modelsCommand(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	ls.settings.ModelReads = true
 	_, res := ls.lint()
 	if len(res.Models) == 0 {
 		return inputErrorf("no model under %s: bflint models lists the models of a dbt project (a folder with dbt_project.yml, or a manifest) and the queries of a bigquery-etl tree (sql/<project>/<dataset>/<table>/query.sql)", strings.Join(o.paths, " "))

@@ -3,6 +3,7 @@ package scd2
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
@@ -32,6 +33,8 @@ type dimensions struct {
 	// cataloged are relations whose catalog.json columns include both a
 	// valid-from and a valid-to name.
 	cataloged []cataloged
+	// byName indexes snapshots by lastKey.
+	byName map[string][]int
 	// patterns are scd2.relations: doublestar globs over lower-cased names.
 	patterns []string
 	// validFrom and validTo are the configured validity column names.
@@ -45,33 +48,76 @@ func newDimensions(pass *rules.Pass) *dimensions {
 		validFrom: names(lower(from)),
 		validTo:   names(lower(to)),
 	}
-	if m, catalog := pass.Unit.Manifest(), pass.Unit.Catalog(); m != nil && catalog != nil {
-		for _, id := range catalog.IDs() {
+	m, catalog := pass.Unit.Manifest(), pass.Unit.Catalog()
+	if m == nil {
+		return ds
+	}
+	// What the manifest and catalog say is the same for every file of a
+	// project: read once per run, not once per file.
+	k := knownKey{m, catalog, strings.Join(ds.validFrom, ","), strings.Join(ds.validTo, ",")}
+	kn := pass.Shared(k, func() any { return readKnown(k, ds.validFrom, ds.validTo) }).(*known)
+	ds.snapshots, ds.cataloged, ds.byName = kn.snapshots, kn.cataloged, kn.byName
+	return ds
+}
+
+// knownKey names the type-2 relations a manifest and catalog describe,
+// with the validity names catalog columns are read by.
+type knownKey struct {
+	m        *manifest.Manifest
+	catalog  *manifest.Catalog
+	from, to string
+}
+
+type known struct {
+	snapshots []snapshot
+	cataloged []cataloged
+	byName    map[string][]int
+}
+
+func readKnown(k knownKey, validFrom, validTo names) *known {
+	kn := &known{byName: map[string][]int{}}
+	m := k.m
+	if k.catalog != nil {
+		for _, id := range k.catalog.IDs() {
 			n := m.Node(id)
 			if n == nil || m.RelationName(n) == "" {
 				continue
 			}
-			if from, to := validityPair(catalog.Columns(id), ds.validFrom, ds.validTo); from != "" {
-				ds.cataloged = append(ds.cataloged, cataloged{sqlname.Parse(m.RelationName(n)), from, to})
+			if from, to := validityPair(k.catalog.Columns(id), validFrom, validTo); from != "" {
+				kn.cataloged = append(kn.cataloged, cataloged{sqlname.Parse(m.RelationName(n)), from, to})
 			}
 		}
 	}
-	if m := pass.Unit.Manifest(); m != nil {
-		for _, n := range m.Snapshots() {
-			name := m.RelationName(n)
-			if name == "" {
-				continue
-			}
-			vf, vt := n.ValidityColumns()
-			ds.snapshots = append(ds.snapshots, snapshot{
-				rel:            sqlname.Parse(name),
-				validFrom:      vf,
-				validTo:        vt,
-				validToCurrent: n.Config.DBTValidToCurrent,
-			})
+	for _, n := range m.Snapshots() {
+		name := m.RelationName(n)
+		if name == "" {
+			continue
 		}
+		vf, vt := n.ValidityColumns()
+		rel := sqlname.Parse(name)
+		kn.byName[lastKey(rel)] = append(kn.byName[lastKey(rel)], len(kn.snapshots))
+		if name := strings.ToLower(n.Name); name != lastKey(rel) && name != "" {
+			// ref() names the node; an alias names the relation. Only
+			// mayJoin reads this entry: lookup matches relations.
+			kn.byName[name] = append(kn.byName[name], -1)
+		}
+		kn.snapshots = append(kn.snapshots, snapshot{
+			rel:            rel,
+			validFrom:      vf,
+			validTo:        vt,
+			validToCurrent: n.Config.DBTValidToCurrent,
+		})
 	}
-	return ds
+	return kn
+}
+
+// lastKey is a relation's last part in lower case: two names that match
+// share it.
+func lastKey(r sqlname.Relation) string {
+	if len(r.Parts) == 0 {
+		return ""
+	}
+	return strings.ToLower(r.Parts[len(r.Parts)-1])
 }
 
 // mayJoin reports whether SQL text can hold a join this family reads.
@@ -80,15 +126,37 @@ func newDimensions(pass *rules.Pass) *dimensions {
 // in the file (Jinja only adds relation names), so a file that names none
 // of them has no such join and its statements' joins need not be read.
 func (ds *dimensions) mayJoin(text string) bool {
-	if len(ds.snapshots) > 0 || len(ds.cataloged) > 0 || len(ds.patterns) > 0 {
+	if len(ds.cataloged) > 0 || len(ds.patterns) > 0 {
 		return true
 	}
 	text = strings.ToLower(text)
+	if len(ds.byName) > 0 && namesAny(text, ds.byName) {
+		// A snapshot is named in the file (ref('orders_snapshot')).
+		return true
+	}
 	for _, ns := range []names{ds.validFrom, ds.validTo, currentFlagNames} {
 		for _, word := range ns.words() {
 			if strings.Contains(text, word) {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// namesAny reports whether a word of text (lower case) is a key of names.
+func namesAny(text string, names map[string][]int) bool {
+	start := -1
+	for i := 0; i <= len(text); i++ {
+		word := i < len(text) && (text[i] == '_' || text[i] >= 'a' && text[i] <= 'z' || text[i] >= '0' && text[i] <= '9' || text[i] >= 0x80)
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			if _, ok := names[text[start:i]]; ok {
+				return true
+			}
+			start = -1
 		}
 	}
 	return false
@@ -110,7 +178,10 @@ type dimension struct {
 // statement: a snapshot, a configured pattern, or only the configured
 // validity names, which the statement must then show it uses.
 func (ds *dimensions) lookup(rel sqlname.Relation) dimension {
-	for i := range ds.snapshots {
+	for _, i := range ds.byName[lastKey(rel)] {
+		if i < 0 {
+			continue
+		}
 		if s := &ds.snapshots[i]; rel.Matches(s.rel) {
 			return dimension{validFrom: names{strings.ToLower(s.validFrom)}, validTo: names{strings.ToLower(s.validTo)}, known: true, via: "a dbt snapshot", snap: s}
 		}

@@ -57,6 +57,15 @@ type expander struct {
 	// keepIncremental writes {% if is_incremental() %} blocks out with
 	// both branches, for the model's reading to choose.
 	keepIncremental bool
+	// filterOnly leaves out what cannot hold the incremental filter: the
+	// model's own {{ }} outside its is_incremental() blocks, unless they
+	// call a macro that tests is_incremental() (IncrementalFilter reads
+	// only the blocks). inBlock counts the blocks being rendered.
+	filterOnly bool
+	inBlock    int
+	// setNames are the names the template's {% set %} tags bind: an
+	// expression using one may write a block set's is_incremental() test.
+	setNames map[string]bool
 	// limit bounds the text written; 0 is maxExpansion. tooLarge is set
 	// when the expansion passed it.
 	limit    int
@@ -355,6 +364,9 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 				v := Eval(m[1], env)
 				return "", &v, true
 			}
+			if x.filterOnly && x.inBlock == 0 && !callsIncremental(n.text, x.opts.Macros, x.setNames) {
+				continue
+			}
 			b.WriteString(x.expr(n.text, env))
 		case "do":
 			if m := returnValue(n.text); m != nil {
@@ -364,13 +376,18 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 		case "set":
 			if m := setInline.FindStringSubmatch(n.text); m != nil {
 				env = env.with(m[1], Eval(m[2], env))
+				x.bound(m[1])
 			}
 		case "setblock":
+			// A block set is a value the filter may use: rendered whole.
+			x.inBlock++
 			s, _, ok := x.render(n.body, env)
+			x.inBlock--
 			if !ok {
 				return "", nil, false
 			}
 			env = env.with(strings.TrimSpace(n.text), Value{Kind: String, Text: s})
+			x.bound(strings.TrimSpace(n.text))
 		case "if":
 			if x.keepIncremental && incremental.MatchString("if "+strings.TrimSpace(n.arms[0].test)) {
 				s, ok := x.incrementalBlock(n, env)
@@ -410,6 +427,49 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 	return b.String(), nil, true
 }
 
+// bound records a name a set tag binds, for filterOnly.
+func (x *expander) bound(name string) {
+	if !x.filterOnly {
+		return
+	}
+	if x.setNames == nil {
+		x.setNames = map[string]bool{}
+	}
+	x.setNames[name] = true
+}
+
+// callsIncremental reports whether an expression may write an
+// is_incremental() test: it calls a macro that tests one (a word followed
+// by "(" naming it), or uses a name a set tag bound.
+func callsIncremental(expr string, macros map[string]Macro, set map[string]bool) bool {
+	start := -1
+	for i := 0; i <= len(expr); i++ {
+		c := byte(0)
+		if i < len(expr) {
+			c = expr[i]
+		}
+		word := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.'
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			name := expr[start:i]
+			if j := strings.LastIndexByte(name, '.'); j >= 0 {
+				name = name[j+1:]
+			}
+			if set[expr[start:i]] {
+				return true
+			}
+			rest := strings.TrimLeft(expr[i:], " \t\n")
+			if strings.HasPrefix(rest, "(") && TestsIncremental(macros, name) {
+				return true
+			}
+			start = -1
+		}
+	}
+	return false
+}
+
 // incrementalBlock writes an {% if is_incremental() %} block out, each
 // branch rendered.
 func (x *expander) incrementalBlock(n *tnode, env Env) (string, bool) {
@@ -423,7 +483,9 @@ func (x *expander) incrementalBlock(n *tnode, env Env) (string, bool) {
 		default:
 			b.WriteString("{% elif " + a.test + " %}")
 		}
+		x.inBlock++
 		s, r, ok := x.render(a.body, env)
+		x.inBlock--
 		if !ok || r != nil {
 			x.unread = cmp.Or(x.unread, "it returns from inside an is_incremental() test")
 			return "", false

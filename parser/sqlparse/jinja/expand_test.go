@@ -169,3 +169,13 @@ func TestIncrementalFilter(t *testing.T) {
 		}
 	}
 }
+
+// TestIncrementalFilterSetBlock keeps what a {% set %} block outside the
+// is_incremental() test holds when the test writes it out.
+func TestIncrementalFilterSetBlock(t *testing.T) {
+	src := "{% set recent %}where ts >= (select max(ts) from {{ this }}){% endset %}\nselect * from {{ source('a', 'b') }}\n{% if is_incremental() %}{{ recent }}{% endif %}"
+	f := IncrementalFilter(src, Options{})
+	if !strings.Contains(f.Text, ThisText) {
+		t.Errorf("filter %q lost the block set's {{ this }}", f.Text)
+	}
+}
