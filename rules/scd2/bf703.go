@@ -21,7 +21,7 @@ var ClosedInterval = &rules.Rule{
 			"edge. The interval is half-open: event >= valid_from AND event < valid_to. " +
 			"Not reported: a dimension whose valid_to a SQL file of the run defines as the day before the next version starts " +
 			"(LEAD(valid_from) OVER (...) - 1, DATE_SUB(..., INTERVAL 1 DAY), DATEADD(day, -1, ...)), whose interval includes its last day, " +
-			"so BETWEEN is right; and a statement that keeps one row per group with QUALIFY ROW_NUMBER() OVER (...) = 1, " +
+			"so BETWEEN is right; and a statement that keeps one row per group with QUALIFY ROW_NUMBER() OVER (...) = 1, or numbers the rows (ROW_NUMBER() OVER (...) AS rn) and keeps rn = 1 in the query reading them, " +
 			"where a row matching two versions may be reduced to one. A definition in a file outside the run is not seen.",
 		Bad: rules.Example{Lang: "sql", Text: `SELECT r.order_id, d.country
 FROM raw.orders_events AS r

@@ -8,7 +8,6 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
-	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -113,7 +112,7 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				lone := !c.Target && c.Items == 1
 				leading := !c.Target && c.Items > 1 && c.First == jr.Offset
 				dj := &dimJoin{file: f, join: jr, dim: dims.lookup(jr.Relation), lone: lone, leading: leading,
-					keepsRows: !jr.Inner || lone && c.Scalar, reduced: st.Flags&dialect.Qualify != 0,
+					keepsRows: !jr.Inner || lone && c.Scalar, reduced: st.KeepsOnePerGroup(),
 					fromTokens: joined.FromTokens, partial: jr.Partial}
 				out = dj.keep(out, joined.Columns, leading)
 			}
