@@ -48,7 +48,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 go build -o "$work/bflint" ./cmd/bflint
-[ -z "$judged" ] || go build -o "$work/judge" ./scripts/judge
+[ -z "$judged" ] || go build -o "$work/judge" internal/tools/judge/main.go
 outroot=${keep:-$work/out}
 mkdir -p "$outroot"
 

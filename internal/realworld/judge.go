@@ -1,4 +1,4 @@
-// Command judge compares bflint's JSON reports on real repositories with
+// Package realworld compares bflint's JSON reports on real repositories with
 // judgements kept as data: hazards.tsv (hazards found by reading the code,
 // and safe controls) and findings.tsv (bflint findings judged true or
 // false). scripts/realworld.sh runs it when BFLINT_REALWORLD_JUDGED names
@@ -15,7 +15,7 @@
 // not judged yet are written to FILE in the columns of findings.tsv, with
 // bflint's message after them, ready to be judged; with -matches each
 // judged row of hazards.tsv is written with the findings that reach it.
-package main
+package realworld
 
 import (
 	"bufio"
@@ -522,7 +522,9 @@ func WriteUnjudged(w io.Writer, fs []Finding) error {
 	return bw.Flush()
 }
 
-func run(args []string, stdout io.Writer) error {
+// Run runs the comparison with the command line args (see the package
+// documentation), printing to stdout.
+func Run(args []string, stdout io.Writer) error {
 	fl := flag.NewFlagSet("judge", flag.ContinueOnError)
 	dir := fl.String("dir", "testdata/realworld", "folder of hazards.tsv and findings.tsv")
 	unjudged := fl.String("unjudged", "", "write the findings not judged yet to this file")
@@ -587,11 +589,4 @@ func writeFile(name string, write func(io.Writer) error) error {
 		return err
 	}
 	return f.Close()
-}
-
-func main() {
-	if err := run(os.Args[1:], os.Stdout); err != nil {
-		fmt.Fprintln(os.Stderr, "judge:", err)
-		os.Exit(2)
-	}
 }
