@@ -67,6 +67,8 @@ func Model(src string, opts jinja.Options, c manifest.Config) Semantics {
 	}
 	f := jinja.IncrementalFilter(src, opts)
 	switch {
+	case !f.Found && f.Unread != "":
+		return Semantics{Kind: Unknown, At: f.At, Why: "its incremental filter is in a macro bflint cannot read: " + f.Unread}
 	case !f.Found:
 		return Semantics{Kind: Whole, At: -1, Why: "no is_incremental() filter: every run reads everything it selects"}
 	case f.Unread != "" && strings.TrimSpace(f.Text) == "":
@@ -129,7 +131,7 @@ func Classify(filter string) Semantics {
 	case this != "":
 		// A var() beside it (the column the maximum is taken of) does
 		// not give the range.
-		return Semantics{Kind: Watermark, Why: "its incremental filter starts from the rows the model already holds (a high-water mark)"}
+		return Semantics{Kind: Watermark, Why: "its incremental filter starts from the rows the model already holds (a high-water mark, or only the rows it lacks)"}
 	case vars != "":
 		return Semantics{Kind: Parameter, Why: "its incremental filter takes the range from var() values a command sets"}
 	case strings.TrimSpace(filter) == "":

@@ -30,6 +30,7 @@ func TestModel(t *testing.T) {
 		{"macro default today", "select * from t {% if is_incremental() %} where d = {{ today() }} {% endif %}", incremental, Clock},
 		{"negated else branch", "select * from t {% if not is_incremental() %} where d > '2020-01-01' {% else %} where d > current_date - 1 {% endif %}", incremental, Clock},
 		{"first build only", "select * from t {% if not is_incremental() %} where d < current_date {% endif %}", incremental, Whole},
+		{"elif after a dev var", "select * from t {% if var('dev_dates', false) %} where d >= current_date - 3 {% elif is_incremental() %} where d >= now() - interval '1' day {% endif %}", incremental, Clock},
 		{"other filter", "select * from t {% if is_incremental() %} where status = 'open' {% endif %}", incremental, Unknown},
 	}
 	for _, tt := range tests {

@@ -392,16 +392,18 @@ func (p *exprParser) call(name string) Value {
 		if len(args) == 0 || args[0].Kind != String {
 			return Value{}
 		}
-		if p.env.MarkVars {
-			return Value{Kind: Var, Text: args[0].Text}
-		}
+		resolved := Value{}
 		if v, ok := p.env.Vars[args[0].Text]; ok {
-			return v
+			resolved = v
+		} else if len(args) > 1 {
+			resolved = args[1]
 		}
-		if len(args) > 1 {
-			return args[1]
+		if p.env.MarkVars {
+			// What a run that sets nothing reads is kept for the tests
+			// it decides ({% if dev_dates %}).
+			return Value{Kind: Var, Text: args[0].Text, Items: []Value{resolved}}
 		}
-		return Value{}
+		return resolved
 	case "env_var":
 		// The environment of the run is not known; its default is what
 		// a run without the variable reads, and bflint's readings must

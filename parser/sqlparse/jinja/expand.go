@@ -397,6 +397,16 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 				b.WriteString(s)
 				continue
 			}
+			if a, ok := incrementalArm(n); ok && x.keepIncremental {
+				// {% elif is_incremental() %} after tests of a var a
+				// normal run does not set (dev_dates): its filter.
+				s, ok := x.incrementalBlock(&tnode{kind: "if", arms: []arm{a}}, env)
+				if !ok {
+					return "", nil, false
+				}
+				b.WriteString(s)
+				continue
+			}
 			for _, a := range n.arms {
 				if a.test != "" && !x.truth(a.test, env) {
 					continue
@@ -468,6 +478,17 @@ func callsIncremental(expr string, macros map[string]Macro, set map[string]bool)
 		}
 	}
 	return false
+}
+
+// incrementalArm returns the elif arm of an if block that tests
+// is_incremental() (not negated).
+func incrementalArm(n *tnode) (arm, bool) {
+	for _, a := range n.arms[1:] {
+		if m := incremental.FindStringSubmatch("if " + strings.TrimSpace(a.test)); m != nil && m[1] == "" {
+			return a, true
+		}
+	}
+	return arm{}, false
 }
 
 // incrementalBlock writes an {% if is_incremental() %} block out, each
@@ -570,6 +591,12 @@ func (x *expander) truth(test string, env Env) bool {
 			return x.incremental != (m[1] != "")
 		}
 	}
+	if env.MarkVars {
+		// A test of a var() is decided by its default, as in a run that
+		// sets none (dev_dates toggles): only values written out are
+		// told apart as var() values.
+		env.MarkVars = false
+	}
 	if v, known := x.value(test, env); known {
 		return v
 	}
@@ -651,7 +678,11 @@ func (x *expander) value(test string, env Env) (v, known bool) {
 			return (as == bs) == (op == "=="), true
 		}
 	}
-	switch val := Eval(test, env); val.Kind {
+	val := Eval(test, env)
+	if val.Kind == Var && len(val.Items) == 1 {
+		val = val.Items[0]
+	}
+	switch val.Kind {
 	case Bool:
 		return val.Bool, true
 	case None:

@@ -179,3 +179,19 @@ func TestIncrementalFilterSetBlock(t *testing.T) {
 		t.Errorf("filter %q lost the block set's {{ this }}", f.Text)
 	}
 }
+
+// TestIncrementalFilterAt points at the branch an incremental run takes:
+// past a first-build block that precedes it, or the else of a negated
+// test.
+func TestIncrementalFilterAt(t *testing.T) {
+	for _, tt := range []struct{ src, want string }{
+		{"select 1\n{% if not is_incremental() %}\nwhere a\n{% endif %}\n{% if is_incremental() %}\nwhere b\n{% endif %}", "where b"},
+		{"select 1\n{% if not is_incremental() %}\nwhere a\n{% else %}\nwhere c\n{% endif %}", "where c"},
+		{"select 1\n{% if var('dev', false) %}\nwhere a\n{% elif is_incremental() %}\nwhere d\n{% endif %}", "where d"},
+	} {
+		f := IncrementalFilter(tt.src, Options{})
+		if f.At < 0 || !strings.HasPrefix(tt.src[f.At:], tt.want) {
+			t.Errorf("At = %d in %q, want the line %q", f.At, tt.src, tt.want)
+		}
+	}
+}

@@ -94,15 +94,55 @@ func IncrementalFilter(src string, opts Options) Filter {
 // tests is_incremental(); -1 when neither is there.
 func filterAt(src string, opts Options) int {
 	regions := Regions(src)
-	for i, r := range regions {
-		if r.Tag && incremental.MatchString(r.Inner) {
-			if i+1 < len(regions) {
-				// The branch's first line.
-				body := strings.TrimLeft(src[r.End:regions[i+1].Start], " \t\r\n")
-				return regions[i+1].Start - len(body)
-			}
-			return r.Start
+	// bodyAt is the first line of the branch after regions[i].
+	bodyAt := func(i int) int {
+		if i+1 < len(regions) {
+			body := strings.TrimLeft(src[regions[i].End:regions[i+1].Start], " \t\r\n")
+			return regions[i+1].Start - len(body)
 		}
+		return regions[i].Start
+	}
+	negated := -1
+	for i, r := range regions {
+		if !r.Tag {
+			continue
+		}
+		word, rest := tagWords(r.Inner)
+		if word != "if" && word != "elif" {
+			continue
+		}
+		m := incremental.FindStringSubmatch("if " + rest)
+		switch {
+		case m == nil:
+		case m[1] == "":
+			return bodyAt(i)
+		case negated < 0:
+			negated = i
+		}
+	}
+	if negated >= 0 {
+		// {% if not is_incremental() %}: an incremental run takes its
+		// else branch.
+		depth := 0
+		for i := negated + 1; i < len(regions); i++ {
+			if !regions[i].Tag {
+				continue
+			}
+			switch word, _ := tagWords(regions[i].Inner); word {
+			case "if", "for", "macro", "call", "filter":
+				depth++
+			case "endif", "endfor", "endmacro", "endcall", "endfilter":
+				if depth == 0 {
+					return regions[negated].Start
+				}
+				depth--
+			case "else", "elif":
+				if depth == 0 {
+					return bodyAt(i)
+				}
+			}
+		}
+		return regions[negated].Start
 	}
 	for _, c := range Calls(src, regions) {
 		if TestsIncremental(opts.Macros, c.Name) {
