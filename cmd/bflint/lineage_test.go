@@ -317,7 +317,7 @@ func TestLineageBqetlTree(t *testing.T) {
 	}
 	for _, line := range []string{
 		"├── shop-prod.orders.orders (view)",
-		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental) [rebuild 4]",
+		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental, insert_overwrite) [rebuild 4]",
 		"├── shop-prod.orders_derived.orders_archive_v1 (deprecated) [rebuild 2]",
 		"Backfill entries needed, in the order above (3 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none:",
 		"│   ├── shop-prod.orders.all_stores (view, union)",
@@ -340,9 +340,9 @@ func TestLineageWindows(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
 	for _, want := range []string{
-		"shop-prod.orders_derived.orders_rolling_28d_v1 (incremental) [reads it over days -27..0: rebuild S..E+27]",
-		"shop-prod.orders_derived.orders_last_seen_v1 (incremental) [reads it over days -27..0: rebuild S..E+27]",
-		"shop-prod.orders_derived.orders_daily_v1 (incremental) [rebuild",
+		"shop-prod.orders_derived.orders_rolling_28d_v1 (incremental, insert_overwrite) [reads it over days -27..0: rebuild S..E+27]",
+		"shop-prod.orders_derived.orders_last_seen_v1 (incremental, insert_overwrite) [reads it over days -27..0: rebuild S..E+27]",
+		"shop-prod.orders_derived.orders_daily_v1 (incremental, insert_overwrite) [rebuild",
 	} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("missing %q in:\n%s", want, stdout)

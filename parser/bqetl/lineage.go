@@ -81,7 +81,7 @@ func ReadLineageCached(root string, references bool, cacheDir string) (*Lineage,
 		return &Lineage{Manifest: assemble(root, objects, references), Objects: objects}, nil
 	}
 	h := sha256.New()
-	fmt.Fprintf(h, "bqetl lineage of %s references=%t\n", root, references)
+	fmt.Fprintf(h, "bqetl lineage v%d of %s references=%t\n", lineageVersion, root, references)
 	for _, o := range objects {
 		for _, name := range [...]string{o.Definition, MetadataName} {
 			info, err := os.Stat(filepath.Join(o.Dir, name))
@@ -103,10 +103,15 @@ func ReadLineageCached(root string, references bool, cacheDir string) (*Lineage,
 	return &Lineage{Manifest: m, Objects: objects}, nil
 }
 
+// lineageVersion changes when assemble reads more of a tree, so that
+// lineages cached by an earlier bflint are read again.
+const lineageVersion = 2
+
 func assemble(root string, objects []Object, references bool) *manifest.Manifest {
 	parents := make([][]string, len(objects))
 	from := make([]ParentsFrom, len(objects))
 	materialized := make([]string, len(objects))
+	strategy := make([]string, len(objects))
 	union := make([]bool, len(objects))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -117,7 +122,7 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 			for i := range next {
 				meta, _ := source.ReadRegular(filepath.Join(objects[i].Dir, MetadataName), source.MaxFileSize)
 				parents[i], from[i], union[i] = readObject(objects[i], meta, references)
-				materialized[i] = materialization(objects[i], meta)
+				materialized[i], strategy[i] = materialization(objects[i], meta)
 			}
 		}()
 	}
@@ -136,7 +141,7 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 	for i, o := range objects {
 		n := relationNode(o.Name, manifest.Model)
 		n.Type = string(from[i])
-		n.Config.Materialized = materialized[i]
+		n.Config.Materialized, n.Config.IncrementalStrategy = materialized[i], strategy[i]
 		if union[i] {
 			n.Union = UnionView
 		}
@@ -165,19 +170,24 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 // reaches it only through a backfill; "table" for a table its query
 // writes whole on every run (date_partition_parameter: null, or no time
 // partitioning), which the next scheduled run recomputes from corrected
-// data by itself; Deprecated for a table no longer maintained.
-func materialization(o Object, meta []byte) string {
+// data by itself; Deprecated for a table no longer maintained. The
+// strategy of an incremental table is dbt's word for what bqetl does with
+// a run's rows: insert_overwrite (the partition replaced), or append
+// (--append_table).
+func materialization(o Object, meta []byte) (materialized, strategy string) {
 	if o.View {
-		return "view"
+		return "view", ""
 	}
 	t := readTable(meta, func(int, int) token.Pos { return token.NoPos })
 	switch {
 	case t.Deprecated:
-		return Deprecated
+		return Deprecated, ""
 	case t.Partitioning.V == "" || t.Null:
-		return "table"
+		return "table", ""
+	case t.Appends.Set:
+		return "incremental", "append"
 	}
-	return "incremental"
+	return "incremental", "insert_overwrite"
 }
 
 // Deprecated is the materialization of a table its metadata.yaml marks

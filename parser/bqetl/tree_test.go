@@ -157,11 +157,21 @@ func TestMaterialization(t *testing.T) {
 		{"not: [yaml", "table"},
 	}
 	for _, c := range cases {
-		if got := materialization(table, []byte(c.meta)); got != c.want {
+		if got, _ := materialization(table, []byte(c.meta)); got != c.want {
 			t.Errorf("materialization(%q) = %q, want %q", c.meta, got, c.want)
 		}
 	}
-	if got := materialization(Object{Definition: "view.sql", View: true}, nil); got != "view" {
+	if got, _ := materialization(Object{Definition: "view.sql", View: true}, nil); got != "view" {
 		t.Errorf("a view is %q", got)
+	}
+	// What bqetl does with a run's rows, in dbt's words.
+	for meta, want := range map[string]string{
+		"bigquery:\n  time_partitioning:\n    type: day\n":                                             "insert_overwrite",
+		"scheduling:\n  arguments: [--append_table]\nbigquery:\n  time_partitioning:\n    type: day\n": "append",
+		"scheduling:\n  date_partition_parameter: null\n":                                              "",
+	} {
+		if _, got := materialization(table, []byte(meta)); got != want {
+			t.Errorf("strategy of %q = %q, want %q", meta, got, want)
+		}
 	}
 }

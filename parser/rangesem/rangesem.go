@@ -95,7 +95,7 @@ func Classify(filter string) Semantics {
 		switch t.Kind {
 		case sqltext.Word:
 			switch w := strings.ToUpper(text); {
-			case clockWords[w]:
+			case sqlparse.IsClock(w, next(toks, filter, i) == "("):
 				capOnly = capOnly && upperBound(toks, filter, i)
 				if clock != "" {
 					break
@@ -138,14 +138,6 @@ func Classify(filter string) Semantics {
 		return Semantics{Kind: Unknown, Why: "its is_incremental() branch filters nothing bflint can read"}
 	}
 	return Semantics{Kind: Unknown, Why: "its incremental filter is bounded by neither the clock, its own rows nor var() values"}
-}
-
-// clockWords are the SQL of the time of the run, in every dialect
-// bflint reads.
-var clockWords = map[string]bool{
-	"NOW": true, "CURRENT_DATE": true, "CURRENT_TIMESTAMP": true, "CURRENT_DATETIME": true, "CURRENT_TIME": true,
-	"GETDATE": true, "SYSDATE": true, "SYSTIMESTAMP": true, "LOCALTIMESTAMP": true, "SYSDATETIME": true,
-	"GETUTCDATE": true, "UTC_TIMESTAMP": true,
 }
 
 // upperBound reports whether the clock at token i is the upper side of a

@@ -324,6 +324,19 @@ func SelectTerms(values []Word) []SelectTerm {
 	return out
 }
 
+// Selects reports whether dbt --select values name the model name in a
+// term SelectTerms reads: by its name, or a dotted path or unique_id
+// ending in it, in any case.
+func Selects(values []Word, name string) bool {
+	name = strings.ToLower(name)
+	for _, t := range SelectTerms(values) {
+		if term := strings.ToLower(t.Name); term == name || strings.HasSuffix(term, "."+name) {
+			return true
+		}
+	}
+	return false
+}
+
 // operatorDepth reads the N of a graph operator; -1, no limit, when it is
 // absent.
 func operatorDepth(s string) int {

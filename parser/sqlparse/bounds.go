@@ -318,6 +318,23 @@ var nowFunctions = map[string]bool{
 	"unix_timestamp": true,
 }
 
+// IsClock reports whether a word of SQL (any case) is the time of the
+// run: a keyword (CURRENT_DATE, SYSDATE), or a function (now, getdate)
+// when call says it is called. For readers of text that was not parsed,
+// such as a rendered incremental filter.
+func IsClock(word string, call bool) bool {
+	w := strings.ToLower(word)
+	if nowColumns[w] || w == "current_datetime" {
+		return true
+	}
+	for _, name := range nowValueFunctions {
+		if name == w {
+			return true
+		}
+	}
+	return call && nowFunctions[w] && w != "unix_timestamp"
+}
+
 // nowColumns are Oracle-style names used without parentheses, which
 // PostgreSQL reads as column names.
 var nowColumns = map[string]bool{"sysdate": true, "systimestamp": true}

@@ -2,7 +2,6 @@ package daterange
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/runcmd"
@@ -84,27 +83,15 @@ func reportPlanRange(pass *rules.Pass) {
 	if tr == nil || tr.Semantics.Reachable() || tr.Semantics.Kind == rangesem.Unknown || run == nil || !run.Command.Set {
 		return
 	}
-	cmds, err := runcmd.Parse(run.Command.V)
-	if err != nil {
+	fd := runcmd.Read(pass.Unit.File, run.Command)
+	if fd == nil || fd.Err != nil {
 		return
 	}
-	for _, c := range cmds {
-		if d := c.DBT; d != nil && d.Rebuilds() && selectsModel(d.Select, tr.Node.Name) {
+	for _, c := range fd.Commands {
+		if d := c.DBT; d != nil && d.Rebuilds() && runcmd.Selects(d.Select, tr.Node.Name) {
 			pass.Reportf(run.Command.Value, "run.command runs dbt model %q, which cannot be given the plan's range: %s (%s:%d), so %s\nhelp: %s",
 				tr.Node.UniqueID, tr.Semantics.Why, tr.File, tr.Line, consequence(tr.Semantics.Kind), remedy)
 			return
 		}
 	}
-}
-
-// selectsModel reports whether a dbt --select names the model: by name,
-// with graph operators, or by a unique_id or path that ends in it.
-func selectsModel(values []runcmd.Word, name string) bool {
-	for _, t := range runcmd.SelectTerms(values) {
-		n := strings.TrimSuffix(t.Name, ".sql")
-		if n == name || strings.HasSuffix(n, "."+name) || strings.HasSuffix(n, "/"+name) {
-			return true
-		}
-	}
-	return false
 }

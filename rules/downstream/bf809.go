@@ -69,17 +69,7 @@ func entryRangeShort(pass *rules.Pass, pl *bqetl.Planned) {
 	if target == "" {
 		return
 	}
-	avoid := bqetl.UnionViews(l.m)
-	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
-	var required []string
-	for _, id := range l.g.RebuildAvoiding(target, avoid) {
-		if l.g.Materialization(id) == "incremental" {
-			required = append(required, id)
-		}
-	}
-	if strings.EqualFold(e.Status.V, "Complete") {
-		required = createdBefore(pass, e.Date.T, required)
-	}
+	ps, required := entryRebuilds(pass, l, target, e)
 	var short []string
 	for _, id := range required {
 		// The partitions after the entry's day are computed by the

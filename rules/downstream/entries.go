@@ -35,19 +35,8 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 			covered[l.id(other.Target)] = true
 		}
 	}
-	// Tables reached only through a view unioning several relations may
-	// read none of the corrected rows, and are not reported.
-	avoid := bqetl.UnionViews(l.m)
-	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
-	var missing []string
-	for _, id := range l.g.RebuildAvoiding(target, avoid) {
-		if !covered[id] && l.g.Materialization(id) == "incremental" {
-			missing = append(missing, id)
-		}
-	}
-	if strings.EqualFold(e.Status.V, "Complete") {
-		missing = createdBefore(pass, e.Date.T, missing)
-	}
+	ps, required := entryRebuilds(pass, l, target, e)
+	missing := slices.DeleteFunc(required, func(id string) bool { return covered[id] })
 	if len(missing) == 0 {
 		return nil
 	}
@@ -75,6 +64,26 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	pass.Reportf(e.Key, "%s built from %s %s the partitions computed from its uncorrected rows, and no entry dated %s or later backfills them over these dates: %s\nhelp: add an entry to each table's backfill.yaml once this one is complete",
 		tables, pl.Target, keep, e.Date.Raw, list)
 	return nil
+}
+
+// entryRebuilds are the incremental tables built from an entry's target
+// that keep partitions computed from its rows, with the paths that reach
+// them: tables reached only through a view unioning several relations
+// may read none of the corrected rows and are left out, as are, for a
+// Complete entry, tables created since its day (createdBefore).
+func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry) (*paths, []string) {
+	avoid := bqetl.UnionViews(l.m)
+	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
+	var required []string
+	for _, id := range l.g.RebuildAvoiding(target, avoid) {
+		if l.g.Materialization(id) == "incremental" {
+			required = append(required, id)
+		}
+	}
+	if strings.EqualFold(e.Status.V, "Complete") {
+		required = createdBefore(pass, e.Date.T, required)
+	}
+	return ps, required
 }
 
 // createdBefore keeps the tables of missing the tree defined before the

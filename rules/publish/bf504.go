@@ -88,7 +88,7 @@ func commandWritesTarget(pass *rules.Pass) {
 	}
 	for _, c := range fd.Commands {
 		d := c.DBT
-		if d == nil || !d.Rebuilds() || d.Target != nil || setsTarget(c.Assignments) || !selects(d.Select, name) {
+		if d == nil || !d.Rebuilds() || d.Target != nil || setsTarget(c.Assignments) || !runcmd.Selects(d.Select, name) {
 			continue
 		}
 		pass.Reportf(fd.Pos(d.Program.Offset), "run.command runs dbt %s on %q with no --target: dbt writes it to the default output of the profile, the live relation, while the plan stages in %q, so readers see the recompute before it is validated and the publish has nothing to publish"+rules.HelpMarker+"add --target with an output whose schema is the staging schema, and the plan id in the table name (docs/dbt.md, step 3), or recompute in staging.build",
@@ -99,18 +99,6 @@ func commandWritesTarget(pass *rules.Pass) {
 func setsTarget(assignments []runcmd.Word) bool {
 	for _, a := range assignments {
 		if strings.HasPrefix(a.Value, "DBT_TARGET=") {
-			return true
-		}
-	}
-	return false
-}
-
-// selects reports whether a dbt selection names the model in a term
-// bflint reads (runcmd.SelectTerms): by its name, or a dotted path ending
-// in it.
-func selects(selection []runcmd.Word, name string) bool {
-	for _, t := range runcmd.SelectTerms(selection) {
-		if term := strings.ToLower(t.Name); term == name || strings.HasSuffix(term, "."+name) {
 			return true
 		}
 	}

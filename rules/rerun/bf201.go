@@ -2,7 +2,6 @@ package rerun
 
 import (
 	"fmt"
-	"github.com/bflint/bflint/parser/bqetl"
 	"path"
 	"strings"
 
@@ -242,9 +241,7 @@ func reportTargetAppend(pass *rules.Pass) {
 		return
 	}
 	n := m.Node(id)
-	if n == nil || n.ResourceType != manifest.Model || m.ProjectName == bqetl.ProjectName {
-		// A bigquery-etl table's "incremental" says it keeps its
-		// partitions; bqetl replaces the one a run writes.
+	if n == nil || n.ResourceType != manifest.Model {
 		return
 	}
 	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config); msg != "" {
