@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"cmp"
 	"strings"
 )
 
@@ -150,4 +151,84 @@ func filterAt(src string, opts Options) int {
 		}
 	}
 	return -1
+}
+
+// bound records a name a set tag binds, for filterOnly.
+func (x *expander) bound(name string) {
+	if !x.filterOnly {
+		return
+	}
+	if x.setNames == nil {
+		x.setNames = map[string]bool{}
+	}
+	x.setNames[name] = true
+}
+
+// callsIncremental reports whether an expression may write an
+// is_incremental() test: it calls a macro that tests one (a word followed
+// by "(" naming it), or uses a name a set tag bound.
+func callsIncremental(expr string, macros map[string]Macro, set map[string]bool) bool {
+	start := -1
+	for i := 0; i <= len(expr); i++ {
+		c := byte(0)
+		if i < len(expr) {
+			c = expr[i]
+		}
+		word := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.'
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			name := expr[start:i]
+			if j := strings.LastIndexByte(name, '.'); j >= 0 {
+				name = name[j+1:]
+			}
+			if set[expr[start:i]] {
+				return true
+			}
+			rest := strings.TrimLeft(expr[i:], " \t\n")
+			if strings.HasPrefix(rest, "(") && TestsIncremental(macros, name) {
+				return true
+			}
+			start = -1
+		}
+	}
+	return false
+}
+
+// incrementalArm returns the elif arm of an if block that tests
+// is_incremental() (not negated).
+func incrementalArm(n *tnode) (arm, bool) {
+	for _, a := range n.arms[1:] {
+		if m := incremental.FindStringSubmatch("if " + strings.TrimSpace(a.test)); m != nil && m[1] == "" {
+			return a, true
+		}
+	}
+	return arm{}, false
+}
+
+// incrementalBlock writes an {% if is_incremental() %} block out, each
+// branch rendered.
+func (x *expander) incrementalBlock(n *tnode, env Env) (string, bool) {
+	var b strings.Builder
+	for i, a := range n.arms {
+		switch {
+		case i == 0:
+			b.WriteString("{% if " + a.test + " %}")
+		case a.test == "":
+			b.WriteString("{% else %}")
+		default:
+			b.WriteString("{% elif " + a.test + " %}")
+		}
+		x.inBlock++
+		s, r, ok := x.render(a.body, env)
+		x.inBlock--
+		if !ok || r != nil {
+			x.unread = cmp.Or(x.unread, "it returns from inside an is_incremental() test")
+			return "", false
+		}
+		b.WriteString(s)
+	}
+	b.WriteString("{% endif %}")
+	return b.String(), true
 }
