@@ -118,7 +118,14 @@ func ModelLine(res *rules.Result) string {
 func ModelCounts(c rules.ModelCounts) string {
 	s := fmt.Sprintf("%s: %s can be backfilled by range", Plural(c.Models, "model"), thousands(c.ByRange))
 	if full := c.Clock + c.Watermark; full > 0 {
-		s += fmt.Sprintf(", %s only by a full refresh (clock %s, high-water mark %s)", thousands(full), thousands(c.Clock), thousands(c.Watermark))
+		var why []string
+		if c.Clock > 0 {
+			why = append(why, "clock "+thousands(c.Clock))
+		}
+		if c.Watermark > 0 {
+			why = append(why, "high-water mark "+thousands(c.Watermark))
+		}
+		s += fmt.Sprintf(", %s only by a full refresh (%s)", thousands(full), strings.Join(why, ", "))
 	}
 	if c.Unknown > 0 {
 		s += fmt.Sprintf(", %s undecided (a filter bflint cannot read)", thousands(c.Unknown))

@@ -8,8 +8,10 @@ import (
 	"cmp"
 	"fmt"
 	"go/token"
+	"slices"
 	"strings"
 
+	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -164,6 +166,14 @@ type Filter struct {
 // Fields are the fields --where can name.
 var Fields = []string{"name", "kind", "materialized", "strategy", "rerun", "range"}
 
+// fieldValues are the values of the fields that take a fixed set, so
+// that a misspelt one is an error rather than an empty list.
+var fieldValues = map[string][]string{
+	"kind":  {"dbt", "bqetl"},
+	"rerun": {string(rules.RerunSafe), string(rules.RerunAppend), string(rules.RerunNonAtomic), string(rules.RerunWhole), string(rules.RerunUnknown)},
+	"range": {string(rangesem.Parameter), string(rangesem.Whole), string(rangesem.Clock), string(rangesem.Watermark), string(rangesem.Unknown)},
+}
+
 // ParseFilter reads FIELD=VALUE[,VALUE...].
 func ParseFilter(text string) (Filter, error) {
 	field, values, ok := strings.Cut(text, "=")
@@ -180,9 +190,14 @@ func ParseFilter(text string) (Filter, error) {
 	}
 	f := Filter{Field: field}
 	for _, v := range strings.Split(values, ",") {
-		if v = strings.TrimSpace(v); v != "" {
-			f.Values = append(f.Values, strings.ToLower(v))
+		v = strings.ToLower(strings.TrimSpace(v))
+		if v == "" {
+			continue
 		}
+		if known := fieldValues[field]; known != nil && !slices.Contains(known, v) {
+			return Filter{}, fmt.Errorf("%s has no value %q (values: %s)", field, v, strings.Join(known, ", "))
+		}
+		f.Values = append(f.Values, v)
 	}
 	return f, nil
 }

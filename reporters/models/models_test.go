@@ -10,7 +10,7 @@ func TestParseFilter(t *testing.T) {
 	if err != nil || f.Field != "range" || strings.Join(f.Values, "|") != "clock|watermark" {
 		t.Errorf("ParseFilter = %+v, %v", f, err)
 	}
-	for _, bad := range []string{"range", "range=", "colour=red"} {
+	for _, bad := range []string{"range", "range=", "colour=red", "range=clok"} {
 		if _, err := ParseFilter(bad); err == nil {
 			t.Errorf("ParseFilter(%q) accepted", bad)
 		}

@@ -16,7 +16,9 @@ import (
 func WriteText(w io.Writer, doc Document) error {
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "MODEL\tBUILT\tKEY\tRE-RUN\tRANGE\tDECIDED AT")
+	if len(doc.Models) > 0 {
+		fmt.Fprintln(tw, "MODEL\tBUILT\tKEY\tRE-RUN\tRANGE\tDECIDED AT")
+	}
 	for _, r := range doc.Models {
 		at := "-"
 		if r.RangeAt != nil {
