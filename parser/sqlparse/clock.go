@@ -32,6 +32,11 @@ type ClockDecision struct {
 // table of a live dataset (*_live.*), which keeps only the last days and
 // is read beside its stable copy for the older ones.
 func (s *Statement) ClockDecisions() []ClockDecision {
+	s.facts.clockOnce.Do(func() { s.facts.clock = s.clockDecisions() })
+	return s.facts.clock
+}
+
+func (s *Statement) clockDecisions() []ClockDecision {
 	if s.Node == nil {
 		return nil
 	}

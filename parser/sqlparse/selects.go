@@ -617,12 +617,13 @@ func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope)
 // for the same joins and writes, and a file shared by several plans is
 // checked from several goroutines at once.
 type facts struct {
-	writesOnce, readsOnce, joinsOnce, joinedOnce, tokensOnce sync.Once
-	writes                                                   []Write
-	reads                                                    []sqlname.Relation
-	joins                                                    []Join
-	joined                                                   Joined
-	tokens                                                   *TokenFacts
+	writesOnce, readsOnce, joinsOnce, joinedOnce, tokensOnce, clockOnce sync.Once
+	clock                                                               []ClockDecision
+	writes                                                              []Write
+	reads                                                               []sqlname.Relation
+	joins                                                               []Join
+	joined                                                              Joined
+	tokens                                                              *TokenFacts
 }
 
 // Walk calls visit for m and every message below it, parents first; visit

@@ -227,18 +227,15 @@ func MacroConfigKeys(src string, regions []Region, macros map[string]Macro, vars
 			continue
 		}
 		env := Env{Vars: vars}
-		bound := map[string]Value{}
-		for i, p := range m.Params {
-			switch {
-			case i < len(c.Args):
-				bound[p.Name] = Eval(c.Args[i], env)
-			case c.Kwargs[p.Name] != "":
-				bound[p.Name] = Eval(c.Kwargs[p.Name], env)
-			case p.Default != "":
-				bound[p.Name] = Eval(p.Default, env)
-			}
+		args := make([]Value, len(c.Args))
+		for i, a := range c.Args {
+			args[i] = Eval(a, env)
 		}
-		env.Names = bound
+		kwargs := map[string]Value{}
+		for k, a := range c.Kwargs {
+			kwargs[k] = Eval(a, env)
+		}
+		env.Names = m.bind(args, kwargs, env)
 		for _, k := range configKeys(m.Body, Regions(m.Body), env) {
 			k.Call, k.At = c.Offset, c.Offset
 			out = append(out, k)

@@ -134,9 +134,9 @@ func (x *expander) apply(m Macro, args []Value, kwargs map[string]Value, env Env
 	return out, true
 }
 
-// applyValue renders a macro's body with its parameters bound, returning
-// its text, or the value it returns.
-func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, env Env) (string, *Value, bool) {
+// bind binds a macro's parameters to a call's arguments: positional,
+// then named, then each parameter's default (evaluated in env), else None.
+func (m Macro) bind(args []Value, kwargs map[string]Value, env Env) map[string]Value {
 	bound := map[string]Value{}
 	for i, p := range m.Params {
 		switch v, named := kwargs[p.Name]; {
@@ -150,6 +150,13 @@ func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, en
 			bound[p.Name] = Value{Kind: None}
 		}
 	}
+	return bound
+}
+
+// applyValue renders a macro's body with its parameters bound, returning
+// its text, or the value it returns.
+func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, env Env) (string, *Value, bool) {
+	bound := m.bind(args, kwargs, env)
 	sub := &expander{opts: x.opts, incremental: x.incremental, keepIncremental: x.keepIncremental, limit: x.limit, depth: x.depth + 1}
 	out, ret, ok := sub.render(m.template, sub.withCalls(Env{Names: bound, Resolve: env.Resolve, This: env.This, Vars: env.Vars}))
 	x.testedIncremental = x.testedIncremental || sub.testedIncremental
