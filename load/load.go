@@ -638,8 +638,13 @@ type loader struct {
 	parsing      sync.WaitGroup
 	workers      chan struct{} // one token per parse running at once
 	manifestDirs map[string]string
-	// contents are the discovered SQL files, read ahead in parallel.
-	contents map[string]readResult
+	// contents are the discovered SQL files, read ahead in parallel. A
+	// file's entry goes once its source is made: from then on the source
+	// holds the text, and drops it once nothing will show it, which an
+	// entry left here would prevent. A dbt project's reading asks for
+	// files from its own goroutines, hence the lock.
+	contents   map[string]readResult
+	contentsMu sync.Mutex
 	// projects are the dbt projects of the run by folder, projectDirs the
 	// project folder of each folder asked about ("" outside one), and
 	// projectGraphs the lineages read from projects' own files.
@@ -723,7 +728,10 @@ func (l *loader) sql(path string, m *rules.DBT) (*rules.SQLFile, error) {
 
 // read reads a SQL file into the file set and returns the parse to run.
 func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlparse.File, error) {
+	l.contentsMu.Lock()
 	r, ok := l.contents[path]
+	delete(l.contents, path)
+	l.contentsMu.Unlock()
 	if !ok {
 		r.content, r.err = readFile(path)
 	}

@@ -36,7 +36,10 @@ func (l *loader) projectFor(dir string) *dbtproject.Project {
 // readSQL reads a SQL file of a dbt project, from what the run has read
 // ahead when it holds the file.
 func (l *loader) readSQL(path string) ([]byte, error) {
-	if r, ok := l.contents[path]; ok {
+	l.contentsMu.Lock()
+	r, ok := l.contents[path]
+	l.contentsMu.Unlock()
+	if ok {
 		return r.content, r.err
 	}
 	return source.ReadRegular(path, source.MaxFileSize)

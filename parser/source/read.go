@@ -59,15 +59,28 @@ func ReadRegular(path string, limit int64) ([]byte, error) {
 	if limit > 0 {
 		r = io.LimitReader(f, limit+1)
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(info.Size()) + 1)
-	if _, err := buf.ReadFrom(r); err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	// A buffer of the stated size and one byte more holds the file and
+	// shows at once whether it grew while read. bytes.Buffer would double
+	// itself before its last read, and every file the run keeps would
+	// hold twice its size.
+	buf := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
 	}
-	if limit > 0 && int64(buf.Len()) > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(int64(buf.Len()), limit)}
+	if limit > 0 && int64(len(buf)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(int64(len(buf)), limit)}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // TooLarge is the error of a file of size bytes, past limit.

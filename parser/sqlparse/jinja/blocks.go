@@ -161,8 +161,8 @@ func isConfig(src string, t sqltext.Token) bool {
 	if t.Kind != sqltext.JinjaExpr {
 		return false
 	}
-	m := callHead.FindStringSubmatch(jinjaInner(t.Text(src)))
-	return m != nil && m[1] == "config"
+	name, _, ok := callHead(jinjaInner(t.Text(src)))
+	return ok && name == "config"
 }
 
 func inSpans(spans []sqltext.Edit, t sqltext.Token) bool {

@@ -110,8 +110,8 @@ func Calls(src string, regions []Region) []CallSite {
 func callAt(text string, i int, name string, regionStart int) CallSite {
 	c := CallSite{Name: name, Offset: regionStart + i, Kwargs: map[string]string{}}
 	for _, a := range jinjaArgs(text[i:]) {
-		if kv := jinjaKwarg.FindStringSubmatch(a); kv != nil {
-			c.Kwargs[kv[1]] = strings.TrimSpace(kv[2])
+		if key, value, ok := kwarg(a); ok {
+			c.Kwargs[key] = strings.TrimSpace(value)
 		} else if a != "" {
 			c.Args = append(c.Args, a)
 		}

@@ -114,7 +114,7 @@ func (x *expander) expand(c CallSite, env Env) (string, bool) {
 
 // apply renders a macro's body with its parameters bound to args.
 func (x *expander) apply(m Macro, args []Value, kwargs map[string]Value, env Env) (string, bool) {
-	out, ret, ok := x.applyValue(m, args, kwargs, env)
+	out, ret, ok := x.applyValue(m, args, kwargs, env, x.filterOnly && x.inBlock == 0)
 	if !ok {
 		return "", false
 	}
@@ -154,10 +154,21 @@ func (m Macro) bind(args []Value, kwargs map[string]Value, env Env) map[string]V
 }
 
 // applyValue renders a macro's body with its parameters bound, returning
-// its text, or the value it returns.
-func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, env Env) (string, *Value, bool) {
+// its text, or the value it returns. With filterOnly the body is read as
+// IncrementalFilter reads a model's: only what may hold the filter is
+// rendered, which is all that is kept of text written outside the
+// model's is_incremental() blocks. A value is always rendered whole.
+func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, env Env, filterOnly bool) (string, *Value, bool) {
 	bound := m.bind(args, kwargs, env)
-	sub := &expander{opts: x.opts, incremental: x.incremental, keepIncremental: x.keepIncremental, limit: x.limit, depth: x.depth + 1}
+	sub := &expander{opts: x.opts, incremental: x.incremental, keepIncremental: x.keepIncremental, limit: x.limit, depth: x.depth + 1, filterOnly: filterOnly}
+	if filterOnly {
+		for name, v := range bound {
+			if carriesTags(v) {
+				// A block set the caller passed in may hold the filter.
+				sub.bound(name)
+			}
+		}
+	}
 	out, ret, ok := sub.render(m.template, sub.withCalls(Env{Names: bound, Resolve: env.Resolve, This: env.This, Vars: env.Vars}))
 	x.testedIncremental = x.testedIncremental || sub.testedIncremental
 	if !ok {
@@ -174,7 +185,7 @@ func (x *expander) withCalls(env Env) Env {
 		if !ok || m.queries || x.depth >= maxExpansionDepth {
 			return Value{}
 		}
-		out, ret, ok := x.applyValue(m, args, kwargs, env)
+		out, ret, ok := x.applyValue(m, args, kwargs, env, false)
 		switch {
 		case !ok:
 			return Value{}
@@ -192,8 +203,8 @@ func (x *expander) env() Env {
 
 // parseCallExpr reads an expression that is one call, name(args...).
 func parseCallExpr(inner string) (CallSite, bool) {
-	m := callHead.FindStringSubmatchIndex(inner)
-	if m == nil {
+	name, _, ok := callHead(inner)
+	if !ok {
 		return CallSite{}, false
 	}
 	args := jinjaArgs(inner)
@@ -201,10 +212,10 @@ func parseCallExpr(inner string) (CallSite, bool) {
 	if args == nil && !strings.HasSuffix(strings.TrimSpace(inner), "()") || end != len(strings.TrimSpace(inner))-1 {
 		return CallSite{}, false
 	}
-	c := CallSite{Name: inner[m[2]:m[3]], Kwargs: map[string]string{}}
+	c := CallSite{Name: name, Kwargs: map[string]string{}}
 	for _, a := range args {
-		if kv := jinjaKwarg.FindStringSubmatch(a); kv != nil {
-			c.Kwargs[kv[1]] = strings.TrimSpace(kv[2])
+		if key, value, ok := kwarg(a); ok {
+			c.Kwargs[key] = strings.TrimSpace(value)
 		} else if a != "" {
 			c.Args = append(c.Args, a)
 		}
@@ -346,7 +357,6 @@ func stripNotes(s string) string {
 var (
 	returnCall = regexp.MustCompile(`(?s)^return\s*\((.*)\)$`)
 	forHead    = regexp.MustCompile(`(?s)^([A-Za-z_]\w*)(?:\s*,\s*([A-Za-z_]\w*))?\s+in\s+(.+)$`)
-	setInline  = regexp.MustCompile(`(?s)^([A-Za-z_]\w*)\s*=\s*(.+)$`)
 )
 
 // returnValue matches return(...), nil for anything else.
@@ -381,9 +391,9 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 				return "", &v, true
 			}
 		case "set":
-			if m := setInline.FindStringSubmatch(n.text); m != nil {
-				env = env.with(m[1], Eval(m[2], env))
-				x.bound(m[1])
+			if name, value, ok := setAssignment(n.text); ok {
+				env = env.with(name, Eval(value, env))
+				x.bound(name)
 			}
 		case "setblock":
 			// A block set is a value the filter may use: rendered whole.
@@ -481,6 +491,17 @@ func (x *expander) loop(n *tnode, env Env) (string, *Value, bool) {
 // macro's SQL, the current time for dbt's clock macros; anything else
 // stays Jinja, for the model's reading to shape a placeholder for it.
 func (x *expander) expr(inner string, env Env) string {
+	if x.filterOnly && x.inBlock == 0 {
+		// The call's text matters only for the filter it may hold: read
+		// as such, not rendered whole as a value first.
+		if c, ok := parseCallExpr(inner); ok {
+			if _, project := x.opts.Macros[c.Name]; project {
+				if s, ok := x.expand(c, env); ok {
+					return s
+				}
+			}
+		}
+	}
 	v := Eval(inner, env)
 	if s, ok := v.Render(); ok && v.Kind != None {
 		return s

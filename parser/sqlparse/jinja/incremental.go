@@ -2,6 +2,7 @@ package jinja
 
 import (
 	"cmp"
+	"slices"
 	"strings"
 )
 
@@ -162,6 +163,15 @@ func (x *expander) bound(name string) {
 		x.setNames = map[string]bool{}
 	}
 	x.setNames[name] = true
+}
+
+// carriesTags reports whether a value holds Jinja tags, as a block set
+// holding a kept is_incremental() block does.
+func carriesTags(v Value) bool {
+	if strings.Contains(v.Text, "{%") {
+		return true
+	}
+	return slices.ContainsFunc(v.Items, carriesTags)
 }
 
 // callsIncremental reports whether an expression may write an

@@ -85,10 +85,84 @@ var (
 	sourceCall  = regexp.MustCompile(`^source\(\s*(['"][^'"]+['"])\s*,\s*(['"][^'"]+['"])\s*\)$`)
 	quoteCall   = regexp.MustCompile(`^adapter\.quote\(\s*(['"][^'"]+['"])\s*\)$`)
 	relCall     = regexp.MustCompile(`\b(ref|source)\(\s*(['"][^'"]+['"])\s*(?:,\s*(['"][^'"]+['"])\s*)?(?:,\s*\w+\s*=\s*[^)]*)?\)`)
-	callHead    = regexp.MustCompile(`^([A-Za-z_][\w.]*)\s*\(`)
 	incremental = regexp.MustCompile(`^if\s+(not\s+)?is_incremental\(\s*\)\s*$`)
-	jinjaKwarg  = regexp.MustCompile(`(?s)^(\w+)\s*=([^=].*)$`)
 )
+
+// Calls and keyword arguments are read on every Jinja expression of every
+// model and macro; the scanners below do what the regular expressions
+// ^([A-Za-z_][\w.]*)\s*\( and ^(\w+)\s*=([^=].*)$ would, without their
+// cost in allocations.
+
+// callHead reads the head of a call, a dotted name and its opening
+// parenthesis, at the start of inner: the name and the offset past "(".
+func callHead(inner string) (name string, end int, ok bool) {
+	if inner == "" || !(inner[0] == '_' || inner[0]|0x20 >= 'a' && inner[0]|0x20 <= 'z') {
+		return "", 0, false
+	}
+	i := 1
+	for i < len(inner) && (isWordByte(inner[i]) || inner[i] == '.') {
+		i++
+	}
+	j := i
+	for j < len(inner) && isRESpace(inner[j]) {
+		j++
+	}
+	if j == len(inner) || inner[j] != '(' {
+		return "", 0, false
+	}
+	return inner[:i], j + 1, true
+}
+
+// kwarg splits a keyword argument, name=value (name==value is a
+// comparison, a positional argument); value keeps its spacing.
+func kwarg(arg string) (name, value string, ok bool) {
+	i := 0
+	for i < len(arg) && isWordByte(arg[i]) {
+		i++
+	}
+	if i == 0 {
+		return "", "", false
+	}
+	j := i
+	for j < len(arg) && isRESpace(arg[j]) {
+		j++
+	}
+	if j+1 >= len(arg) || arg[j] != '=' || arg[j+1] == '=' {
+		return "", "", false
+	}
+	return arg[:i], arg[j+1:], true
+}
+
+// setAssignment splits the inside of {% set name = value %}, as
+// ^([A-Za-z_]\w*)\s*=\s*(.+)$ would: a value of spaces alone keeps its
+// last one.
+func setAssignment(text string) (name, value string, ok bool) {
+	if text == "" || !(text[0] == '_' || text[0]|0x20 >= 'a' && text[0]|0x20 <= 'z') {
+		return "", "", false
+	}
+	i := 1
+	for i < len(text) && isWordByte(text[i]) {
+		i++
+	}
+	j := i
+	for j < len(text) && isRESpace(text[j]) {
+		j++
+	}
+	if j == len(text) || text[j] != '=' || j+1 == len(text) {
+		return "", "", false
+	}
+	rest := text[j+1:]
+	value = strings.TrimLeft(rest, " \t\n\f\r")
+	if value == "" {
+		value = rest[len(rest)-1:]
+	}
+	return text[:i], value, true
+}
+
+// isRESpace is the whitespace of \s in a regular expression.
+func isRESpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\f' || c == '\r'
+}
 
 // jinjaInner returns the text inside a Jinja token without its delimiters
 // and whitespace-control marks.
@@ -452,12 +526,12 @@ func splitJinja(s string, sep byte) []string {
 // jinjaArgs returns the arguments of a Jinja call name(...): the text
 // between the call's own brackets, split at the top-level commas.
 func jinjaArgs(inner string) []string {
-	m := callHead.FindStringIndex(inner)
-	if m == nil {
+	_, open, ok := callHead(inner)
+	if !ok {
 		return nil
 	}
 	depth := 0
-	for i := m[1] - 1; i < len(inner); i++ {
+	for i := open - 1; i < len(inner); i++ {
 		switch inner[i] {
 		case '\'', '"':
 			c := inner[i]
@@ -470,7 +544,7 @@ func jinjaArgs(inner string) []string {
 			depth++
 		case ')', ']', '}':
 			if depth--; depth == 0 {
-				return splitJinja(inner[m[1]:i], ',')
+				return splitJinja(inner[open:i], ',')
 			}
 		}
 	}
@@ -522,8 +596,8 @@ func readConfig(m *Model, inner string, offset int, snapshot bool) *Model {
 		}
 	}
 	for _, arg := range jinjaArgs(inner) {
-		if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil {
-			set(kv[1], kv[2])
+		if key, value, ok := kwarg(arg); ok {
+			set(key, value)
 			continue
 		}
 		if len(arg) < 2 || arg[0] != '{' || arg[len(arg)-1] != '}' {
@@ -572,11 +646,10 @@ var knownMacros = map[string]macroKind{
 }
 
 func macroOf(inner string) (name string, kind macroKind) {
-	m := callHead.FindStringSubmatch(inner)
-	if m == nil {
+	name, _, ok := callHead(inner)
+	if !ok {
 		return "", unknownMacro
 	}
-	name = m[1]
 	if k, ok := knownMacros[name]; ok {
 		return name, k
 	}

@@ -198,8 +198,8 @@ func (r *jinjaReading) shape(k int) string {
 	case name == "date_spine":
 		part := "day"
 		for _, arg := range jinjaArgs(inner) {
-			if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil && kv[1] == "datepart" {
-				if s, ok := jinjaString(kv[2]); ok && plainIdent.MatchString(s) {
+			if key, value, ok := kwarg(arg); ok && key == "datepart" {
+				if s, ok := jinjaString(value); ok && plainIdent.MatchString(s) {
 					part = s
 				}
 			}
@@ -237,8 +237,8 @@ func (r *jinjaReading) shape(k int) string {
 		// writes it (GitLab's dbt_audit(cte_ref="final", ...)). It reads
 		// the WITH query it names, else the last one.
 		for _, arg := range jinjaArgs(inner) {
-			if kv := jinjaKwarg.FindStringSubmatch(arg); kv != nil {
-				arg = kv[2]
+			if _, value, ok := kwarg(arg); ok {
+				arg = value
 			}
 			if s, ok := jinjaString(arg); ok && plainIdent.MatchString(s) && r.definesCTE(s) {
 				cte = s
@@ -373,8 +373,8 @@ func groupByShape(inner string) string {
 	n := 1
 	if args := jinjaArgs(inner); len(args) > 0 {
 		v := args[0]
-		if kv := jinjaKwarg.FindStringSubmatch(v); kv != nil {
-			v = kv[2]
+		if _, value, ok := kwarg(v); ok {
+			v = value
 		}
 		if m, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && m >= 1 && m <= 1000 {
 			n = m
