@@ -649,6 +649,7 @@ type loader struct {
 	// project folder of each folder asked about ("" outside one), and
 	// projectGraphs the lineages read from projects' own files.
 	projects      map[string]*dbtproject.Project
+	macroFiles    dbtproject.MacroFiles
 	projectDirs   map[string]string
 	projectGraphs map[projectKey]*rules.DBT
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.

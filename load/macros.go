@@ -27,7 +27,7 @@ func (l *loader) projectFor(dir string) *dbtproject.Project {
 	}
 	p, ok := l.projects[project]
 	if !ok {
-		p = dbtproject.Open(project, dbtproject.Options{ReadSQL: l.readSQL})
+		p = dbtproject.Open(project, dbtproject.Options{ReadSQL: l.readSQL, MacroFiles: &l.macroFiles})
 		l.projects[project] = p
 	}
 	return p

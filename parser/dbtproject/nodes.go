@@ -4,10 +4,8 @@ import (
 	"cmp"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/source"
@@ -65,22 +63,7 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 	}
 	add(ps.models, manifest.Model, []string{".sql", ".py"})
 	add(ps.snapshots, manifest.Snapshot, []string{".sql"})
-	var wg sync.WaitGroup
-	next := make(chan *sqlFile)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				f.scan(r.p.opts.ReadSQL, r.p.Macros, r.p.Vars)
-			}
-		}()
-	}
-	for _, f := range files {
-		next <- f
-	}
-	close(next)
-	wg.Wait()
+	inParallel(len(files), func(i int) { files[i].scan(r.p.opts.ReadSQL, r.p.Macros, r.p.Vars) })
 	return files
 }
 
@@ -88,24 +71,11 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 // files define, in parallel, and queues them for link.
 func (r *reader) readRelations(files []*sqlFile) {
 	opts := jinja.Options{Macros: r.p.Macros, Vars: r.p.Vars}
-	var wg sync.WaitGroup
-	next := make(chan *sqlFile)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for f := range next {
-				f.readRelations(opts, r.p.opts.ReadSQL)
-			}
-		}()
-	}
-	for _, f := range files {
-		if len(f.placed) > 0 {
-			next <- f
+	inParallel(len(files), func(i int) {
+		if f := files[i]; len(f.placed) > 0 {
+			f.readRelations(opts, r.p.opts.ReadSQL)
 		}
-	}
-	close(next)
-	wg.Wait()
+	})
 	for _, f := range files {
 		for _, pl := range f.placed {
 			for _, rc := range f.refs {
@@ -232,13 +202,8 @@ func (f *sqlFile) readRelations(opts jinja.Options, read func(string) ([]byte, e
 // not literals is rendered to find them.
 func relations(src string, regions []jinja.Region, opts jinja.Options) []jinja.RelationCall {
 	if !strings.Contains(src, "{%") {
-		literal := true
-		for _, c := range jinja.Calls(src, regions) {
-			if _, project := opts.Macros[c.Name]; project {
-				literal = false
-				break
-			}
-		}
+		isProjectMacro := func(name string) bool { _, project := opts.Macros[name]; return project }
+		literal := len(jinja.CallsOf(src, regions, isProjectMacro)) == 0
 		if literal {
 			calls := jinja.RelationCalls(src, regions, jinja.Env{Vars: opts.Vars})
 			for _, rc := range calls {

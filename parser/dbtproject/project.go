@@ -14,8 +14,10 @@ package dbtproject
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -84,6 +86,69 @@ type Options struct {
 	// ReadSQL reads a model or snapshot file, absolute path, as a caller
 	// that has read it already hands it over; nil reads it from disk.
 	ReadSQL func(path string) ([]byte, error)
+	// MacroFiles, when set, shares the macro files read among the
+	// projects of a run: sibling projects often read one macro folder.
+	MacroFiles *MacroFiles
+}
+
+// MacroFiles are macro files read, by path; safe for concurrent use.
+type MacroFiles struct {
+	mu    sync.Mutex
+	files map[string]macroFile
+}
+
+type macroFile struct {
+	macros map[string]jinja.Macro
+	err    error
+}
+
+// read reads the macro file at path, once.
+func (mf *MacroFiles) read(path string) macroFile {
+	if mf != nil {
+		mf.mu.Lock()
+		f, ok := mf.files[path]
+		mf.mu.Unlock()
+		if ok {
+			return f
+		}
+	}
+	var f macroFile
+	if b, err := source.ReadRegular(path, maxFile); err != nil {
+		f.err = source.Cause(err)
+	} else {
+		f.macros = map[string]jinja.Macro{}
+		jinja.ReadMacros(string(b), f.macros)
+	}
+	if mf != nil {
+		mf.mu.Lock()
+		if mf.files == nil {
+			mf.files = map[string]macroFile{}
+		}
+		mf.files[path] = f
+		mf.mu.Unlock()
+	}
+	return f
+}
+
+// inParallel calls fn for 0..n-1 on as many goroutines as there are
+// processors, and returns once every call has.
+func inParallel(n int, fn func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				fn(i)
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // Open reads what reading any model of the project needs: dbt_project.yml
@@ -98,9 +163,7 @@ func Open(dir string, opts Options) *Project {
 	r := &reader{p: p}
 	p.root = r.readProjectFile()
 	p.paths = r.resourcePaths(p.root)
-	for _, dir := range p.paths.macros {
-		r.readMacros(dir)
-	}
+	r.readMacros(p.paths.macros)
 	return p
 }
 
@@ -307,15 +370,23 @@ func walk(dir string, exts []string, visit func(path string)) {
 	})
 }
 
-func (r *reader) readMacros(dir string) {
-	walk(dir, []string{".sql", ".jinja"}, func(path string) {
-		b, err := source.ReadRegular(path, maxFile)
-		if err != nil {
-			r.problem(path, 0, "cannot be read: %v", source.Cause(err))
-			return
+// readMacros reads the macro files of dirs in parallel; their macros are
+// added in the order the files are walked, as dbt's last definition of a
+// name wins.
+func (r *reader) readMacros(dirs []string) {
+	var paths []string
+	for _, dir := range dirs {
+		walk(dir, []string{".sql", ".jinja"}, func(path string) { paths = append(paths, path) })
+	}
+	files := make([]macroFile, len(paths))
+	inParallel(len(paths), func(i int) { files[i] = r.p.opts.MacroFiles.read(paths[i]) })
+	for i, f := range files {
+		if f.err != nil {
+			r.problem(paths[i], 0, "cannot be read: %v", f.err)
+			continue
 		}
-		jinja.ReadMacros(string(b), r.p.Macros)
-	})
+		maps.Copy(r.p.Macros, f.macros)
+	}
 }
 
 // MacroVars returns the vars the project macro name reads with var(), each

@@ -3,7 +3,6 @@ package dbtproject
 import (
 	"bytes"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -156,22 +155,7 @@ func (r *reader) readProperties(dirs []string) *properties {
 	}
 	read := make([]*properties, len(files))
 	problems := make([]*Problem, len(files))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				read[i], problems[i] = propertiesOf(files[i], relevant)
-			}
-		}()
-	}
-	for i := range files {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	inParallel(len(files), func(i int) { read[i], problems[i] = propertiesOf(files[i], relevant) })
 	props := &properties{config: map[string]config{}}
 	for i, fp := range read {
 		if problems[i] != nil {

@@ -178,12 +178,8 @@ func next(toks []sqltext.Token, src string, i int) string {
 }
 
 func callsIncrementalMacro(src string, opts jinja.Options) bool {
-	for _, c := range jinja.Calls(src, jinja.Regions(src)) {
-		if jinja.TestsIncremental(opts.Macros, c.Name) {
-			return true
-		}
-	}
-	return false
+	testsIncremental := func(name string) bool { return jinja.TestsIncremental(opts.Macros, name) }
+	return len(jinja.CallsOf(src, jinja.Regions(src), testsIncremental)) > 0
 }
 
 // Query reads the range semantics of a bigquery-etl query: bqetl runs it

@@ -67,7 +67,12 @@ type CallSite struct {
 
 // Calls lists every call in the regions of src, nested calls included,
 // in the order they start.
-func Calls(src string, regions []Region) []CallSite {
+func Calls(src string, regions []Region) []CallSite { return CallsOf(src, regions, nil) }
+
+// CallsOf is Calls of the names keep accepts (nil accepts every name).
+// Reading a call's arguments is most of the cost, and most callers want
+// a few names.
+func CallsOf(src string, regions []Region, keep func(name string) bool) []CallSite {
 	var out []CallSite
 	for _, r := range regions {
 		text := src[r.Start:r.End]
@@ -97,7 +102,7 @@ func Calls(src string, regions []Region) []CallSite {
 			for k < len(text) && (text[k] == ' ' || text[k] == '\t' || text[k] == '\n' || text[k] == '\r') {
 				k++
 			}
-			if k < len(text) && text[k] == '(' {
+			if k < len(text) && text[k] == '(' && (keep == nil || keep(name)) {
 				out = append(out, callAt(text, i, name, r.Start))
 			}
 			i = j - 1
@@ -135,10 +140,7 @@ type RelationCall struct {
 // arguments evaluated with the names env binds.
 func RelationCalls(src string, regions []Region, env Env) []RelationCall {
 	var out []RelationCall
-	for _, c := range Calls(src, regions) {
-		if c.Name != "ref" && c.Name != "source" {
-			continue
-		}
+	for _, c := range CallsOf(src, regions, isRelationCall) {
 		rc := RelationCall{Kind: c.Name, Offset: c.Offset, Known: true}
 		for _, a := range c.Args {
 			v := Eval(a, env)
@@ -181,7 +183,7 @@ func ConfigKeys(src string, regions []Region) []ConfigKey {
 
 func configKeys(src string, regions []Region, env Env) []ConfigKey {
 	var out []ConfigKey
-	for _, c := range Calls(src, regions) {
+	for _, c := range CallsOf(src, regions, isConfigCall) {
 		if c.Name == "config.set" && len(c.Args) == 2 {
 			// config.set('unique_key', key) in a macro sets one key.
 			if key := Eval(c.Args[0], env); key.Kind == String {
@@ -221,11 +223,12 @@ func configKeys(src string, regions []Region, env Env) []ConfigKey {
 // calls the macro. Each key is placed at the call.
 func MacroConfigKeys(src string, regions []Region, macros map[string]Macro, vars map[string]Value) []ConfigKey {
 	var out []ConfigKey
-	for _, c := range Calls(src, regions) {
-		m, ok := macros[c.Name]
-		if !ok || dbtBuiltins[c.Name] || !strings.Contains(m.Body, "config") {
-			continue
-		}
+	setsConfig := func(name string) bool {
+		m, ok := macros[name]
+		return ok && !dbtBuiltins[name] && strings.Contains(m.Body, "config")
+	}
+	for _, c := range CallsOf(src, regions, setsConfig) {
+		m := macros[c.Name]
 		env := Env{Vars: vars}
 		args := make([]Value, len(c.Args))
 		for i, a := range c.Args {
@@ -236,13 +239,17 @@ func MacroConfigKeys(src string, regions []Region, macros map[string]Macro, vars
 			kwargs[k] = Eval(a, env)
 		}
 		env.Names = m.bind(args, kwargs, env)
-		for _, k := range configKeys(m.Body, Regions(m.Body), env) {
+		for _, k := range configKeys(m.Body, m.bodyRegions(), env) {
 			k.Call, k.At = c.Offset, c.Offset
 			out = append(out, k)
 		}
 	}
 	return out
 }
+
+func isRelationCall(name string) bool { return name == "ref" || name == "source" }
+
+func isConfigCall(name string) bool { return name == "config" || name == "config.set" }
 
 // regionEnd is the end of the region holding offset.
 func regionEnd(regions []Region, offset int) int {

@@ -798,7 +798,7 @@ func TemplateRelations(src string, opts Options) []RelationCall {
 		}
 		for _, c := range Calls(text, regions) {
 			if m, project := opts.Macros[c.Name]; project {
-				for _, rc := range RelationCalls(m.Body, Regions(m.Body), Env{Vars: opts.Vars}) {
+				for _, rc := range RelationCalls(m.Body, m.bodyRegions(), Env{Vars: opts.Vars}) {
 					if !rc.Known {
 						rc.Offset = max(strings.Index(src, c.Name), 0)
 					}

@@ -146,10 +146,9 @@ func filterAt(src string, opts Options) int {
 		}
 		return regions[negated].Start
 	}
-	for _, c := range Calls(src, regions) {
-		if TestsIncremental(opts.Macros, c.Name) {
-			return c.Offset
-		}
+	testsIncremental := func(name string) bool { return TestsIncremental(opts.Macros, name) }
+	if calls := CallsOf(src, regions, testsIncremental); len(calls) > 0 {
+		return calls[0].Offset
 	}
 	return -1
 }

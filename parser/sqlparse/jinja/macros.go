@@ -29,6 +29,7 @@ type Macro struct {
 	// something whose result is data (run_query and the like): both are
 	// read once, for the many calls of a macro.
 	template []*tnode
+	regions  []Region
 	queries  bool
 	// callees are the names the body calls.
 	callees []string
@@ -63,6 +64,15 @@ var (
 	testsIncremental = regexp.MustCompile(`\{%-?\+?\s*(?:if|elif)\b[^%]*\bis_incremental\s*\(`)
 )
 
+// bodyRegions are the Jinja regions of the body, read once by ReadMacros
+// for the many calls of a macro.
+func (m Macro) bodyRegions() []Region {
+	if m.regions == nil {
+		return Regions(m.Body)
+	}
+	return m.regions
+}
+
 // ReadMacros reads the macro definitions of a file of a project's macros
 // folder, by name: the shape of what each writes, whether it tests
 // is_incremental(), its parameters and its body.
@@ -70,12 +80,14 @@ func ReadMacros(src string, into map[string]Macro) {
 	for _, d := range macroDefinitions(src) {
 		body := d.body
 		macro := Macro{Shape: bodyShape(body), Incremental: testsIncremental.MatchString(body), Body: body,
-			template: parseTemplate(body), queries: dataDependent.MatchString(body)}
-		for _, c := range Calls(body, Regions(body)) {
-			if !slices.Contains(macro.callees, c.Name) {
-				macro.callees = append(macro.callees, c.Name)
+			template: parseTemplate(body), regions: Regions(body), queries: dataDependent.MatchString(body)}
+		// Only the names are wanted: no call's arguments are read.
+		CallsOf(body, macro.regions, func(name string) bool {
+			if !slices.Contains(macro.callees, name) {
+				macro.callees = append(macro.callees, name)
 			}
-		}
+			return false
+		})
 		for _, p := range splitJinja(d.params, ',') {
 			name, def, _ := strings.Cut(p, "=")
 			if name = strings.TrimSpace(name); name != "" {
