@@ -565,9 +565,28 @@ func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definition
 			}
 		}
 	}
-	for _, d := range streamed {
-		add(d.sf, d.parse())
+	// Every unit waits for these parses: they run on all processors, and
+	// each is dropped once read (what add records is a set).
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	next := make(chan definingFile)
+	for range min(runtime.GOMAXPROCS(0), len(streamed)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for d := range next {
+				f := d.parse()
+				mu.Lock()
+				add(d.sf, f)
+				mu.Unlock()
+			}
+		}()
 	}
+	for _, d := range streamed {
+		next <- d
+	}
+	close(next)
+	wg.Wait()
 	return defs
 }
 

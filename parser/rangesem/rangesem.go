@@ -94,8 +94,8 @@ func Classify(filter string) Semantics {
 		text := t.Text(filter)
 		switch t.Kind {
 		case sqltext.Word:
-			switch w := strings.ToUpper(text); {
-			case sqlparse.IsClock(w, next(toks, filter, i) == "("):
+			switch {
+			case sqlparse.IsClock(text, next(toks, filter, i) == "("):
 				capOnly = capOnly && upperBound(toks, filter, i)
 				if clock != "" {
 					break
@@ -104,9 +104,9 @@ func Classify(filter string) Semantics {
 				if next(toks, filter, i) == "(" {
 					clock += "()"
 				}
-			case w == strings.ToUpper(jinja.ThisText):
+			case strings.EqualFold(text, jinja.ThisText):
 				this = "its own rows"
-			case w == strings.ToUpper(jinja.VarText):
+			case strings.EqualFold(text, jinja.VarText):
 				vars = "var()"
 			}
 		case sqltext.String:

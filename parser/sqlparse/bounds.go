@@ -323,17 +323,36 @@ var nowFunctions = map[string]bool{
 // when call says it is called. For readers of text that was not parsed,
 // such as a rendered incremental filter.
 func IsClock(word string, call bool) bool {
-	w := strings.ToLower(word)
-	if nowColumns[w] || w == "current_datetime" {
+	// Lowered on the stack: the readers ask of every word they read.
+	var buf [24]byte
+	if len(word) > len(buf) {
+		return false // longer than any clock's name
+	}
+	for i := range len(word) {
+		c := word[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	w := buf[:len(word)]
+	if clockWords[string(w)] {
 		return true
 	}
-	for _, name := range nowValueFunctions {
-		if name == w {
-			return true
-		}
-	}
-	return call && nowFunctions[w] && w != "unix_timestamp"
+	return call && nowFunctions[string(w)] && string(w) != "unix_timestamp"
 }
+
+// clockWords are the names that read the clock without parentheses.
+var clockWords = func() map[string]bool {
+	words := map[string]bool{"current_datetime": true}
+	for w := range nowColumns {
+		words[w] = true
+	}
+	for _, w := range nowValueFunctions {
+		words[w] = true
+	}
+	return words
+}()
 
 // nowColumns are Oracle-style names used without parentheses, which
 // PostgreSQL reads as column names.
