@@ -106,6 +106,8 @@ func (v Value) Field(key string) Value {
 type Env struct {
 	// Names are the bound names: a macro's parameters.
 	Names map[string]Value
+	// bound are the names bound since (with): set tags, loop variables.
+	bound *binding
 	// Resolve renders ref() and source() (see Options.Resolve).
 	Resolve func(kind string, args []string) string
 	// This renders {{ this }}; "" leaves it unknown.
@@ -160,6 +162,13 @@ func exprTokens(s string) []exprToken {
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
 			i++
 		case c == '\'' || c == '"':
+			end := strings.IndexByte(s[i+1:], c)
+			if end >= 0 && strings.IndexByte(s[i+1:i+1+end], '\\') < 0 {
+				// No escapes, as nearly always: the literal is its text.
+				out = append(out, exprToken{'s', s[i+1 : i+1+end]})
+				i += end + 2
+				continue
+			}
 			j := i + 1
 			var b strings.Builder
 			for j < len(s) && s[j] != c {
@@ -297,12 +306,12 @@ func (p *exprParser) operand() Value {
 		if t.text == "this" && p.env.This != "" {
 			return Value{Kind: Relation, Text: p.env.This}
 		}
-		if v, ok := p.env.Names[t.text]; ok {
+		if v, ok := p.env.lookup(t.text); ok {
 			return v
 		}
 		// blockchain.name reads an entry of a bound dict.
 		if head, rest, dotted := strings.Cut(t.text, "."); dotted {
-			if v, ok := p.env.Names[head]; ok && v.Kind == Dict {
+			if v, ok := p.env.lookup(head); ok && v.Kind == Dict {
 				for _, key := range strings.Split(rest, ".") {
 					if v = v.Field(key); v.Kind != Dict {
 						break

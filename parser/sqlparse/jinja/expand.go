@@ -672,13 +672,29 @@ func splitWord(s, op string) []string {
 }
 
 func (e Env) with(name string, v Value) Env {
-	names := make(map[string]Value, len(e.Names)+1)
-	for k, val := range e.Names {
-		names[k] = val
-	}
-	names[name] = v
-	e.Names = names
+	// Prepended, not copied: a loop binds its names for every item, and
+	// copying the bindings each time grew with all that was bound.
+	e.bound = &binding{name: name, value: v, next: e.bound}
 	return e
+}
+
+// binding is a name bound on top of an Env's Names, and those bound
+// before it.
+type binding struct {
+	name  string
+	value Value
+	next  *binding
+}
+
+// lookup finds a bound name, the latest binding first.
+func (e Env) lookup(name string) (Value, bool) {
+	for b := e.bound; b != nil; b = b.next {
+		if b.name == name {
+			return b.value, true
+		}
+	}
+	v, ok := e.Names[name]
+	return v, ok
 }
 
 // dbtBuiltins are dbt's own functions, which a project may override (a
