@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
 	"regexp"
@@ -369,9 +370,21 @@ func returnValue(expr string) []string {
 
 // render writes nodes as text; ret is set when the template returns a
 // value (return(...)), which is then its result. ok is false when the
-// text cannot be known.
+// text cannot be known; out is then "", as it is when ret is set.
 func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok bool) {
-	var b strings.Builder
+	var b bytes.Buffer
+	if ret, ok = x.renderTo(&b, nodes, env); !ok || ret != nil {
+		return "", ret, ok
+	}
+	return b.String(), nil, true
+}
+
+// renderTo is render writing into b: the blocks, arms and loops of a
+// template write where their parent does, not into text of their own
+// that the parent copies. What it writes is left in b when it fails or
+// returns a value; render drops it then.
+func (x *expander) renderTo(b *bytes.Buffer, nodes []*tnode, env Env) (ret *Value, ok bool) {
+	start := b.Len()
 	for _, n := range nodes {
 		switch n.kind {
 		case "text":
@@ -379,7 +392,7 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 		case "expr":
 			if m := returnValue(n.text); m != nil {
 				v := Eval(m[1], env)
-				return "", &v, true
+				return &v, true
 			}
 			if x.filterOnly && x.inBlock == 0 && !callsIncremental(n.text, x.opts.Macros, x.setNames) {
 				continue
@@ -388,7 +401,7 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 		case "do":
 			if m := returnValue(n.text); m != nil {
 				v := Eval(m[1], env)
-				return "", &v, true
+				return &v, true
 			}
 		case "set":
 			if name, value, ok := setAssignment(n.text); ok {
@@ -401,90 +414,82 @@ func (x *expander) render(nodes []*tnode, env Env) (out string, ret *Value, ok b
 			s, _, ok := x.render(n.body, env)
 			x.inBlock--
 			if !ok {
-				return "", nil, false
+				return nil, false
 			}
 			env = env.with(strings.TrimSpace(n.text), Value{Kind: String, Text: s})
 			x.bound(strings.TrimSpace(n.text))
 		case "if":
 			if x.keepIncremental && incremental.MatchString("if "+strings.TrimSpace(n.arms[0].test)) {
-				s, ok := x.incrementalBlock(n, env)
-				if !ok {
-					return "", nil, false
+				if !x.incrementalBlock(b, n, env) {
+					return nil, false
 				}
-				b.WriteString(s)
 				continue
 			}
 			if a, ok := incrementalArm(n); ok && x.keepIncremental {
 				// {% elif is_incremental() %} after tests of a var a
 				// normal run does not set (dev_dates): its filter.
-				s, ok := x.incrementalBlock(&tnode{kind: "if", arms: []arm{a}}, env)
-				if !ok {
-					return "", nil, false
+				if !x.incrementalBlock(b, &tnode{kind: "if", arms: []arm{a}}, env) {
+					return nil, false
 				}
-				b.WriteString(s)
 				continue
 			}
 			for _, a := range n.arms {
 				if a.test != "" && !x.truth(a.test, env) {
 					continue
 				}
-				s, r, ok := x.render(a.body, env)
-				if !ok || r != nil {
-					return s, r, ok
+				if r, ok := x.renderTo(b, a.body, env); !ok || r != nil {
+					return r, ok
 				}
-				b.WriteString(s)
 				break
 			}
 		case "for":
-			s, r, ok := x.loop(n, env)
-			if !ok || r != nil {
-				return s, r, ok
+			if r, ok := x.loop(b, n, env); !ok || r != nil {
+				return r, ok
 			}
-			b.WriteString(s)
 		case "opaque":
 			x.unread = "it writes SQL in a {% " + n.text + " %} block"
-			return "", nil, false
+			return nil, false
 		}
-		if limit := cmp.Or(x.limit, maxExpansion); b.Len() > limit {
+		if limit := cmp.Or(x.limit, maxExpansion); b.Len()-start > limit {
 			x.unread = fmt.Sprintf("its SQL is larger than the %d KiB bflint expands", limit>>10)
 			x.tooLarge = true
-			return "", nil, false
+			return nil, false
 		}
 	}
-	return b.String(), nil, true
+	return nil, true
 }
 
-// loop unrolls a for loop over a known list; over anything else its body
-// is read once, with the loop variable unknown, as a model's loops are.
-func (x *expander) loop(n *tnode, env Env) (string, *Value, bool) {
+// loop unrolls a for loop over a known list, into b; over anything else
+// its body is read once, with the loop variable unknown, as a model's
+// loops are.
+func (x *expander) loop(b *bytes.Buffer, n *tnode, env Env) (*Value, bool) {
 	m := forHead.FindStringSubmatch(n.arms[0].test)
 	if m == nil {
-		return "", nil, true
+		return nil, true
 	}
 	seq := Eval(m[3], env)
-	var b strings.Builder
 	if seq.Kind != List || len(seq.Items) > maxLoop {
-		s, r, ok := x.render(n.arms[0].body, env.with(m[1], Value{}).with("loop", Value{}))
-		return s, r, ok
+		return x.renderTo(b, n.arms[0].body, env.with(m[1], Value{}).with("loop", Value{}))
 	}
+	start := b.Len()
 	for i, it := range seq.Items {
 		inner := env.with("loop.first", Value{Kind: Bool, Bool: i == 0}).with("loop.last", Value{Kind: Bool, Bool: i == len(seq.Items)-1}).
 			with("loop.index", Value{Kind: Number, Text: strconv.Itoa(i + 1)}).with("loop.index0", Value{Kind: Number, Text: strconv.Itoa(i)})
 		if m[2] != "" {
 			if it.Kind != List || len(it.Items) != 2 {
-				return "", nil, true
+				// Items that are not pairs: the loop writes nothing.
+				b.Truncate(start)
+				return nil, true
 			}
 			inner = inner.with(m[1], it.Items[0]).with(m[2], it.Items[1])
 		} else {
 			inner = inner.with(m[1], it)
 		}
-		s, r, ok := x.render(n.arms[0].body, inner)
-		if !ok || r != nil {
-			return s, r, ok
+		if r, ok := x.renderTo(b, n.arms[0].body, inner); !ok || r != nil {
+			return r, ok
 		}
-		b.WriteString(s)
 	}
-	return b.String(), nil, true
+	return nil, true
 }
 
 // expr writes a Jinja expression: a known value's text, a nested project

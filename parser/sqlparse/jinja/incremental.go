@@ -1,6 +1,7 @@
 package jinja
 
 import (
+	"bytes"
 	"cmp"
 	"slices"
 	"strings"
@@ -216,10 +217,9 @@ func incrementalArm(n *tnode) (arm, bool) {
 	return arm{}, false
 }
 
-// incrementalBlock writes an {% if is_incremental() %} block out, each
-// branch rendered.
-func (x *expander) incrementalBlock(n *tnode, env Env) (string, bool) {
-	var b strings.Builder
+// incrementalBlock writes an {% if is_incremental() %} block out into b,
+// each branch rendered.
+func (x *expander) incrementalBlock(b *bytes.Buffer, n *tnode, env Env) bool {
 	for i, a := range n.arms {
 		switch {
 		case i == 0:
@@ -230,14 +230,13 @@ func (x *expander) incrementalBlock(n *tnode, env Env) (string, bool) {
 			b.WriteString("{% elif " + a.test + " %}")
 		}
 		x.inBlock++
-		s, r, ok := x.render(a.body, env)
+		r, ok := x.renderTo(b, a.body, env)
 		x.inBlock--
 		if !ok || r != nil {
 			x.unread = cmp.Or(x.unread, "it returns from inside an is_incremental() test")
-			return "", false
+			return false
 		}
-		b.WriteString(s)
 	}
 	b.WriteString("{% endif %}")
-	return b.String(), true
+	return true
 }
