@@ -766,8 +766,9 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		Resolve:      resolver(m),
 	}
 	sf := &rules.SQLFile{Source: f, Bqetl: l.bqetlQuery(path)}
+	var memo *jinja.Memo
 	if p := l.projectFor(filepath.Dir(path)); p != nil {
-		opts.Macros, opts.Vars = p.Macros, p.Vars
+		opts.Macros, opts.Vars, memo = p.Macros, p.Vars, &p.Memo
 		if n := m.ModelAt(path); n != nil {
 			sf.Model = n
 			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
@@ -777,7 +778,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		if sf.Model != nil {
 			// How a run of the model chooses its partitions, read while
 			// the file is read.
-			r := rangesem.Model(f.Text(), jinja.Options{Macros: opts.Macros, Vars: opts.Vars}, sf.Model.Config)
+			r := rangesem.Model(f.Text(), jinja.Options{Macros: opts.Macros, Vars: opts.Vars, Memo: memo}, sf.Model.Config)
 			sf.Range = &r
 		}
 		parsed := sqlparse.Parse(f.Text(), opts)

@@ -91,7 +91,7 @@ func (l *loader) targetRange(p *plan.Plan, d *rules.DBT) *rules.TargetRange {
 	}
 	var opts jinja.Options
 	if proj := l.projectFor(filepath.Dir(path)); proj != nil {
-		opts.Macros, opts.Vars = proj.Macros, proj.Vars
+		opts.Macros, opts.Vars, opts.Memo = proj.Macros, proj.Vars, &proj.Memo
 	}
 	sem := rangesem.Model(string(content), opts, n.Config)
 	line := 1

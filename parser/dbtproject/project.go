@@ -49,6 +49,9 @@ type Project struct {
 	Unresolved []Unresolved
 	// Problems are project files that could not be read.
 	Problems []Problem
+	// Memo keeps what reading the project's models' incremental filters
+	// learns of its macros, for the models read after.
+	Memo jinja.Memo
 
 	// nodes and graph are what Nodes and Graph read; root and paths what
 	// reading them needs of dbt_project.yml.

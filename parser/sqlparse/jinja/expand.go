@@ -71,6 +71,8 @@ type expander struct {
 	// when the expansion passed it.
 	limit    int
 	tooLarge bool
+	// memo, when set, keeps the renderings of macro calls (see Memo).
+	memo *Memo
 }
 
 // dataDependent are calls whose result bflint cannot know: SQL a macro
@@ -161,7 +163,17 @@ func (m Macro) bind(args []Value, kwargs map[string]Value, env Env) map[string]V
 // model's is_incremental() blocks. A value is always rendered whole.
 func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, env Env, filterOnly bool) (string, *Value, bool) {
 	bound := m.bind(args, kwargs, env)
-	sub := &expander{opts: x.opts, incremental: x.incremental, keepIncremental: x.keepIncremental, limit: x.limit, depth: x.depth + 1, filterOnly: filterOnly}
+	var key memoKey
+	if x.memo != nil {
+		key = memoKey{template: bodyKey(m), incremental: x.incremental, keep: x.keepIncremental, filterOnly: filterOnly,
+			limit: x.limit, depth: x.depth, this: env.This, args: argsKey(m, bound)}
+		if r, ok := x.memo.get(key); ok {
+			x.took(r)
+			return r.out, r.ret, r.ok
+		}
+	}
+	sub := &expander{opts: x.opts, incremental: x.incremental, keepIncremental: x.keepIncremental, limit: x.limit, depth: x.depth + 1,
+		filterOnly: filterOnly, memo: x.memo}
 	if filterOnly {
 		for name, v := range bound {
 			if carriesTags(v) {
@@ -171,11 +183,20 @@ func (x *expander) applyValue(m Macro, args []Value, kwargs map[string]Value, en
 		}
 	}
 	out, ret, ok := sub.render(m.template, sub.withCalls(Env{Names: bound, Resolve: env.Resolve, This: env.This, Vars: env.Vars}))
-	x.testedIncremental = x.testedIncremental || sub.testedIncremental
-	if !ok {
-		x.unread, x.tooLarge = sub.unread, sub.tooLarge
+	r := rendering{out: out, ret: ret, ok: ok, testedIncremental: sub.testedIncremental, unread: sub.unread, tooLarge: sub.tooLarge}
+	if x.memo != nil {
+		x.memo.put(key, r)
 	}
+	x.took(r)
 	return out, ret, ok
+}
+
+// took passes on to x what rendering a macro call tells its caller.
+func (x *expander) took(r rendering) {
+	x.testedIncremental = x.testedIncremental || r.testedIncremental
+	if !r.ok {
+		x.unread, x.tooLarge = r.unread, r.tooLarge
+	}
 }
 
 // withCalls lets expressions in env call the project's macros for the

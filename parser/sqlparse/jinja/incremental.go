@@ -38,7 +38,7 @@ const ThisText = "__this__"
 func IncrementalFilter(src string, opts Options) Filter {
 	f := Filter{At: -1}
 	opts.Resolve = func(kind string, args []string) string { return kind + "_" + strings.Join(args, "_") }
-	x := &expander{opts: opts, incremental: true, keepIncremental: true, filterOnly: true, limit: 4 << 20}
+	x := &expander{opts: opts, incremental: true, keepIncremental: true, filterOnly: true, limit: 4 << 20, memo: opts.Memo}
 	env := x.withCalls(Env{Resolve: opts.Resolve, Vars: opts.Vars, This: ThisText, MarkVars: true})
 	text, _, ok := x.render(parseTemplate(src), env)
 	if !ok {

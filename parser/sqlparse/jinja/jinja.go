@@ -41,6 +41,9 @@ type Options struct {
 	// already loaded (incremental, append or no unique_key): Expand then
 	// reads a macro that decides the filter whatever its size.
 	AppendsUnlessFiltered bool
+	// Memo, when set, keeps IncrementalFilter's renderings of macro calls
+	// for the other models of the project (see Memo).
+	Memo *Memo
 }
 
 // Variant is one reading of a Jinja template: which branches of
