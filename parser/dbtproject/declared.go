@@ -12,7 +12,7 @@ import (
 // seeds makes a node of each CSV file of the seed folders.
 func (r *reader) seeds(dirs []string, props *properties, tree *folder) {
 	for _, root := range dirs {
-		walk(root, []string{".csv"}, func(path string) {
+		r.p.walk(root, []string{".csv"}, func(path string) {
 			rel, _ := filepath.Rel(root, path)
 			parts := strings.Split(filepath.ToSlash(rel), "/")
 			name := strings.TrimSuffix(parts[len(parts)-1], filepath.Ext(path))

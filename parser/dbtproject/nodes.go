@@ -52,7 +52,7 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 	var files []*sqlFile
 	add := func(roots []string, kind string, exts []string) {
 		for _, root := range roots {
-			walk(root, exts, func(path string) {
+			r.p.walk(root, exts, func(path string) {
 				rel, _ := filepath.Rel(root, path)
 				parts := strings.Split(filepath.ToSlash(rel), "/")
 				ext := filepath.Ext(path)

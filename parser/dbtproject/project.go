@@ -60,6 +60,9 @@ type Project struct {
 	root                 *yaml.Node
 	paths                paths
 	opts                 Options
+	// listed are the files below each folder walked (walk).
+	listed   map[string][]string
+	listedMu sync.Mutex
 }
 
 // Unresolved is a ref() or source() of a project file that names no node
@@ -350,8 +353,30 @@ func (r *reader) resourcePaths(root *yaml.Node) paths {
 }
 
 // walk calls visit for each regular file below dir whose name ends in one
-// of exts, skipping dbt's installed packages and build output.
-func walk(dir string, exts []string, visit func(path string)) {
+// of exts, skipping dbt's installed packages and build output. A folder is
+// walked once: the models, their properties and the seeds are read from
+// the same folders, by Nodes and again by Graph.
+func (p *Project) walk(dir string, exts []string, visit func(path string)) {
+	for _, path := range p.files(dir) {
+		lower := strings.ToLower(filepath.Base(path))
+		for _, ext := range exts {
+			if strings.HasSuffix(lower, ext) {
+				visit(path)
+				break
+			}
+		}
+	}
+}
+
+// files lists the regular files below dir in the order a walk visits
+// them, once per folder.
+func (p *Project) files(dir string) []string {
+	p.listedMu.Lock()
+	defer p.listedMu.Unlock()
+	if files, ok := p.listed[dir]; ok {
+		return files
+	}
+	var files []string
 	_ = filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -362,15 +387,16 @@ func walk(dir string, exts []string, visit func(path string)) {
 			}
 			return nil
 		}
-		lower := strings.ToLower(d.Name())
-		for _, ext := range exts {
-			if strings.HasSuffix(lower, ext) && d.Type().IsRegular() {
-				visit(path)
-				return nil
-			}
+		if d.Type().IsRegular() {
+			files = append(files, path)
 		}
 		return nil
 	})
+	if p.listed == nil {
+		p.listed = map[string][]string{}
+	}
+	p.listed[dir] = files
+	return files
 }
 
 // readMacros reads the macro files of dirs in parallel; their macros are
@@ -379,7 +405,7 @@ func walk(dir string, exts []string, visit func(path string)) {
 func (r *reader) readMacros(dirs []string) {
 	var paths []string
 	for _, dir := range dirs {
-		walk(dir, []string{".sql", ".jinja"}, func(path string) { paths = append(paths, path) })
+		r.p.walk(dir, []string{".sql", ".jinja"}, func(path string) { paths = append(paths, path) })
 	}
 	files := make([]macroFile, len(paths))
 	inParallel(len(paths), func(i int) { files[i] = r.p.opts.MacroFiles.read(paths[i]) })

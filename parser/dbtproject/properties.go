@@ -135,7 +135,7 @@ func (r *reader) readProperties(dirs []string) *properties {
 	var files []string
 	seen := map[string]bool{}
 	for _, dir := range dirs {
-		walk(dir, []string{".yml", ".yaml"}, func(path string) {
+		r.p.walk(dir, []string{".yml", ".yaml"}, func(path string) {
 			if !seen[path] {
 				seen[path] = true
 				files = append(files, path)
