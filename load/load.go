@@ -476,7 +476,9 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			}
 			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
 			u.Parse = func() {
-				sf.Parsed = parse()
+				if sf.Parsed == nil { // a file read for definitions is parsed already
+					sf.Parsed = parse()
+				}
 				u.Directives = rules.SQLDirectives(sf)
 			}
 			units = append(units, u)
@@ -566,7 +568,8 @@ func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definition
 		}
 	}
 	// Every unit waits for these parses: they run on all processors, and
-	// each is dropped once read (what add records is a set).
+	// each is kept for its unit's rules, which run first (rules.Run), so
+	// that it is parsed once and held briefly. What add records is a set.
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	next := make(chan definingFile)
@@ -575,9 +578,9 @@ func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definition
 		go func() {
 			defer wg.Done()
 			for d := range next {
-				f := d.parse()
+				d.sf.Parsed = d.parse()
 				mu.Lock()
-				add(d.sf, f)
+				add(d.sf, d.sf.Parsed)
 				mu.Unlock()
 			}
 		}()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/token"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -178,7 +179,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 			}
 		}()
 	}
-	for i := range units {
+	for _, i := range lintOrder(units) {
 		next <- i
 	}
 	close(next)
@@ -204,6 +205,23 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		return res.Errors[i].Rule.Code < res.Errors[j].Rule.Code
 	})
 	return res
+}
+
+// lintOrder is the order units are linted in: a streamed unit whose file
+// was parsed before the run (load reads some files for definitions) goes
+// first, so that its parse is not held while the others are read. The
+// results keep the units' order whatever the order of linting.
+func lintOrder(units []*Unit) []int {
+	order := make([]int, 0, len(units))
+	var later []int
+	for i, u := range units {
+		if u.Parse != nil && slices.ContainsFunc(u.SQL, func(sf *SQLFile) bool { return sf.Parsed != nil }) {
+			order = append(order, i)
+		} else {
+			later = append(later, i)
+		}
+	}
+	return append(order, later...)
 }
 
 type unitResult struct {
