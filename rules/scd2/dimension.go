@@ -1,7 +1,9 @@
 package scd2
 
 import (
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
@@ -129,20 +131,67 @@ func (ds *dimensions) mayJoin(text string) bool {
 	if len(ds.cataloged) > 0 || len(ds.patterns) > 0 {
 		return true
 	}
-	text = strings.ToLower(text)
+	text = lowerForNames(text, ds.byName)
 	if len(ds.byName) > 0 && namesAny(text, ds.byName) {
 		// A snapshot is named in the file (ref('orders_snapshot')).
 		return true
 	}
-	for _, ns := range []names{ds.validFrom, ds.validTo, currentFlagNames} {
-		for _, word := range ns.words() {
-			if strings.Contains(text, word) {
-				return true
-			}
+	for _, word := range columnWords(ds.validFrom, ds.validTo) {
+		if strings.Contains(text, word) {
+			return true
 		}
 	}
 	return false
 }
+
+// lowerForNames lowers text to match the names against: ASCII letters
+// only, unless a name has other letters. strings.ToLower reads every rune
+// of a text that holds one non-ASCII byte (a comment's dash or emoji),
+// which made lowering most of what this check cost.
+func lowerForNames(text string, names map[string][]int) string {
+	for name := range names {
+		for i := range len(name) {
+			if name[i] >= 0x80 {
+				return strings.ToLower(text)
+			}
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	for i := range len(text) {
+		c := text[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// columnWords are the words SQL using a validity or current-flag column
+// holds, less those that hold another (a text holding is_current_version
+// holds is_current), for each set of validity names a run uses.
+func columnWords(from, to names) []string {
+	key := strings.Join(from, ",") + "|" + strings.Join(to, ",")
+	if w, ok := columnWordsOf.Load(key); ok {
+		return w.([]string)
+	}
+	var all []string
+	for _, ns := range []names{from, to, currentFlagNames} {
+		all = append(all, ns.words()...)
+	}
+	var out []string
+	for _, w := range all {
+		redundant := slices.ContainsFunc(all, func(o string) bool { return o != w && strings.Contains(w, o) })
+		if !redundant && !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	columnWordsOf.Store(key, out)
+	return out
+}
+
+var columnWordsOf sync.Map
 
 // namesAny reports whether a word of text (lower case) is a key of names.
 func namesAny(text string, names map[string][]int) bool {
