@@ -287,8 +287,11 @@ func parse(src string, opts Options) *File {
 			text, m := sqltext.Rewrite(src, p.Start, p.End, edits)
 			code := unchangedCode(src, toks, text, p)
 			if code == nil {
-				stoks, _ := sqltext.Lex(text)
-				code = sqltext.Code(stoks)
+				var spliced bool
+				if code, spliced = sqltext.SplicedCode(src, toks, text, m); !spliced {
+					stoks, _ := sqltext.Lex(text)
+					code = sqltext.Code(stoks)
+				}
 			}
 			first := firstCode(code, 0)
 			if first < 0 || text[first:] == ";" {

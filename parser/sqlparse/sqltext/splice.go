@@ -1,0 +1,87 @@
+package sqltext
+
+import "strings"
+
+// SplicedCode returns the code tokens of text, rewritten from src by m,
+// without lexing all of it again: the tokens of src (toks, from Lex)
+// serve the runs copied from it, and only the replacement texts are
+// lexed. ok is false where that could read text otherwise than Lex(text)
+// does, and the caller lexes it whole: a token that a copied run cuts, two
+// runs that meet without a space or a bracket between them (a word next
+// to a word would join), a hash comment (whether # starts one depends on
+// the line before it), backslashes and triple quotes (they change how
+// the whole text is lexed), and a replacement Lex cannot read whole or
+// that ends in a line comment.
+func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []Token, ok bool) {
+	if m == nil || m.outer != nil || strings.ContainsAny(text, "#\\\x00") || strings.Contains(text, "'''") || strings.Contains(text, `"""`) {
+		return nil, false
+	}
+	code = make([]Token, 0, len(text)/8+4)
+	next := 0 // index in toks of the first token that may start a copied run
+	for si, s := range m.segments {
+		if si > 0 && !separated(text, s.out) {
+			return nil, false
+		}
+		if !s.copied {
+			rtoks, err := lex(text[s.out:s.out+s.length], 0)
+			if err != nil || !tiles(rtoks, 0, s.length) || rtoks[len(rtoks)-1].Kind == LineComment {
+				// A line comment the replacement ends in runs on over
+				// what follows it.
+				return nil, false
+			}
+			for _, t := range rtoks {
+				if t.IsCode() {
+					code = append(code, Token{Kind: t.Kind, Start: t.Start + s.out, End: t.End + s.out})
+				}
+			}
+			continue
+		}
+		for next < len(toks) && toks[next].Start < s.orig {
+			next++
+		}
+		i := next
+		end := s.orig + s.length
+		for next < len(toks) && toks[next].End <= end {
+			next++
+		}
+		if !tiles(toks[i:next], s.orig, end) {
+			return nil, false
+		}
+		for _, t := range toks[i:next] {
+			if t.IsCode() {
+				code = append(code, Token{Kind: t.Kind, Start: t.Start - s.orig + s.out, End: t.End - s.orig + s.out})
+			}
+		}
+	}
+	if n := len(m.segments); n == 0 || m.segments[n-1].out+m.segments[n-1].length != len(text) {
+		return nil, false
+	}
+	return code, true
+}
+
+// tiles reports whether toks cover start..end exactly, one after another.
+func tiles(toks []Token, start, end int) bool {
+	if start == end {
+		return len(toks) == 0
+	}
+	if len(toks) == 0 || toks[0].Start != start || toks[len(toks)-1].End != end {
+		return false
+	}
+	for i := 1; i < len(toks); i++ {
+		if toks[i].Start != toks[i-1].End {
+			return false
+		}
+	}
+	return true
+}
+
+// separated reports whether the runs meeting at offset at of text are
+// lexed apart whatever they hold: a space or a bracket, comma or
+// semicolon stands on one side of the meeting point.
+func separated(text string, at int) bool {
+	if at == 0 || at == len(text) {
+		return true
+	}
+	apart := func(c byte) bool { return isSpace(c) || strings.IndexByte("(),;", c) >= 0 }
+	return apart(text[at-1]) || apart(text[at])
+}
