@@ -409,6 +409,9 @@ func (x *expander) renderTo(b *bytes.Buffer, nodes []*tnode, env Env) (ret *Valu
 	for _, n := range nodes {
 		switch n.kind {
 		case "text":
+			if x.filterOnly && x.inBlock == 0 {
+				continue // text outside the is_incremental() blocks is not kept
+			}
 			b.WriteString(n.text)
 		case "expr":
 			if m := returnValue(n.text); m != nil {
