@@ -1,6 +1,9 @@
 package sqltext
 
-import "strings"
+import (
+	"sort"
+	"strings"
+)
 
 // SplicedCode returns the code tokens of text, rewritten from src by m,
 // without lexing all of it again: the tokens of src (toks, from Lex)
@@ -16,8 +19,17 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 	if m == nil || m.outer != nil || strings.ContainsAny(text, "#\\\x00") || strings.Contains(text, "'''") || strings.Contains(text, `"""`) {
 		return nil, false
 	}
-	code = make([]Token, 0, len(text)/8+4)
-	next := 0 // index in toks of the first token that may start a copied run
+	if n := len(m.segments); n == 0 || m.segments[n-1].out+m.segments[n-1].length != len(text) {
+		return nil, false
+	}
+	// The tokens of each run, shifted from their run's offsets to text's;
+	// all are known before the code tokens are, which sizes them once.
+	type run struct {
+		toks  []Token
+		shift int
+	}
+	runs := make([]run, 0, len(m.segments))
+	n := 0
 	for si, s := range m.segments {
 		if si > 0 && !separated(text, s.out) {
 			return nil, false
@@ -29,32 +41,26 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 				// what follows it.
 				return nil, false
 			}
-			for _, t := range rtoks {
-				if t.IsCode() {
-					code = append(code, Token{Kind: t.Kind, Start: t.Start + s.out, End: t.End + s.out})
-				}
-			}
+			runs = append(runs, run{rtoks, s.out})
+			n += len(rtoks)
 			continue
 		}
-		for next < len(toks) && toks[next].Start < s.orig {
-			next++
-		}
-		i := next
 		end := s.orig + s.length
-		for next < len(toks) && toks[next].End <= end {
-			next++
-		}
-		if !tiles(toks[i:next], s.orig, end) {
+		i := sort.Search(len(toks), func(k int) bool { return toks[k].Start >= s.orig })
+		j := sort.Search(len(toks), func(k int) bool { return toks[k].Start >= end })
+		if !tiles(toks[i:j], s.orig, end) {
 			return nil, false
 		}
-		for _, t := range toks[i:next] {
+		runs = append(runs, run{toks[i:j], s.out - s.orig})
+		n += j - i
+	}
+	code = make([]Token, 0, n)
+	for _, r := range runs {
+		for _, t := range r.toks {
 			if t.IsCode() {
-				code = append(code, Token{Kind: t.Kind, Start: t.Start - s.orig + s.out, End: t.End - s.orig + s.out})
+				code = append(code, Token{Kind: t.Kind, Start: t.Start + r.shift, End: t.End + r.shift})
 			}
 		}
-	}
-	if n := len(m.segments); n == 0 || m.segments[n-1].out+m.segments[n-1].length != len(text) {
-		return nil, false
 	}
 	return code, true
 }
