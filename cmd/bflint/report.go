@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/bflint/bflint/internal/outfile"
 	"github.com/bflint/bflint/reporters/github"
 	jsonreport "github.com/bflint/bflint/reporters/json"
 	"github.com/bflint/bflint/reporters/markdown"
@@ -102,6 +102,9 @@ func useColor(o *lintOptions, terminal bool) bool {
 }
 
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*readerAware); ok {
+		w = r.w
+	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }
