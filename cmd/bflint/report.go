@@ -27,11 +27,12 @@ func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr
 		if dest == "" {
 			dest = o.output
 		}
-		if dest == "" {
-			if err := writeReport(stdout, t.format, res, o, root, isTerminal(stdout)); err != nil {
+		w, ok := standardStream(dest, stdout, stderr)
+		if ok {
+			if err := writeReport(w, t.format, res, o, root, isTerminal(w)); err != nil {
 				return internalErrorf("writing %s report: %v", t.format, err)
 			}
-			if t.format == "text" && annotateForActions(o) {
+			if dest == "" && t.format == "text" && annotateForActions(o) {
 				if err := github.WriteAnnotations(stdout, res, github.StepLimit); err != nil {
 					return internalErrorf("writing GitHub Actions annotations: %v", err)
 				}

@@ -59,7 +59,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		case "models":
 			return modelsCommand(args[1:], stdout)
 		case "brief":
-			return briefCommand(args[1:], stdout)
+			return briefCommand(args[1:], stdout, stderr)
 		case "completion":
 			return completionCommand(args[1:], stdout)
 		case "version", "--version", "-version":

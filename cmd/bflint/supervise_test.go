@@ -32,6 +32,7 @@ func TestClosedStdout(t *testing.T) {
 	for _, args := range [][]string{
 		{"rules"},
 		{"--now", examplesNow, "--format", "sarif", "../../examples/broken"},
+		{"--now", examplesNow, "--format", "json=/dev/stdout", "../../examples/broken"},
 	} {
 		cmd := bflintProcess(t, args...)
 		stdout, err := cmd.StdoutPipe()
