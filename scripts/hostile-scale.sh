@@ -119,6 +119,24 @@ if [ "$entry_findings" -ne 10000 ]; then
   failed=1
 fi
 
+# The same entries, their table's metadata.yaml at the edges of its
+# numbers' types: an offset that wrapped the dates round, and an expiry
+# past the calendar, which once made every entry a false BF108.
+cat >"$work/entries/sql/shop-prod/orders_derived/orders_v1/metadata.yaml" <<'YAML'
+bigquery:
+  time_partitioning:
+    type: day
+    field: submission_date
+    expiration_days: 1e308
+scheduling:
+  date_partition_offset: 9223372036854775807
+YAML
+measure "10,000 entries, metadata numbers at the edges" 5 500 BF001 "$work/entries"
+if grep -q '"code": "BF108"' "$work/report.json" || ! grep -q 'moves every date off the calendar' "$work/report.json"; then
+  echo "  want the offset reported (BF001) and no BF108 for an expiry past the calendar"
+  failed=1
+fi
+
 # 60 MB SQL files of short statements, joins, statements the parser
 # rejects, a dbt model, and one 60 MB line.
 sql_file() { # NAME LINE: LINE repeated to 60 MB

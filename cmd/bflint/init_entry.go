@@ -206,10 +206,10 @@ func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
 	if t.Offset.V != 0 && t.Partitioning.V == "month" {
 		notes = append(notes, "A month-partitioned table with a date_partition_offset: bqetl stops unless the entry sets ignore_date_partition_offset: true (BF107).")
 	}
-	if t.ExpirationDays.V > 0 {
-		oldest := entryDate.AddDate(0, 0, -int(t.ExpirationDays.V))
+	if t.ExpirationDays.Limited && t.ExpirationDays.Days > 0 {
+		oldest := entryDate.AddDate(0, 0, -t.ExpirationDays.Days)
 		if start.Before(oldest) {
-			notes = append(notes, fmt.Sprintf("The table keeps %g days of partitions: the first it still has is about %s, so the range starts before its data does (BF108).", t.ExpirationDays.V, day(oldest)))
+			notes = append(notes, fmt.Sprintf("The table keeps %s days of partitions: the first it still has is about %s, so the range starts before its data does (BF108).", t.ExpirationDays.Raw, day(oldest)))
 		}
 	}
 	switch {

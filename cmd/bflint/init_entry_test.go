@@ -196,3 +196,26 @@ func TestInitEntryWindows(t *testing.T) {
 		t.Errorf("a table reading one partition per partition is given a range:\n%s", stdout)
 	}
 }
+
+// Numbers at the edges of their type in metadata.yaml: an expiry longer
+// than the calendar keeps every partition, so init says nothing of an
+// expiry (1e20 once gave a comment that the range starts before the data),
+// and an offset off the calendar moves no date.
+func TestInitEntryEdgeNumbers(t *testing.T) {
+	bqetlTree(t)
+	meta := "sql/shop-prod/orders_derived/orders_v1/metadata.yaml"
+	for _, c := range []struct{ metadata, absent string }{
+		{"    expiration_days: 1e20\n", "BF108"},
+		{"    expiration_days: 1e308\n", "BF108"},
+		{"scheduling:\n  date_partition_offset: 9223372036854775807\n", "date_partition_offset"},
+	} {
+		text := "bigquery:\n  time_partitioning:\n    type: day\n    field: submission_date\n" + c.metadata
+		if err := os.WriteFile(meta, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, got, stderr := runInit(t, "--target", "orders_derived.orders_v1", "--start", "1990-03-01", "--end", "1990-03-20")
+		if code != 0 || strings.Contains(got, c.absent) {
+			t.Errorf("metadata %q: exit %d, stderr %q; the entry mentions %s:\n%s", c.metadata, code, stderr, c.absent, got)
+		}
+	}
+}
