@@ -219,3 +219,53 @@ func TestInitEntryEdgeNumbers(t *testing.T) {
 		}
 	}
 }
+
+// init -o for an entry writes only the table's own backfill.yaml, or a
+// new file, as the dbt init writes only a new one: a link to a file
+// elsewhere, any other file, another table's metadata.yaml, a folder and
+// a backfill.yaml that does not parse are refused, and left as they were.
+func TestInitEntryRefusals(t *testing.T) {
+	manifestPath, err := filepath.Abs("../../testdata/manifests/init_strategies.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := bqetlTree(t)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	link := "sql/shop-prod/orders_derived/order_counts_v1/backfill.yaml"
+	broken := "sql/shop-prod/orders_derived/daily_totals_v1/backfill.yaml"
+	for path, text := range map[string]string{outside: "outside\n", "notes.txt": "notes\n", broken: "2026-01-01: [unclosed\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symlink(t, outside, link)
+	if err := os.Mkdir("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{outside, "notes.txt", broken, "sql/shop-prod/orders_derived/daily_totals_v1/metadata.yaml"}
+	before := map[string][]byte{}
+	for _, f := range files {
+		before[f], _ = os.ReadFile(f)
+	}
+	for _, c := range []struct{ target, output, says string }{
+		{"orders_derived.order_counts_v1", link, "not a regular file"},
+		{"orders_derived.orders_v1", "notes.txt", "is not the backfill.yaml of shop-prod.orders_derived.orders_v1"},
+		{"orders_derived.orders_v1", "sql/shop-prod/orders_derived/daily_totals_v1/metadata.yaml", "is not the backfill.yaml"},
+		{"orders_derived.orders_v1", "out", "a folder"},
+		{"orders_derived.daily_totals_v1", broken, "line 1: invalid YAML"},
+	} {
+		code, _, stderr := runInit(t, "--target", c.target, "--start", "2026-03-01", "--end", "2026-03-20", "-o", c.output)
+		if code != exitUsage || !strings.Contains(stderr, c.says) {
+			t.Errorf("init --target %s -o %s: exit %d, stderr %q; want 2 and %q", c.target, c.output, code, stderr, c.says)
+		}
+	}
+	for _, f := range files {
+		if after, _ := os.ReadFile(f); !bytes.Equal(after, before[f]) {
+			t.Errorf("a refused init changed %s:\n%s", strings.TrimPrefix(f, dir), after)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--manifest", manifestPath, "--target", "sessions", "--start", "2026-03-01", "--end", "2026-03-20", "-o", "out"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "a folder") {
+		t.Errorf("dbt init -o a folder: exit %d, stderr %q; want it to say it is a folder", code, stderr.String())
+	}
+}
