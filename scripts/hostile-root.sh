@@ -72,7 +72,9 @@ if command -v setpriv >/dev/null 2>&1; then
   # written as it is, never opened again by name.
   cp -r examples/good "$work/good"
   chmod -R a+rX "$work/good"
-  out=$(cd "$work/good" && setpriv --reuid=65534 --regid=65534 --clear-groups env BFLINT_CACHE_DIR=off "$bin" --now "$now" --format json=/dev/stdout . 2>&1 | cat) ||
+  # setpriv execs bflint itself: through env, nobody could not reach a
+  # binary in a folder only root may enter, as CI's is.
+  out=$(cd "$work/good" && BFLINT_CACHE_DIR=off setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --now "$now" --format json=/dev/stdout . 2>&1 | cat) ||
     fail "--format json=/dev/stdout as nobody failed: $out"
   case $out in *'"findings"'*) ;; *) fail "--format json=/dev/stdout as nobody printed: $out" ;; esac
 else
