@@ -248,6 +248,13 @@ func (u *Unit) fileOf(pos token.Pos) *source.File {
 			return f.Source
 		}
 	}
+	if u.Plan != nil && u.Plan.Origin != nil {
+		for _, f := range u.Plan.Origin.Sources {
+			if f.Contains(pos) {
+				return f
+			}
+		}
+	}
 	return nil
 }
 

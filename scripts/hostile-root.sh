@@ -3,7 +3,8 @@
 # reports to /dev/null and /dev/stdout leave the device a device (in a
 # mount namespace of its own with a tmpfs /dev, never the host's), and a
 # report or a fixed plan owned by another user keeps its owner and mode,
-# and a folder its user cannot list is reported as such (run as nobody).
+# and a folder its user cannot list is reported as such, and a report to
+# /dev/stdout reaches a pipe root made (both run as nobody).
 # Without root, or without unshare, it says so and checks nothing.
 # Usage: scripts/hostile-root.sh BFLINT_BINARY
 set -euo pipefail
@@ -67,6 +68,15 @@ if command -v setpriv >/dev/null 2>&1; then
     *) fail "an unlistable folder as nobody printed: $out" ;;
   esac
   [ "$status" = 1 ] || fail "an unlistable folder as nobody: exit $status, want 1"
+  # A CI runner is not root: its stdout, a pipe another user made, is
+  # written as it is, never opened again by name.
+  cp -r examples/good "$work/good"
+  chmod -R a+rX "$work/good"
+  # setpriv execs bflint itself: through env, nobody could not reach a
+  # binary in a folder only root may enter, as CI's is.
+  out=$(cd "$work/good" && BFLINT_CACHE_DIR=off setpriv --reuid=65534 --regid=65534 --clear-groups "$bin" --now "$now" --format json=/dev/stdout . 2>&1 | cat) ||
+    fail "--format json=/dev/stdout as nobody failed: $out"
+  case $out in *'"findings"'*) ;; *) fail "--format json=/dev/stdout as nobody printed: $out" ;; esac
 else
   echo "hostile-root: setpriv not found: the unlistable folder is not checked"
 fi

@@ -15,6 +15,9 @@ import (
 // output the other tests compare is not followed by annotations; the tests
 // below set it themselves.
 func TestMain(m *testing.M) {
+	if os.Getenv(asBflintEnv) == "1" {
+		os.Exit(supervised(os.Args[1:]))
+	}
 	os.Unsetenv("GITHUB_ACTIONS")
 	// The CLI runs in process here: without this it would fill the user's
 	// manifest cache. Tests of the cache set their own folder.

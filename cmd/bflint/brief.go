@@ -39,7 +39,7 @@ func briefFlags(fs *flag.FlagSet) {
 	fs.Bool("all-entries", false, "brief every bigquery-etl entry, not only those still to run (status Initiate)")
 }
 
-func briefCommand(args []string, stdout io.Writer) error {
+func briefCommand(args []string, stdout, stderr io.Writer) error {
 	command := lookupSubcommand("brief")
 	flags := flag.NewFlagSet("bflint brief", flag.ContinueOnError)
 	flags.SetOutput(io.Discard)
@@ -103,8 +103,8 @@ func briefCommand(args []string, stdout io.Writer) error {
 		}
 		return bw.Flush()
 	}
-	if o.output == "" {
-		if err := write(stdout); err != nil {
+	if w, ok := standardStream(o.output, stdout, stderr); ok {
+		if err := write(w); err != nil {
 			return internalErrorf("writing the brief: %v", err)
 		}
 		return nil

@@ -205,6 +205,18 @@ func TestOutputDestinations(t *testing.T) {
 		t.Errorf("the pipe was replaced by a file: %v", err)
 	}
 
+	// The run's own streams are written as the streams they are, not
+	// opened again (which fails for any user but their owner).
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--now", examplesNow, "--fail-on", "never", "--format", "json=/dev/stdout", "--format", "sarif=/dev/stderr", "."}, &stdout, &stderr); code != 0 ||
+		!bytes.Contains(stdout.Bytes(), []byte(`"findings"`)) || !bytes.Contains(stderr.Bytes(), []byte(`"$schema"`)) {
+		t.Errorf("json=/dev/stdout and sarif=/dev/stderr: exit %d, stdout %q, stderr %q", code, clip(stdout.String()), clip(stderr.String()))
+	}
+	stdout.Reset()
+	if code := run([]string{"brief", "--now", examplesNow, "--output", "/dev/stdout", "."}, &stdout, &stderr); code != 0 || !bytes.Contains(stdout.Bytes(), []byte("# Backfill brief")) {
+		t.Errorf("brief --output /dev/stdout: exit %d, stdout %q", code, clip(stdout.String()))
+	}
+
 	before, _ := os.ReadFile("p.backfill.yaml")
 	for _, c := range []struct {
 		args []string

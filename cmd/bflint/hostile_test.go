@@ -520,7 +520,7 @@ func runHostile(t *testing.T, c hostileCase) time.Duration {
 	t.Chdir(dir)
 	reports := map[string]string{}
 	args := []string{"--no-color", "--now", examplesNow, "--format", "text"}
-	for _, f := range []string{"json", "sarif", "github", "rdjsonl"} {
+	for _, f := range []string{"json", "sarif", "github", "rdjsonl", "markdown"} {
 		reports[f] = filepath.Join(out, "report."+f)
 		args = append(args, "--format", f+"="+reports[f])
 	}
@@ -562,6 +562,8 @@ func runHostile(t *testing.T, c hostileCase) time.Duration {
 		outputs[f] = data
 	}
 	checkGitHub(t, outputs["github"])
+	checkText(t, outputs["github"])
+	checkText(t, outputs["markdown"])
 	var jsonReport any
 	for _, f := range []string{"json", "sarif"} {
 		var v any

@@ -41,7 +41,8 @@ makes bqetl do with the range (a partition offset, an expiry,
 depends_on_past) and list the incremental tables built from the table,
 which need entries of their own once this one is complete. With -o the
 entry goes on top of the table's backfill.yaml (bqetl keeps the newest
-first), and the file keeps its mode; a second entry of one day is refused.`
+first), and the file keeps its mode; a second entry of one day is refused,
+as is any other file that exists and a backfill.yaml that does not parse.`
 
 func initFlags(fs *flag.FlagSet) {
 	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation of the dbt project")
@@ -98,7 +99,9 @@ func initCommand(args []string, stdout io.Writer) error {
 		return commandUsageErrorf("init", "init --now is for a bqetl entry, which is dated; a dbt plan is not")
 	}
 	if output != "" {
-		if _, err := os.Lstat(output); err == nil {
+		if info, err := os.Lstat(output); err == nil && info.IsDir() {
+			return inputErrorf("init -o %s: a folder; name the plan file to write, such as %s", output, filepath.Join(output, "fix.backfill.yaml"))
+		} else if err == nil {
 			return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/window"
+	"github.com/bflint/bflint/parser/yamlx"
 )
 
 // entrySkeleton is what entryTemplate fills in: one bqetl backfill entry,
@@ -183,7 +184,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 		_, err := stdout.Write(b.Bytes())
 		return err
 	}
-	return writeEntry(output, sk.Date, b.Bytes())
+	return writeEntry(output, filepath.Join(obj.Dir, bqetl.FileName), id, sk.Date, b.Bytes())
 }
 
 // entryNotes says, for the table's metadata, what bqetl will do with the
@@ -206,10 +207,10 @@ func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
 	if t.Offset.V != 0 && t.Partitioning.V == "month" {
 		notes = append(notes, "A month-partitioned table with a date_partition_offset: bqetl stops unless the entry sets ignore_date_partition_offset: true (BF107).")
 	}
-	if t.ExpirationDays.V > 0 {
-		oldest := entryDate.AddDate(0, 0, -int(t.ExpirationDays.V))
+	if t.ExpirationDays.Limited && t.ExpirationDays.Days > 0 {
+		oldest := entryDate.AddDate(0, 0, -t.ExpirationDays.Days)
 		if start.Before(oldest) {
-			notes = append(notes, fmt.Sprintf("The table keeps %g days of partitions: the first it still has is about %s, so the range starts before its data does (BF108).", t.ExpirationDays.V, day(oldest)))
+			notes = append(notes, fmt.Sprintf("The table keeps %s days of partitions: the first it still has is about %s, so the range starts before its data does (BF108).", t.ExpirationDays.Raw, day(oldest)))
 		}
 	}
 	switch {
@@ -224,27 +225,46 @@ func entryNotes(t *bqetl.Table, start, end, entryDate time.Time) []string {
 	return notes
 }
 
-// writeEntry puts the entry at the top of an existing backfill.yaml, above
-// its newest entry, or writes a new file.
-func writeEntry(path, date string, entry []byte) error {
-	content, err := source.ReadRegular(path, source.MaxFileSize)
+// writeEntry puts the entry at the top of the table's own backfill.yaml,
+// above its newest entry, or writes a new file. Any other file that
+// exists is refused, as the dbt init refuses it: another table's
+// metadata.yaml, a link to a file elsewhere, a file bqetl does not read.
+func writeEntry(path, tableFile, table, date string, entry []byte) error {
+	info, err := os.Lstat(path)
 	if os.IsNotExist(err) {
 		if err := outfile.Create(path, entry, 0o644); err != nil {
-			return inputErrorf("init -o: %v", err)
+			return inputErrorf("init -o %s: %v", path, err)
 		}
 		return nil
 	}
 	if err != nil {
-		return inputErrorf("init -o: %v", err)
+		return inputErrorf("init -o %s: %v", path, err)
 	}
-	f := bqetl.ReadFile(source.Add(token.NewFileSet(), path, content))
-	for _, e := range f.Entries {
+	own, ownErr := os.Lstat(tableFile)
+	switch {
+	case info.IsDir():
+		return inputErrorf("init -o %s: a folder; name the table's backfill.yaml, %s, or a new file", path, tableFile)
+	case ownErr != nil || !os.SameFile(info, own):
+		return inputErrorf("init -o %s: the file exists and is not the backfill.yaml of %s; bflint init adds an entry only to %s, or writes a new file", path, table, tableFile)
+	case !info.Mode().IsRegular():
+		return inputErrorf("init -o %s: not a regular file (a link, a device or a pipe); bflint init writes entries only into the file itself", path)
+	}
+	content, err := source.ReadRegular(path, source.MaxFileSize)
+	if err != nil {
+		return inputErrorf("init -o %s: %v", path, err)
+	}
+	file := source.Add(token.NewFileSet(), path, content)
+	if root, problems := yamlx.Parse(file); root == nil && len(bytes.TrimSpace(content)) > 0 {
+		line := 1 + bytes.Count(content[:file.Offset(problems[0].Pos)], []byte("\n"))
+		return inputErrorf("init -o %s: line %d: %s; fix the file first, so that bqetl's one entry a day can be checked", path, line, problems[0].Message)
+	}
+	for _, e := range bqetl.ReadFile(file).Entries {
 		if e.Date.Raw == date {
 			return inputErrorf("init -o %s: the file has an entry of %s already, and bqetl allows one entry a day; edit that one", path, date)
 		}
 	}
 	if err := outfile.Write(path, append(entry, content...), 0o644); err != nil {
-		return inputErrorf("init -o: %v", err)
+		return inputErrorf("init -o %s: %v", path, err)
 	}
 	return nil
 }

@@ -196,3 +196,76 @@ func TestInitEntryWindows(t *testing.T) {
 		t.Errorf("a table reading one partition per partition is given a range:\n%s", stdout)
 	}
 }
+
+// Numbers at the edges of their type in metadata.yaml: an expiry longer
+// than the calendar keeps every partition, so init says nothing of an
+// expiry (1e20 once gave a comment that the range starts before the data),
+// and an offset off the calendar moves no date.
+func TestInitEntryEdgeNumbers(t *testing.T) {
+	bqetlTree(t)
+	meta := "sql/shop-prod/orders_derived/orders_v1/metadata.yaml"
+	for _, c := range []struct{ metadata, absent string }{
+		{"    expiration_days: 1e20\n", "BF108"},
+		{"    expiration_days: 1e308\n", "BF108"},
+		{"scheduling:\n  date_partition_offset: 9223372036854775807\n", "date_partition_offset"},
+	} {
+		text := "bigquery:\n  time_partitioning:\n    type: day\n    field: submission_date\n" + c.metadata
+		if err := os.WriteFile(meta, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, got, stderr := runInit(t, "--target", "orders_derived.orders_v1", "--start", "1990-03-01", "--end", "1990-03-20")
+		if code != 0 || strings.Contains(got, c.absent) {
+			t.Errorf("metadata %q: exit %d, stderr %q; the entry mentions %s:\n%s", c.metadata, code, stderr, c.absent, got)
+		}
+	}
+}
+
+// init -o for an entry writes only the table's own backfill.yaml, or a
+// new file, as the dbt init writes only a new one: a link to a file
+// elsewhere, any other file, another table's metadata.yaml, a folder and
+// a backfill.yaml that does not parse are refused, and left as they were.
+func TestInitEntryRefusals(t *testing.T) {
+	manifestPath, err := filepath.Abs("../../testdata/manifests/init_strategies.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := bqetlTree(t)
+	outside := filepath.Join(t.TempDir(), "outside.txt")
+	link := "sql/shop-prod/orders_derived/order_counts_v1/backfill.yaml"
+	broken := "sql/shop-prod/orders_derived/daily_totals_v1/backfill.yaml"
+	for path, text := range map[string]string{outside: "outside\n", "notes.txt": "notes\n", broken: "2026-01-01: [unclosed\n"} {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	symlink(t, outside, link)
+	if err := os.Mkdir("out", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files := []string{outside, "notes.txt", broken, "sql/shop-prod/orders_derived/daily_totals_v1/metadata.yaml"}
+	before := map[string][]byte{}
+	for _, f := range files {
+		before[f], _ = os.ReadFile(f)
+	}
+	for _, c := range []struct{ target, output, says string }{
+		{"orders_derived.order_counts_v1", link, "not a regular file"},
+		{"orders_derived.orders_v1", "notes.txt", "is not the backfill.yaml of shop-prod.orders_derived.orders_v1"},
+		{"orders_derived.orders_v1", "sql/shop-prod/orders_derived/daily_totals_v1/metadata.yaml", "is not the backfill.yaml"},
+		{"orders_derived.orders_v1", "out", "a folder"},
+		{"orders_derived.daily_totals_v1", broken, "line 1: invalid YAML"},
+	} {
+		code, _, stderr := runInit(t, "--target", c.target, "--start", "2026-03-01", "--end", "2026-03-20", "-o", c.output)
+		if code != exitUsage || !strings.Contains(stderr, c.says) {
+			t.Errorf("init --target %s -o %s: exit %d, stderr %q; want 2 and %q", c.target, c.output, code, stderr, c.says)
+		}
+	}
+	for _, f := range files {
+		if after, _ := os.ReadFile(f); !bytes.Equal(after, before[f]) {
+			t.Errorf("a refused init changed %s:\n%s", strings.TrimPrefix(f, dir), after)
+		}
+	}
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--manifest", manifestPath, "--target", "sessions", "--start", "2026-03-01", "--end", "2026-03-20", "-o", "out"}, &stdout, &stderr); code != exitUsage || !strings.Contains(stderr.String(), "a folder") {
+		t.Errorf("dbt init -o a folder: exit %d, stderr %q; want it to say it is a folder", code, stderr.String())
+	}
+}

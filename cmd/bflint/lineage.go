@@ -16,6 +16,7 @@ import (
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/window"
+	"github.com/bflint/bflint/reporters"
 )
 
 const lineageAbout = `Prints what a correction of TARGET (a unique_id, a model, snapshot or seed
@@ -144,7 +145,7 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		enc.SetEscapeHTML(false)
 		return enc.Encode(report)
 	}
-	return writeLineageText(stdout, g, m, &report)
+	return reporters.WritePrintable(stdout, func(w io.Writer) error { return writeLineageText(w, g, m, &report) })
 }
 
 // lineageSource reads the lineage the flags name, else the dbt lineage
@@ -242,7 +243,7 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 		windows[w.Node] = w
 	}
 	describe := func(id string) string {
-		text := id + " (" + nodeLabel(g, m, id) + ")"
+		text := reporters.OneLine(id) + " (" + nodeLabel(g, m, id) + ")"
 		if w, ok := windows[id]; ok {
 			text += fmt.Sprintf(" [reads it over %s: rebuild %s]", w.Window, w.Rebuild)
 		}
@@ -283,7 +284,7 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 			}
 		}
 	}
-	fmt.Fprintf(bw, "%s (%s) [target]\n", r.Target, nodeLabel(g, m, r.Target))
+	fmt.Fprintf(bw, "%s (%s) [target]\n", reporters.OneLine(r.Target), nodeLabel(g, m, r.Target))
 	walk(r.Target, "", 1)
 
 	fmt.Fprintln(bw)
@@ -292,7 +293,7 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 	} else {
 		fmt.Fprintf(bw, "Rebuild, in this order (%d):\n", len(r.Rebuild))
 		for i, id := range r.Rebuild {
-			line := fmt.Sprintf("  %d. %s (%s)", i+1, id, nodeLabel(g, m, id))
+			line := fmt.Sprintf("  %d. %s (%s)", i+1, reporters.OneLine(id), nodeLabel(g, m, id))
 			if w, ok := windows[id]; ok {
 				line += fmt.Sprintf(" over %s (reads the target over %s)", w.Rebuild, w.Window)
 			}
@@ -305,7 +306,7 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 	if len(r.Snapshots) > 0 {
 		fmt.Fprintf(bw, "Snapshots (%d): cannot be rebuilt; re-running one records the corrected values as new versions valid from now.\n", len(r.Snapshots))
 		for _, id := range r.Snapshots {
-			fmt.Fprintf(bw, "  %s\n", id)
+			fmt.Fprintf(bw, "  %s\n", reporters.OneLine(id))
 		}
 	}
 	if len(r.Notify) == 0 {
@@ -313,11 +314,15 @@ func writeLineageText(w io.Writer, g *lineage.Graph, m *manifest.Manifest, r *li
 	} else {
 		fmt.Fprintf(bw, "Notify (%d):\n", len(r.Notify))
 		for _, id := range r.Notify {
-			fmt.Fprintf(bw, "  %s\n", id)
+			fmt.Fprintf(bw, "  %s\n", reporters.OneLine(id))
 		}
 	}
 	for _, c := range r.Cycles {
-		fmt.Fprintf(bw, "Cycle in child_map among %s: no rebuild order can satisfy it.\n", strings.Join(c, ", "))
+		names := make([]string, len(c))
+		for i, id := range c {
+			names[i] = reporters.OneLine(id)
+		}
+		fmt.Fprintf(bw, "Cycle among %s: each is built from another, so no rebuild order can satisfy it.\n", strings.Join(names, ", "))
 	}
 	return bw.Flush()
 }
@@ -352,12 +357,12 @@ func writeBackfill(bw *bufio.Writer, g *lineage.Graph, m *manifest.Manifest, r *
 	}
 	fmt.Fprintf(bw, "Backfill entries needed, in the order above (%d incremental tables)%s:\n", len(r.Backfill), text)
 	for _, id := range r.Backfill {
-		fmt.Fprintf(bw, "  %s\n", id)
+		fmt.Fprintf(bw, "  %s\n", reporters.OneLine(id))
 	}
 	if len(r.ThroughUnion) > 0 {
 		fmt.Fprintf(bw, "Through a union only (%d incremental table(s)): each reads the target through a view marked union that combines it with other relations; whether it reads the target's rows depends on its filters:\n", len(r.ThroughUnion))
 		for _, id := range r.ThroughUnion {
-			fmt.Fprintf(bw, "  %s\n", id)
+			fmt.Fprintf(bw, "  %s\n", reporters.OneLine(id))
 		}
 	}
 	direct := 0

@@ -127,7 +127,7 @@ func TestLineageCycle(t *testing.T) {
 	for _, line := range []string{
 		"        └── model.loop.ghost (not defined in the manifest)",
 		"Notify: no exposure is derived from the target.",
-		"Cycle in child_map among model.loop.a, model.loop.b, model.loop.c: no rebuild order can satisfy it.",
+		"Cycle among model.loop.a, model.loop.b, model.loop.c: each is built from another, so no rebuild order can satisfy it.",
 	} {
 		if !strings.Contains(stdout, line+"\n") {
 			t.Errorf("text output lacks the line %q:\n%s", line, stdout)
@@ -142,7 +142,7 @@ func TestLineageCycle(t *testing.T) {
 		"model.loop.e (table) [target]",
 		"└── exposure.loop.dash (exposure) [notify]",
 		"Rebuild: nothing must be rebuilt.",
-		"Cycle in child_map among model.loop.e: no rebuild order can satisfy it.",
+		"Cycle among model.loop.e: each is built from another, so no rebuild order can satisfy it.",
 	} {
 		if !strings.Contains(stdout, line+"\n") {
 			t.Errorf("text output lacks the line %q:\n%s", line, stdout)

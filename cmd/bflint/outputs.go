@@ -1,11 +1,31 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bflint/bflint/internal/outfile"
 )
+
+// standardStream is the run's own stdout or stderr when dest names it:
+// no destination, or /dev/stdout, /dev/stderr and the like. They are
+// written as the streams they are, so that a closed stdout is noticed
+// and a stream no other user may open again is still written.
+func standardStream(dest string, stdout, stderr io.Writer) (io.Writer, bool) {
+	if dest == "" {
+		return stdout, true
+	}
+	switch fd, ok := outfile.Descriptor(dest); {
+	case ok && fd == 1:
+		return stdout, true
+	case ok && fd == 2:
+		return stderr, true
+	}
+	return nil, false
+}
 
 // outputFiles are the files a lint run writes, by the flag that names
 // each: reports, and the baseline.

@@ -3,11 +3,11 @@ package main
 import (
 	"bufio"
 	"fmt"
-	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	"os"
 	"strings"
 
+	"github.com/bflint/bflint/internal/outfile"
 	"github.com/bflint/bflint/reporters/github"
 	jsonreport "github.com/bflint/bflint/reporters/json"
 	"github.com/bflint/bflint/reporters/markdown"
@@ -27,11 +27,12 @@ func writeReports(res *rules.Result, o *lintOptions, root string, stdout, stderr
 		if dest == "" {
 			dest = o.output
 		}
-		if dest == "" {
-			if err := writeReport(stdout, t.format, res, o, root, isTerminal(stdout)); err != nil {
+		w, ok := standardStream(dest, stdout, stderr)
+		if ok {
+			if err := writeReport(w, t.format, res, o, root, isTerminal(w)); err != nil {
 				return internalErrorf("writing %s report: %v", t.format, err)
 			}
-			if t.format == "text" && annotateForActions(o) {
+			if dest == "" && t.format == "text" && annotateForActions(o) {
 				if err := github.WriteAnnotations(stdout, res, github.StepLimit); err != nil {
 					return internalErrorf("writing GitHub Actions annotations: %v", err)
 				}
@@ -102,6 +103,9 @@ func useColor(o *lintOptions, terminal bool) bool {
 }
 
 func isTerminal(w io.Writer) bool {
+	if r, ok := w.(*readerAware); ok {
+		w = r.w
+	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
 }

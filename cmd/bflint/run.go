@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"syscall"
 )
 
 const environmentHelp = `
@@ -17,8 +18,16 @@ Environment:
 
 // run executes one bflint invocation and returns the exit code. It never
 // calls os.Exit, so tests drive the whole CLI through it.
+//
+// A reader that closes stdout early (bflint rules | head -1) has taken
+// what it wanted: the run ends quietly with exit 0, as git and ripgrep
+// do, rather than reporting the write that failed.
 func run(args []string, stdout, stderr io.Writer) int {
-	err := dispatch(args, stdout, stderr)
+	out := &readerAware{w: stdout}
+	err := dispatch(args, out, stderr)
+	if out.closed {
+		return exitClean
+	}
 	var e *exitError
 	switch {
 	case err == nil:
@@ -50,7 +59,7 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 		case "models":
 			return modelsCommand(args[1:], stdout)
 		case "brief":
-			return briefCommand(args[1:], stdout)
+			return briefCommand(args[1:], stdout, stderr)
 		case "completion":
 			return completionCommand(args[1:], stdout)
 		case "version", "--version", "-version":
@@ -72,4 +81,21 @@ func dispatch(args []string, stdout, stderr io.Writer) error {
 
 func isHelpFlag(arg string) bool {
 	return arg == "-h" || arg == "--help" || arg == "-help"
+}
+
+// readerAware is stdout, noting when its reader has gone away.
+type readerAware struct {
+	w      io.Writer
+	closed bool
+}
+
+func (r *readerAware) Write(p []byte) (int, error) {
+	if r.closed {
+		return 0, syscall.EPIPE
+	}
+	n, err := r.w.Write(p)
+	if errors.Is(err, syscall.EPIPE) {
+		r.closed = true
+	}
+	return n, err
 }

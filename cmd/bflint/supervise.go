@@ -114,8 +114,12 @@ func childExit(state *os.ProcessState, stderr io.Writer) int {
 
 // stopOnSignal ends the process on SIGINT or SIGTERM, first removing the
 // temporary files of the outputs being written, which would otherwise be
-// left beside them.
+// left beside them. SIGPIPE is caught, not acted on: a write to a stdout
+// whose reader has gone then fails with EPIPE, which run takes for the
+// quiet end it is, instead of the runtime killing the process, which the
+// parent would report as a crash.
 func stopOnSignal() {
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
 	signals := make(chan os.Signal, 1)
 	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	go func() {

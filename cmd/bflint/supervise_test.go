@@ -2,9 +2,56 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 )
+
+// asBflintEnv makes the test binary run as bflint itself (TestMain), so
+// that a test can run the whole process, supervisor and child, as a shell
+// runs it.
+const asBflintEnv = "BFLINT_TEST_AS_BFLINT"
+
+// bflintProcess is the test binary set up to run as bflint with args.
+func bflintProcess(t *testing.T, args ...string) *exec.Cmd {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot find the test binary: %v", err)
+	}
+	cmd := exec.Command(exe, args...)
+	cmd.Env = append(os.Environ(), asBflintEnv+"=1", "BFLINT_CACHE_DIR=off")
+	return cmd
+}
+
+// TestClosedStdout closes the read end of stdout before bflint writes, as
+// "bflint rules | head -1" does once it has its line: the run ends
+// quietly with exit 0, not as a crash, for a listing and for a report.
+func TestClosedStdout(t *testing.T) {
+	for _, args := range [][]string{
+		{"rules"},
+		{"--now", examplesNow, "--format", "sarif", "../../examples/broken"},
+		{"--now", examplesNow, "--format", "json=/dev/stdout", "../../examples/broken"},
+	} {
+		cmd := bflintProcess(t, args...)
+		stdout, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		stdout.Close()
+		err = cmd.Wait()
+		if code := cmd.ProcessState.ExitCode(); err != nil || stderr.Len() > 0 {
+			t.Errorf("bflint %s with stdout closed: exit %d (%v), stderr %q; want exit 0 and nothing said",
+				strings.Join(args, " "), code, err, stderr.String())
+		}
+	}
+}
 
 // TestChildExit runs a stand-in for the child that ends each way a run
 // can: its own codes pass through, a stop by SIGINT or SIGTERM is the

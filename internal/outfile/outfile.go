@@ -10,9 +10,14 @@
 //   - a regular file with several hard links, or one whose owner cannot be
 //     kept, is rewritten in place instead, so that every link sees the new
 //     content and the owner stays;
+//   - a path naming one of this process's open files (/dev/stdout,
+//     /dev/stderr, /dev/fd/N, /proc/self/fd/N, or a link to one) is
+//     written through that descriptor, never opened again: reopening a
+//     pipe or a socket the process was given fails for every user but
+//     its owner (a CI runner's), or for any user (a socket);
 //   - anything else (a device such as /dev/null, a named pipe, and every
-//     path under /dev and /proc, such as /dev/stdout) is written in
-//     place, appended to, never replaced by a regular file;
+//     path under /dev and /proc) is written in place, appended to, never
+//     replaced by a regular file;
 //   - a folder is refused.
 //
 // Temporary files are named .NAME.bflint-NNN; RemoveTemporaries deletes
@@ -28,6 +33,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -98,6 +104,9 @@ func prepare(path string, mode fs.FileMode, produce func(io.Writer) error) (*Pen
 	inPlace := func(flag int) *Pending {
 		return &Pending{path: path, inPlace: func() error { return writeInPlace(path, flag, produce) }}
 	}
+	if fd, ok := Descriptor(path); ok {
+		return &Pending{path: path, inPlace: func() error { return produce(descriptorFile(fd, path)) }}, nil
+	}
 	if inPlaceTree(path) {
 		return inPlace(os.O_APPEND), nil
 	}
@@ -138,6 +147,70 @@ func Create(path string, content []byte, mode fs.FileMode) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Descriptor returns the open file of this process that path names:
+// /dev/stdout and /dev/stderr, /dev/fd/N and /proc/self/fd/N (or
+// /proc/PID/fd/N with this process's PID), directly or through symbolic
+// links.
+func Descriptor(path string) (int, bool) {
+	for range maxLinks {
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return 0, false
+		}
+		if fd, ok := descriptorName(abs); ok {
+			return fd, true
+		}
+		target, err := os.Readlink(abs)
+		if err != nil {
+			return 0, false
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(abs), target)
+		}
+		path = target
+	}
+	return 0, false
+}
+
+// maxLinks is how many symbolic links Descriptor follows, as the kernel
+// does before ELOOP.
+const maxLinks = 40
+
+func descriptorName(abs string) (int, bool) {
+	switch abs {
+	case "/dev/stdout":
+		return 1, true
+	case "/dev/stderr":
+		return 2, true
+	}
+	dir, name := filepath.Split(abs)
+	switch dir {
+	case "/dev/fd/", "/proc/self/fd/", "/proc/" + strconv.Itoa(os.Getpid()) + "/fd/":
+		fd, err := strconv.Atoi(name)
+		return fd, err == nil && fd >= 0 && strconv.Itoa(fd) == name
+	}
+	return 0, false
+}
+
+var (
+	descriptorsMu sync.Mutex
+	// descriptors are the os.Files made for the process's own
+	// descriptors, kept for its life: a dropped os.File closes its
+	// descriptor when collected, and stdout must stay open.
+	descriptors = map[int]*os.File{}
+)
+
+func descriptorFile(fd int, name string) *os.File {
+	descriptorsMu.Lock()
+	defer descriptorsMu.Unlock()
+	f, ok := descriptors[fd]
+	if !ok {
+		f = os.NewFile(uintptr(fd), name)
+		descriptors[fd] = f
+	}
+	return f
 }
 
 // inPlaceTree reports whether path is under /dev or /proc, whose entries

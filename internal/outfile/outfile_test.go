@@ -1,9 +1,12 @@
 package outfile
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -93,5 +96,34 @@ func TestCreateNeverReplaces(t *testing.T) {
 func TestWriteRefusesAFolder(t *testing.T) {
 	if err := Write(t.TempDir(), []byte("x"), 0o644); err == nil || !strings.Contains(err.Error(), "is a folder") {
 		t.Errorf("Write to a folder: %v", err)
+	}
+}
+
+// TestWriteToDescriptor writes to /dev/fd/N and /proc/self/fd/N of a
+// socket, which no user may open again: the write goes through the
+// descriptor the process holds.
+func TestWriteToDescriptor(t *testing.T) {
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		t.Skipf("no socket pair: %v", err)
+	}
+	writer, reader := os.NewFile(uintptr(fds[0]), "writer"), os.NewFile(uintptr(fds[1]), "reader")
+	defer writer.Close()
+	defer reader.Close()
+	link := filepath.Join(t.TempDir(), "out.json")
+	if err := os.Symlink(fmt.Sprintf("/proc/self/fd/%d", fds[0]), link); err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range []string{fmt.Sprintf("/dev/fd/%d", fds[0]), fmt.Sprintf("/proc/%d/fd/%d", os.Getpid(), fds[0]), link} {
+		if err := Write(path, []byte("report\n"), 0o644); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		got := make([]byte, 7)
+		if _, err := io.ReadFull(reader, got); err != nil || string(got) != "report\n" {
+			t.Errorf("%s: the socket's reader got %q (%v)", path, got, err)
+		}
+	}
+	if _, ok := Descriptor("/dev/fd/01"); ok {
+		t.Errorf("/dev/fd/01 taken for a descriptor: the kernel has no such name")
 	}
 }

@@ -42,7 +42,7 @@ references:
   ignore_date_partition_offset: true
 `))
 	table := ReadTable(meta)
-	if !table.Null || table.DateParameter.Set || table.Offset.V != -1 || table.ExpirationDays.V != 775 || table.Field.V != "submission_date" {
+	if !table.Null || table.DateParameter.Set || table.Offset.V != -1 || !table.ExpirationDays.Limited || table.ExpirationDays.Days != 775 || table.Field.V != "submission_date" {
 		t.Fatalf("metadata read as %+v", table)
 	}
 	f := ReadFile(entries)

@@ -129,6 +129,9 @@ func ReadFile(f *source.File) *File {
 			continue
 		}
 		dec.Decode(v, "", e)
+		if dec.Stopped() {
+			break
+		}
 		out.Entries = append(out.Entries, e)
 	}
 	out.Problems = append(out.Problems, dec.Problems...)

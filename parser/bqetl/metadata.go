@@ -1,7 +1,9 @@
 package bqetl
 
 import (
+	"fmt"
 	"go/token"
+	"math"
 	"strconv"
 	"strings"
 
@@ -21,7 +23,7 @@ type Table struct {
 	Partitioning yamlx.String
 	Field        yamlx.String
 	// ExpirationDays is bigquery.time_partitioning.expiration_days.
-	ExpirationDays Number
+	ExpirationDays Retention
 	// DependsOnPast is scheduling.depends_on_past: each run reads the
 	// table's previous partition.
 	DependsOnPast yamlx.Bool
@@ -30,7 +32,8 @@ type Table struct {
 	// whole table on every run.
 	DateParameter yamlx.String
 	Null          bool
-	// Offset is scheduling.date_partition_offset, in days.
+	// Offset is scheduling.date_partition_offset, in days; 0 when the
+	// value is not a whole number of days a date can move by (a problem).
 	Offset yamlx.Int
 	// Deprecated is set for a table marked deprecated (deprecated: true,
 	// or the label): no longer maintained.
@@ -46,6 +49,9 @@ type Table struct {
 	// the query's rows to the table (--append_table) instead of
 	// replacing what the run writes; unset without one.
 	Appends yamlx.Field
+	// Problems are the values bqetl cannot use: a number of days that is
+	// not one (BF001 on the table's entries).
+	Problems []yamlx.Problem
 }
 
 // AppendsTable reports whether a query argument bqetl passes to bq makes
@@ -59,11 +65,24 @@ func AppendsTable(arg string) bool {
 	return false
 }
 
-// Number is a scalar read as a number, integer or not.
-type Number struct {
+// Retention is how long the table keeps a partition: expiration_days,
+// which bqetl passes on to BigQuery as a number of days, whole or not.
+type Retention struct {
 	yamlx.Field
-	V float64
+	// Days are the whole days kept, when Limited.
+	Days int
+	// Limited is set for a retention shorter than the calendar: a value
+	// longer (1e20, .inf) never deletes a partition any date can name.
+	Limited bool
+	// Raw is the value as written, for messages.
+	Raw string
 }
+
+// calendarDays spans every date a plan can name, 0001-01-01 to
+// 9999-12-31: a number of days past it moves no date to another date, so
+// an offset that large is no offset bqetl can compute (Python's dates end
+// there too) and a retention that long keeps everything.
+const calendarDays = 3_652_059
 
 // ReadTable reads a metadata.yaml; a file that is not YAML yields a Table
 // with what could be read, which is nothing.
@@ -74,6 +93,15 @@ func ReadTable(f *source.File) *Table {
 	t := readTable(f.Content, f.LineCol)
 	t.File = f
 	return t
+}
+
+// sources is the table's metadata.yaml, where findings on its values
+// point, when there is one.
+func (t *Table) sources() []*source.File {
+	if t.File == nil {
+		return nil
+	}
+	return []*source.File{t.File}
 }
 
 // readTable reads metadata.yaml content; at places a line and column,
@@ -101,9 +129,26 @@ func readTable(content []byte, at func(line, col int) token.Pos) *Table {
 	if k, v := lookup(root, "bigquery", "time_partitioning", "field"); v != nil && v.Kind == yaml.ScalarNode {
 		t.Field = yamlx.String{Field: field(k, v), V: v.Value}
 	}
-	if k, v := lookup(root, "bigquery", "time_partitioning", "expiration_days"); v != nil && v.Kind == yaml.ScalarNode {
-		if n, err := strconv.ParseFloat(v.Value, 64); err == nil {
-			t.ExpirationDays = Number{Field: field(k, v), V: n}
+	problem := func(v *yaml.Node, format string, args ...any) {
+		t.Problems = append(t.Problems, yamlx.Problem{Pos: at(v.Line, v.Column), Message: fmt.Sprintf(format, args...)})
+	}
+	if k, v := lookup(root, "bigquery", "time_partitioning", "expiration_days"); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+		var days float64
+		err := v.Decode(&days)
+		if err != nil {
+			// A quoted number is a number to bqetl, whose model coerces it.
+			days, err = strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
+		}
+		switch {
+		case err != nil || math.IsNaN(days):
+			problem(v, "expiration_days %q is not a number of days: bqetl cannot give the table's partitions an expiry", v.Value)
+		case days < 0:
+			problem(v, "expiration_days %s is negative: BigQuery refuses a partition expiry before the partition exists", v.Value)
+		default:
+			t.ExpirationDays = Retention{Field: field(k, v), Raw: v.Value}
+			if days < calendarDays {
+				t.ExpirationDays.Days, t.ExpirationDays.Limited = int(days), true
+			}
 		}
 	}
 	if k, v := lookup(root, "scheduling", "depends_on_past"); v != nil && v.Kind == yaml.ScalarNode {
@@ -135,9 +180,19 @@ func readTable(content []byte, at func(line, col int) token.Pos) *Table {
 			}
 		}
 	}
-	if k, v := lookup(root, "scheduling", "date_partition_offset"); v != nil && v.Kind == yaml.ScalarNode {
-		if n, err := strconv.Atoi(v.Value); err == nil {
-			t.Offset = yamlx.Int{Field: field(k, v), V: n}
+	if k, v := lookup(root, "scheduling", "date_partition_offset"); v != nil && v.Kind == yaml.ScalarNode && !isNull(v) {
+		var days int64
+		err := v.Decode(&days)
+		if err != nil {
+			days, err = strconv.ParseInt(strings.TrimSpace(v.Value), 10, 64)
+		}
+		switch {
+		case err != nil:
+			problem(v, "date_partition_offset %q is not a whole number of days: bqetl cannot compute the partition each date writes", v.Value)
+		case days <= -calendarDays || days >= calendarDays:
+			problem(v, "date_partition_offset %s moves every date off the calendar: bqetl fails computing the partition each date writes", v.Value)
+		default:
+			t.Offset = yamlx.Int{Field: field(k, v), V: int(days)}
 		}
 	}
 	return t

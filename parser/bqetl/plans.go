@@ -3,6 +3,7 @@ package bqetl
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -67,6 +68,7 @@ func Of(p *plan.Plan) *Planned {
 // unreadable plan that reports them; one with neither yields none.
 func Plans(f *File, t *Table, dir string) []*plan.Plan {
 	target := targetOf(dir)
+	problems := append(slices.Clip(f.Problems), t.Problems...)
 	var out []*plan.Plan
 	for _, e := range f.Entries {
 		if !e.Date.Valid() {
@@ -79,9 +81,9 @@ func Plans(f *File, t *Table, dir string) []*plan.Plan {
 			return nil // no entry: nothing to lint
 		}
 		// Nothing but its problems can be reported, once.
-		return []*plan.Plan{{File: f.Source, Problems: f.Problems, Origin: &plan.Origin{Format: "bqetl", Rules: Rules}}}
+		return []*plan.Plan{{File: f.Source, Problems: problems, Origin: &plan.Origin{Format: "bqetl", Rules: Rules, Sources: t.sources()}}}
 	}
-	out[0].Problems = f.Problems
+	out[0].Problems = problems
 	return out
 }
 
@@ -102,7 +104,7 @@ func entryPlan(f *File, e *Entry, t *Table, target string) *plan.Plan {
 		ID:       yamlx.String{Field: at, V: id},
 		Target:   yamlx.String{Field: at, V: target},
 		Reason:   e.Reason,
-		Origin:   &plan.Origin{Format: "bqetl", Rules: Rules, Entry: pl},
+		Origin:   &plan.Origin{Format: "bqetl", Rules: Rules, Entry: pl, Sources: t.sources()},
 	}
 	r := &plan.Range{Field: at, Start: e.StartDate, End: e.EndDate, PartitionColumn: t.Field}
 	if t.Partitioning.V == "month" {

@@ -70,6 +70,9 @@ type Origin struct {
 	// Entry is the adapter's own reading of the plan, for the rules
 	// written for that format.
 	Entry any
+	// Sources are the files other than the plan's own that its values
+	// come from (a bqetl table's metadata.yaml): findings may point there.
+	Sources []*source.File
 }
 
 // Range answers "which range".

@@ -91,9 +91,10 @@ type Unmarshaler interface {
 	UnmarshalYAMLX(d *Decoder, path string, n *yaml.Node)
 }
 
-// maxAliasExpansion bounds the work of decoding one document beyond its own
-// size, so that an alias
-// that refers to itself many times over cannot expand without end.
+// maxAliasExpansion bounds the values a document's aliases add to its
+// decoding, so that an alias that refers to itself many times over cannot
+// expand without end. The values written out count for nothing: a long
+// file is bounded by the size a file may have, not by this.
 const maxAliasExpansion = 100_000
 
 // Decoder decodes one file's nodes into structs and collects problems.
@@ -104,9 +105,10 @@ type Decoder struct {
 	Problems []Problem
 	// Omitted counts the problems past MaxProblems, not recorded.
 	Omitted int
-	visits  int
-	budget  int // values the document may visit: its own plus maxAliasExpansion
-	stopped bool
+	// expansion counts the values reached through aliases, each time
+	// one is followed: the work aliases add to the document as written.
+	expansion int
+	stopped   bool
 }
 
 var yamlErrLine = regexp.MustCompile(`line (\d+)(?:, column (\d+))?:\s*(.*)`)
@@ -182,17 +184,26 @@ func (d *Decoder) Item(n *yaml.Node) (item *yaml.Node, at token.Pos, stop bool) 
 	return item, d.pos(item), d.stopped
 }
 
+// Stopped reports whether the alias bound stopped the decode: what was
+// decoded since lacks values the file may well hold, and is not to be
+// judged.
+func (d *Decoder) Stopped() bool { return d.stopped }
+
 // Errorf records a problem at n; custom Unmarshalers use it.
 func (d *Decoder) Errorf(n *yaml.Node, format string, args ...any) { d.problem(n, format, args...) }
 
-// resolve follows aliases and counts the work done, stopping the decode once
-// the budget is spent.
+// resolve follows aliases and counts the values they add, stopping the
+// decode once they add more than maxAliasExpansion.
 func (d *Decoder) resolve(n *yaml.Node) *yaml.Node {
+	aliased := false
 	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 100; i++ {
-		n = n.Alias
+		n, aliased = n.Alias, true
 	}
-	d.visits++
-	if d.visits > d.budget && !d.stopped {
+	if !aliased || n == nil || d.stopped {
+		return n
+	}
+	d.expansion += countNodes(n)
+	if d.expansion > maxAliasExpansion {
 		d.stopped = true
 		d.problem(n, "YAML aliases expand to more than %d values beyond the file's own; the rest of the file is not read", maxAliasExpansion)
 	}
@@ -202,9 +213,6 @@ func (d *Decoder) resolve(n *yaml.Node) *yaml.Node {
 // Decode fills the struct that dst points to from mapping n. path names the
 // mapping in messages ("" for the document root).
 func (d *Decoder) Decode(n *yaml.Node, path string, dst any) {
-	if d.budget == 0 {
-		d.budget = countNodes(n) + maxAliasExpansion
-	}
 	v := reflect.ValueOf(dst).Elem()
 	d.decodeMapping(n, path, v)
 }
@@ -504,8 +512,9 @@ func (d *Decoder) decodeStringMap(n *yaml.Node, path string, m *StringMap) {
 	}
 }
 
-// countNodes counts the values written in the document, without following
-// aliases: what decoding it costs when no alias multiplies the work.
+// countNodes counts the values written below n, n included, without
+// following aliases: what decoding it costs when no alias multiplies the
+// work.
 func countNodes(n *yaml.Node) int {
 	count := 1
 	for _, c := range n.Content {

@@ -15,6 +15,11 @@ import (
 // level-one heading per plan, its sections as level-two headings, tables
 // for lists, and the rebuild order as a Mermaid block, which GitHub draws.
 func WriteMarkdown(w io.Writer, doc *Document) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return writeMarkdown(w, doc) })
+}
+
+// writeMarkdown writes what its exported form passes through reporters.WritePrintable.
+func writeMarkdown(w io.Writer, doc *Document) error {
 	bw := bufio.NewWriter(w)
 	for i, b := range doc.Briefs {
 		if i > 0 {

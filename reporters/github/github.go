@@ -26,6 +26,11 @@ type Options struct{}
 // front end and of its SARIF import; they differ from the byte columns of
 // the text format only on lines with non-ASCII text.
 func Write(w io.Writer, res *rules.Result, opts Options) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return write(w, res, opts) })
+}
+
+// write writes what its exported form passes through reporters.WritePrintable.
+func write(w io.Writer, res *rules.Result, opts Options) error {
 	bw := bufio.NewWriter(w)
 	for _, a := range annotations(res) {
 		bw.WriteString(a.line)
@@ -47,6 +52,11 @@ const StepLimit = 10
 // when it is needed one notice slot is kept free for it. limit must not be
 // negative.
 func WriteAnnotations(w io.Writer, res *rules.Result, limit int) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return writeAnnotations(w, res, limit) })
+}
+
+// writeAnnotations writes what its exported form passes through reporters.WritePrintable.
+func writeAnnotations(w io.Writer, res *rules.Result, limit int) error {
 	var byKind [3][]annotation
 	for _, a := range annotations(res) {
 		byKind[a.kind] = append(byKind[a.kind], a)

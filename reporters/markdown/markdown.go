@@ -29,6 +29,11 @@ type Options struct {
 // Write renders the active findings of res; suppressed findings are only
 // counted.
 func Write(w io.Writer, res *rules.Result, opts Options) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return write(w, res, opts) })
+}
+
+// write writes what its exported form passes through reporters.WritePrintable.
+func write(w io.Writer, res *rules.Result, opts Options) error {
 	limit := opts.MaxFindings
 	if limit <= 0 {
 		limit = DefaultMaxFindings

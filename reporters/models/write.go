@@ -14,6 +14,11 @@ import (
 // WriteText writes the inventory as an aligned table, one model a line,
 // closed by the summary line.
 func WriteText(w io.Writer, doc Document) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return writeText(w, doc) })
+}
+
+// writeText writes what its exported form passes through reporters.WritePrintable.
+func writeText(w io.Writer, doc Document) error {
 	bw := bufio.NewWriter(w)
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	if len(doc.Models) > 0 {
@@ -33,6 +38,11 @@ func WriteText(w io.Writer, doc Document) error {
 
 // WriteMarkdown writes the inventory as a Markdown table with the reasons.
 func WriteMarkdown(w io.Writer, doc Document) error {
+	return reporters.WritePrintable(w, func(w io.Writer) error { return writeMarkdown(w, doc) })
+}
+
+// writeMarkdown writes what its exported form passes through reporters.WritePrintable.
+func writeMarkdown(w io.Writer, doc Document) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "### bflint models: %s\n\n", md(SummaryLine(doc)))
 	if len(doc.Models) > 0 {

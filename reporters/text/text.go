@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/reporters"
@@ -125,15 +124,16 @@ func excerpt(line string, byteCol int) (src, caret string) {
 		}
 		line, byteCol = line[lo:hi], byteCol-lo
 	}
-	var disp []rune
+	// printable maps each character, and each invalid byte, to one rune,
+	// so the caret counts the characters before its byte.
+	disp := []rune(printable(line))
 	caretAt := 0
 	target := byteCol - 1
 	for i := 0; i < len(line); {
-		r, size := utf8.DecodeRuneInString(line[i:])
+		_, size := utf8.DecodeRuneInString(line[i:])
 		if i < target {
 			caretAt++
 		}
-		disp = append(disp, printableRune(r))
 		i += size
 	}
 	// A column past the text points at the line break itself.
@@ -171,43 +171,8 @@ func excerpt(line string, byteCol int) (src, caret string) {
 	return sb.String(), pad.String()
 }
 
-// printable makes text from linted files safe to print on a terminal: file
-// content, names and messages quoting it may hold escape sequences that
-// would recolour, move the cursor or retitle the window, or bidirectional
-// controls that make the line read differently from what it contains.
-func printable(s string) string {
-	ok := true
-	for _, r := range s {
-		// An invalid byte decodes to U+FFFD too, but is still in s as it
-		// was: a lone 0x9B is a control introducer on some terminals.
-		if printableRune(r) != r || r == utf8.RuneError {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	var sb strings.Builder
-	for _, r := range s {
-		sb.WriteRune(printableRune(r))
-	}
-	return sb.String()
-}
-
-// printableRune maps a character that must not reach the terminal to
-// U+FFFD, one character for one, so columns stay countable. Tabs pass:
-// they are common in SQL and harmless. Invalid UTF-8 already decodes to
-// U+FFFD.
-func printableRune(r rune) rune {
-	if r == '\t' {
-		return r
-	}
-	if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) || r == '\u2028' || r == '\u2029' {
-		return utf8.RuneError
-	}
-	return r
-}
+// printable is every value the text report shows, on a line of its own.
+func printable(s string) string { return reporters.OneLine(s) }
 
 type palette struct {
 	err, warn, info, code, caret, help *color.Color

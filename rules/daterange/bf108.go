@@ -1,8 +1,6 @@
 package daterange
 
 import (
-	"math"
-
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/rules"
 )
@@ -40,17 +38,16 @@ var Expired = &rules.Rule{
 	},
 	Run: func(pass *rules.Pass) error {
 		pl := bqetl.Of(pass.Plan)
-		if pl == nil || pl.Entry.Settled() || !pl.Table.ExpirationDays.Set || !pl.Entry.StartDate.Valid() || !pl.Entry.Date.Valid() {
+		if pl == nil || pl.Entry.Settled() || !pl.Table.ExpirationDays.Limited || !pl.Entry.StartDate.Valid() || !pl.Entry.Date.Valid() {
 			return nil
 		}
-		days := pl.Table.ExpirationDays.V
-		oldest := pl.Entry.Date.T.AddDate(0, 0, -int(math.Floor(days)))
+		oldest := pl.Entry.Date.T.AddDate(0, 0, -pl.Table.ExpirationDays.Days)
 		start := pass.Plan.Range.Start.T
 		if !start.Before(oldest) {
 			return nil
 		}
-		pass.Reportf(pl.Entry.StartDate.Key, "the range of %q starts at %s, but the table keeps partitions for expiration_days: %g, so on the entry date %s the oldest one kept is %s: the partitions before it are deleted as soon as the backfill writes them\nhelp: start at %s",
-			pl.Target, start.Format("2006-01-02"), days, pl.Entry.Date.Raw, oldest.Format("2006-01-02"), oldest.Format("2006-01-02"))
+		pass.Reportf(pl.Entry.StartDate.Key, "the range of %q starts at %s, but the table keeps partitions for expiration_days: %s, so on the entry date %s the oldest one kept is %s: the partitions before it are deleted as soon as the backfill writes them\nhelp: start at %s",
+			pl.Target, start.Format("2006-01-02"), pl.Table.ExpirationDays.Raw, pl.Entry.Date.Raw, oldest.Format("2006-01-02"), oldest.Format("2006-01-02"))
 		return nil
 	},
 }

@@ -88,8 +88,8 @@ func refused(e *bqetl.Entry, t *bqetl.Table) bool {
 		return false
 	}
 	limit := retentionDays
-	if t.ExpirationDays.Set && int(t.ExpirationDays.V) < limit {
-		limit = int(t.ExpirationDays.V)
+	if t.ExpirationDays.Limited && t.ExpirationDays.Days < limit {
+		limit = t.ExpirationDays.Days
 	}
 	if !e.OverrideRetentionLimit.V && e.StartDate.Valid() && e.StartDate.T.Before(e.Date.T.AddDate(0, 0, -(limit-1))) {
 		return true
