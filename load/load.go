@@ -453,6 +453,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			sf.Keys = append(sf.Keys, ref.Key)
 		}
 	}
+	l.startProjects(d.SQL, referenced)
 	for _, path := range d.SQL {
 		if referenced[path] {
 			continue

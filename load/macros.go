@@ -45,6 +45,24 @@ func (l *loader) readSQL(path string) ([]byte, error) {
 	return source.ReadRegular(path, source.MaxFileSize)
 }
 
+// startProjects starts reading the nodes of every dbt project that holds
+// one of paths and has no manifest, all at once: the files of each then
+// wait only for their own project, and the serial parts of reading one
+// (walking its folders, assembling its nodes) overlap with the others'.
+func (l *loader) startProjects(paths []string, skip map[string]bool) {
+	started := map[*dbtproject.Project]bool{}
+	for _, path := range paths {
+		dir := filepath.Dir(path)
+		if skip[path] || l.manifestIn(dir) != "" {
+			continue
+		}
+		if p := l.projectFor(dir); p != nil && !started[p] {
+			started[p] = true
+			go p.Nodes()
+		}
+	}
+}
+
 // projectDBT is the dbt project that holds dir as its own files describe
 // it, the lineage of a project with no manifest (dbt's target/ is not
 // committed, so a fresh clone, a hook or a CI job has none); nil outside a
