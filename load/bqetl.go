@@ -69,12 +69,12 @@ func (l *loader) readBqetl(path string) []loadedPlan {
 		}
 	}
 	if table.DependsOnPast.V || table.Partitioning.V != "" && !table.Null {
-		def, text, name := readDefinition(dir)
+		def, content, name := readDefinition(dir)
 		if table.DependsOnPast.V {
 			bqetl.SetReadsItself(plans, def)
 		}
 		if table.Partitioning.V != "" && !table.Null && name == "query.sql" {
-			bqetl.SetClock(plans, def, text, displayName(l.root, filepath.Join(dir, name)))
+			bqetl.SetClock(plans, def, source.Add(l.fset, displayName(l.root, filepath.Join(dir, name)), content))
 		}
 	}
 	tree := l.tree(dir)
@@ -146,15 +146,15 @@ func (l *loader) treeFor(dir, target string) *rules.DBT {
 }
 
 // readDefinition parses the table's query.sql or script.sql, for what the
-// entries' rules ask of it, returning its text and file name too; nil
+// entries' rules ask of it, returning its content and file name too; nil
 // when it has neither or cannot be read.
-func readDefinition(dir string) (def *sqlparse.File, text, name string) {
+func readDefinition(dir string) (def *sqlparse.File, content []byte, name string) {
 	for _, name := range []string{"query.sql", "script.sql"} {
 		if content, err := readFile(filepath.Join(dir, name)); err == nil {
-			return sqlparse.Parse(string(content), sqlparse.Options{ModelName: strings.TrimSuffix(name, ".sql")}), string(content), name
+			return sqlparse.Parse(string(content), sqlparse.Options{ModelName: strings.TrimSuffix(name, ".sql")}), content, name
 		}
 	}
-	return nil, "", ""
+	return nil, nil, ""
 }
 
 // bqetlQuery reads, for a bigquery-etl query.sql, its table and from

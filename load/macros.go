@@ -2,7 +2,6 @@ package load
 
 import (
 	"path/filepath"
-	"strings"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/dbtproject"
@@ -112,11 +111,8 @@ func (l *loader) targetRange(p *plan.Plan, d *rules.DBT) *rules.TargetRange {
 		opts.Macros, opts.Vars, opts.Memo = proj.Macros, proj.Vars, &proj.Memo
 	}
 	sem := rangesem.Model(string(content), opts, n.Config)
-	line := 1
-	if sem.At > 0 {
-		line += strings.Count(string(content[:min(sem.At, len(content))]), "\n")
-	}
-	return &rules.TargetRange{Node: n, File: displayName(l.root, path), Line: line, Semantics: sem}
+	f := source.Add(l.fset, displayName(l.root, path), content)
+	return &rules.TargetRange{Node: n, File: f, Pos: f.Pos(max(sem.At, 0)), Semantics: sem}
 }
 
 // projectKey names a project's lineage with or without its edges.

@@ -196,10 +196,11 @@ type SQLFile struct {
 // TargetRange is the range semantics of a plan's target model.
 type TargetRange struct {
 	Node *manifest.Node
-	// File is the model's file as the user sees it, and Line the line of
-	// what decides its range (1 when nothing in the file does).
-	File      string
-	Line      int
+	// File is the model's file, which the plan's findings may point
+	// into, and Pos what in it decides the range (its start when nothing
+	// in the file does).
+	File      *source.File
+	Pos       token.Pos
 	Semantics rangesem.Semantics
 }
 
@@ -247,6 +248,9 @@ func (u *Unit) fileOf(pos token.Pos) *source.File {
 		if f.Source.Contains(pos) {
 			return f.Source
 		}
+	}
+	if tr := u.TargetRange; tr != nil && tr.File.Contains(pos) {
+		return tr.File
 	}
 	if u.Plan != nil && u.Plan.Origin != nil {
 		for _, f := range u.Plan.Origin.Sources {

@@ -2,12 +2,14 @@ package bqetl
 
 import (
 	"fmt"
+	"go/token"
 	"path"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/yamlx"
 )
@@ -283,32 +285,32 @@ func SetReadsItself(plans []*plan.Plan, definition *sqlparse.File) {
 }
 
 // ClockUse is a place where a query compares a column with the time it
-// runs.
+// runs instead of the date it is run for.
 type ClockUse struct {
-	// File is the query as the user sees it, Line the line of the call.
-	File         string
-	Line         int
+	Pos          token.Pos // the call, in the query's file
 	Call, Column string
 }
 
 // SetClock records, on each plan of a table whose query writes one
 // partition per run, where that query decides its rows by the clock:
-// definition is the query read, text its source and name its file as
-// the user sees it.
-func SetClock(plans []*plan.Plan, definition *sqlparse.File, text, name string) {
+// definition is the query read from file, which the plans' findings may
+// then point into.
+func SetClock(plans []*plan.Plan, definition *sqlparse.File, file *source.File) {
 	if definition == nil {
 		return
 	}
 	var uses []ClockUse
 	for _, st := range definition.Statements {
 		for _, c := range st.ClockDecisions() {
-			line := 1 + strings.Count(text[:min(c.Offset, len(text))], "\n")
-			uses = append(uses, ClockUse{File: name, Line: line, Call: c.Call, Column: c.Column})
+			uses = append(uses, ClockUse{Pos: file.Pos(c.Offset), Call: c.Call, Column: c.Column})
 		}
 	}
 	for _, p := range plans {
 		if pl := Of(p); pl != nil {
 			pl.Clock = uses
+			if len(uses) > 0 && p.Origin != nil {
+				p.Origin.Sources = append(p.Origin.Sources, file)
+			}
 		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"github.com/bflint/bflint/parser/rangesem"
 	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/rules"
+	"golang.org/x/tools/go/analysis"
 )
 
 // RangeUnreachable reports a model whose run does not compute the range a
@@ -89,8 +90,12 @@ func reportPlanRange(pass *rules.Pass) {
 	}
 	for _, c := range fd.Commands {
 		if d := c.DBT; d != nil && d.Rebuilds() && runcmd.Selects(d.Select, tr.Node.Name) {
-			pass.Reportf(run.Command.Value, "run.command runs dbt model %q, which cannot be given the plan's range: %s (%s:%d), so %s\nhelp: %s",
-				tr.Node.UniqueID, tr.Semantics.Why, tr.File, tr.Line, consequence(tr.Semantics.Kind), remedy)
+			d := rules.Diagnostic{}
+			d.Pos = run.Command.Value
+			d.Message = fmt.Sprintf("run.command runs dbt model %q, which cannot be given the plan's range: %s, so %s\nhelp: %s",
+				tr.Node.UniqueID, tr.Semantics.Why, consequence(tr.Semantics.Kind), remedy)
+			d.Related = []analysis.RelatedInformation{{Pos: tr.Pos, Message: "decides which partitions a run of " + tr.Node.Name + " computes"}}
+			pass.Report(d)
 			return
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/rules"
+	"golang.org/x/tools/go/analysis"
 )
 
 // ClockDependentPartition reports a per-partition query whose rows depend
@@ -71,16 +72,18 @@ func reportEntryClock(pass *rules.Pass, pl *bqetl.Planned) {
 		return
 	}
 	var places []string
+	d := rules.Diagnostic{}
 	for _, c := range pl.Clock[:min(len(pl.Clock), 3)] {
-		places = append(places, fmt.Sprintf("%s:%d (%s against %s)", c.File, c.Line, c.Column, clockSpelling(c.Call)))
+		place := fmt.Sprintf("%s against %s", c.Column, clockSpelling(c.Call))
+		places = append(places, place)
+		d.Related = append(d.Related, analysis.RelatedInformation{Pos: c.Pos, Message: "compares " + place})
 	}
 	if more := len(pl.Clock) - len(places); more > 0 {
 		places = append(places, fmt.Sprintf("and %d more", more))
 	}
-	d := rules.Diagnostic{}
 	d.Pos = e.Key
 	d.Severity = rules.SeverityError
-	d.Message = fmt.Sprintf("the query of %s decides its rows by the day it runs, not by the date it is run for: %s; each date this entry backfills is computed with the day of the backfill, not as its scheduled run computed it\nhelp: compare with the date parameter in the query first, then backfill", pl.Target, strings.Join(places, ", "))
+	d.Message = fmt.Sprintf("the query of %s decides its rows by the day it runs, not by the date it is run for (%s); each date this entry backfills is computed with the day of the backfill, not as its scheduled run computed it\nhelp: compare with the date parameter in the query first, then backfill", pl.Target, strings.Join(places, ", "))
 	pass.Report(d)
 }
 
