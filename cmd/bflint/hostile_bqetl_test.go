@@ -2,25 +2,14 @@ package main
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
-)
 
-// manyEntries writes n entries correcting rows, newest first, one a day
-// back from 2026-01-01, each over its own two days of 1990.
-func manyEntries(n int) string {
-	var b strings.Builder
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range n {
-		fmt.Fprintf(&b, "%s:\n  start_date: 1990-01-01\n  end_date: 1990-01-02\n  reason: Fix the duplicated rows.\n  watchers:\n  - a@example.com\n  status: Complete\n",
-			day.AddDate(0, 0, -i).Format(time.DateOnly))
-	}
-	return b.String()
-}
+	"github.com/bflint/bflint/internal/benchgen"
+)
 
 // TestManyEntries lints one backfill.yaml of 10,000 entries, each
 // correcting rows that an incremental table downstream keeps: every entry
@@ -33,7 +22,7 @@ func TestManyEntries(t *testing.T) {
 	}
 	dir := bqetlTree(t)
 	file := filepath.Join(dir, "sql/shop-prod/orders_derived/orders_v1/backfill.yaml")
-	if err := os.WriteFile(file, []byte(manyEntries(10_000)), 0o644); err != nil {
+	if err := os.WriteFile(file, []byte(benchgen.Entries(10_000)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	start := time.Now()

@@ -1,32 +1,19 @@
 package bqetl
 
 import (
-	"fmt"
 	"go/token"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/bflint/bflint/internal/benchgen"
 	"github.com/bflint/bflint/parser/source"
 )
-
-// entries writes n well-formed entries, newest first, one a day back from
-// 2026-01-01.
-func entries(n int) string {
-	var b strings.Builder
-	day := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	for i := range n {
-		fmt.Fprintf(&b, "%s:\n  start_date: 1990-01-01\n  end_date: 1990-01-02\n  reason: Fix the duplicated rows.\n  watchers:\n  - a@example.com\n  status: Complete\n",
-			day.AddDate(0, 0, -i).Format(time.DateOnly))
-	}
-	return b.String()
-}
 
 // A file of 10,000 entries without a single alias is read whole: the
 // alias bound once counted every value and cut it off near 9,000 entries,
 // with false "lacks" problems for the entry it stopped in.
 func TestManyEntriesAreReadWhole(t *testing.T) {
-	f := ReadFile(source.Add(token.NewFileSet(), "backfill.yaml", []byte(entries(10_000))))
+	f := ReadFile(source.Add(token.NewFileSet(), "backfill.yaml", []byte(benchgen.Entries(10_000))))
 	if len(f.Problems) != 0 || len(f.Entries) != 10_000 {
 		t.Fatalf("read %d entries of 10000, problems %v", len(f.Entries), f.Problems[:min(len(f.Problems), 5)])
 	}
@@ -37,7 +24,7 @@ func TestManyEntriesAreReadWhole(t *testing.T) {
 // for values the decode never reached.
 func TestAliasExpansionStopsQuietly(t *testing.T) {
 	text := "2026-01-02:\n  start_date: 2026-01-01\n  end_date: 2026-01-01\n  reason: &r Fix.\n  watchers: [" +
-		strings.Repeat("*r, ", 100_001) + "*r]\n  status: Initiate\n" + entries(3)
+		strings.Repeat("*r, ", 100_001) + "*r]\n  status: Initiate\n" + benchgen.Entries(3)
 	f := ReadFile(source.Add(token.NewFileSet(), "backfill.yaml", []byte(text)))
 	if len(f.Problems) != 1 || !strings.Contains(f.Problems[0].Message, "YAML aliases expand to more than 100000 values") {
 		t.Errorf("want one problem naming the alias expansion, got %v", f.Problems[:min(len(f.Problems), 5)])
