@@ -188,6 +188,8 @@ func TestIncrementalFilterAt(t *testing.T) {
 		{"select 1\n{% if not is_incremental() %}\nwhere a\n{% endif %}\n{% if is_incremental() %}\nwhere b\n{% endif %}", "where b"},
 		{"select 1\n{% if not is_incremental() %}\nwhere a\n{% else %}\nwhere c\n{% endif %}", "where c"},
 		{"select 1\n{% if var('dev', false) %}\nwhere a\n{% elif is_incremental() %}\nwhere d\n{% endif %}", "where d"},
+		// A comment about the filter is not the filter.
+		{"select 1 {% if is_incremental() %}\n\n  -- only on incremental runs\n  /* see below */ and e > 1\n{% endif %}", "and e > 1"},
 	} {
 		f := IncrementalFilter(tt.src, Options{})
 		if f.At < 0 || !strings.HasPrefix(tt.src[f.At:], tt.want) {

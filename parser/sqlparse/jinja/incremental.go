@@ -100,7 +100,7 @@ func filterAt(src string, opts Options) int {
 	// bodyAt is the first line of the branch after regions[i].
 	bodyAt := func(i int) int {
 		if i+1 < len(regions) {
-			body := strings.TrimLeft(src[regions[i].End:regions[i+1].Start], " \t\r\n")
+			body := skipComments(src[regions[i].End:regions[i+1].Start])
 			return regions[i+1].Start - len(body)
 		}
 		return regions[i].Start
@@ -152,6 +152,29 @@ func filterAt(src string, opts Options) int {
 		return calls[0].Offset
 	}
 	return -1
+}
+
+// skipComments drops the blanks and SQL comments text starts with: a
+// filter's first line is its first line of SQL, not a comment about it.
+func skipComments(text string) string {
+	for {
+		text = strings.TrimLeft(text, " \t\r\n")
+		switch {
+		case strings.HasPrefix(text, "--"):
+			if i := strings.IndexByte(text, '\n'); i >= 0 {
+				text = text[i+1:]
+				continue
+			}
+			return text
+		case strings.HasPrefix(text, "/*"):
+			if i := strings.Index(text, "*/"); i >= 0 {
+				text = text[i+2:]
+				continue
+			}
+			return text
+		}
+		return text
+	}
 }
 
 // bound records a name a set tag binds, for filterOnly.
