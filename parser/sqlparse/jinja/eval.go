@@ -3,6 +3,7 @@ package jinja
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The values of Jinja expressions bflint can know without running Jinja:
@@ -123,7 +124,12 @@ type Env struct {
 
 // Eval evaluates a Jinja expression in env.
 func Eval(expr string, env Env) Value {
-	toks := exprTokens(expr)
+	buf := exprTokenBuffers.Get().(*[]exprToken)
+	toks := appendExprTokens((*buf)[:0], expr)
+	defer func() {
+		*buf = toks[:0]
+		exprTokenBuffers.Put(buf)
+	}()
 	if readsClock(toks) {
 		return Value{Kind: Clock}
 	}
@@ -147,15 +153,20 @@ func readsClock(toks []exprToken) bool {
 	return false
 }
 
+// exprTokenBuffers hold the tokens of the expressions being evaluated:
+// Eval runs for every expression of every model and macro, and the
+// tokens are not kept past it (values hold strings, not tokens).
+var exprTokenBuffers = sync.Pool{New: func() any { return new([]exprToken) }}
+
 type exprToken struct {
 	kind byte // 's' string, 'n' number, 'w' word, 'p' punctuation
 	text string
 }
 
-// exprTokens splits a Jinja expression; an unknown character becomes a
-// token no rule accepts, so the whole expression is unknown.
-func exprTokens(s string) []exprToken {
-	var out []exprToken
+// appendExprTokens splits a Jinja expression onto out; an unknown
+// character becomes a token no rule accepts, so the whole expression is
+// unknown.
+func appendExprTokens(out []exprToken, s string) []exprToken {
 	for i := 0; i < len(s); {
 		c := s[i]
 		switch {

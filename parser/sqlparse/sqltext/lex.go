@@ -135,7 +135,12 @@ func OddBackslashes(s string) bool {
 func lex(src string, mode lexMode) ([]Token, *LexError) {
 	// SQL averages a token (whitespace included) per three to four bytes;
 	// sizing for that up front saves the copies of growing the slice.
-	toks := make([]Token, 0, len(src)/3+8)
+	return lexAppend(make([]Token, 0, len(src)/3+8), src, mode)
+}
+
+// lexAppend is lex appending to toks, for a caller that lexes many small
+// texts into one buffer; offsets are src's.
+func lexAppend(toks []Token, src string, mode lexMode) ([]Token, *LexError) {
 	i := 0
 	for i < len(src) {
 		start := i

@@ -22,27 +22,31 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 	if n := len(m.segments); n == 0 || m.segments[n-1].out+m.segments[n-1].length != len(text) {
 		return nil, false
 	}
-	// The tokens of each run, shifted from their run's offsets to text's;
-	// all are known before the code tokens are, which sizes them once.
+	// The tokens of each run, shifted from their run's offsets to text's:
+	// a copied run's are the file's own, a replacement's are lexed into
+	// one buffer for them all. All are known before the code tokens are,
+	// which are then counted and sized once.
 	type run struct {
-		toks  []Token
-		shift int
+		from, to int // toks[from:to], or lexed[from:to] for a replacement
+		replaced bool
+		shift    int
 	}
 	runs := make([]run, 0, len(m.segments))
-	n := 0
+	var lexed []Token
 	for si, s := range m.segments {
 		if si > 0 && !separated(text, s.out) {
 			return nil, false
 		}
 		if !s.copied {
-			rtoks, err := lex(text[s.out:s.out+s.length], 0)
-			if err != nil || !tiles(rtoks, 0, s.length) || rtoks[len(rtoks)-1].Kind == LineComment {
+			from := len(lexed)
+			var err *LexError
+			lexed, err = lexAppend(lexed, text[s.out:s.out+s.length], 0)
+			if err != nil || !tiles(lexed[from:], 0, s.length) || lexed[len(lexed)-1].Kind == LineComment {
 				// A line comment the replacement ends in runs on over
 				// what follows it.
 				return nil, false
 			}
-			runs = append(runs, run{rtoks, s.out})
-			n += len(rtoks)
+			runs = append(runs, run{from: from, to: len(lexed), replaced: true, shift: s.out})
 			continue
 		}
 		end := s.orig + s.length
@@ -51,12 +55,25 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 		if !tiles(toks[i:j], s.orig, end) {
 			return nil, false
 		}
-		runs = append(runs, run{toks[i:j], s.out - s.orig})
-		n += j - i
+		runs = append(runs, run{from: i, to: j, shift: s.out - s.orig})
+	}
+	tokensOf := func(r run) []Token {
+		if r.replaced {
+			return lexed[r.from:r.to]
+		}
+		return toks[r.from:r.to]
+	}
+	n := 0
+	for _, r := range runs {
+		for _, t := range tokensOf(r) {
+			if t.IsCode() {
+				n++
+			}
+		}
 	}
 	code = make([]Token, 0, n)
 	for _, r := range runs {
-		for _, t := range r.toks {
+		for _, t := range tokensOf(r) {
 			if t.IsCode() {
 				code = append(code, Token{Kind: t.Kind, Start: t.Start + r.shift, End: t.End + r.shift})
 			}
