@@ -39,12 +39,12 @@ JOIN dim.customer_snapshot AS d
 	},
 	Run: func(pass *rules.Pass) error {
 		forEachJoin(pass, func(dj *dimJoin) {
-			if dj.reduced {
-				return
-			}
 			for _, c := range dj.upper {
 				if !c.closed() || pass.Unit.Definitions.InclusiveEnd(dj.join.Relation, c.column) {
 					continue
+				}
+				if dj.reduced() {
+					return
 				}
 				from, _ := dj.validityNames()
 				bound := "<= " + dj.name(c.column)

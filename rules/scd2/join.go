@@ -52,10 +52,8 @@ type dimJoin struct {
 	// side: a fact that stores the version it was built with, or the next
 	// version starting where the previous ended. Either picks one version.
 	pinned bool
-	// reduced is set when the statement keeps one row per group with a
-	// QUALIFY filter (QUALIFY ROW_NUMBER() OVER (...) = 1): a row matching
-	// two versions may be reduced to one, which the rules cannot tell.
-	reduced bool
+	// statement is the statement that makes the join.
+	statement *sqlparse.Statement
 	// fromTokens is set when the statement did not parse and was read
 	// from its tokens; partial when a predicate that may concern the
 	// dimension did not parse even on its own, so an absence (of a bound,
@@ -112,7 +110,7 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 				lone := !c.Target && c.Items == 1
 				leading := !c.Target && c.Items > 1 && c.First == jr.Offset
 				dj := &dimJoin{file: f, join: jr, dim: dims.lookup(jr.Relation), lone: lone, leading: leading,
-					keepsRows: !jr.Inner || lone && c.Scalar, reduced: st.KeepsOnePerGroup(),
+					keepsRows: !jr.Inner || lone && c.Scalar, statement: st,
 					fromTokens: joined.FromTokens, partial: jr.Partial}
 				out = dj.keep(out, joined.Columns, leading)
 			}
@@ -120,6 +118,12 @@ func dimensionJoins(pass *rules.Pass) []*dimJoin {
 	}
 	return out
 }
+
+// reduced reports whether the statement keeps one row per group with a
+// QUALIFY filter (QUALIFY ROW_NUMBER() OVER (...) = 1): a row matching
+// two versions may be reduced to one, which the rules cannot tell. Asked
+// only of the joins a rule would report, as it walks the statement.
+func (dj *dimJoin) reduced() bool { return dj.statement.KeepsOnePerGroup() }
 
 // keep reads the join's predicates and adds it to out when it is a join to
 // a type-2 dimension; leading is set for the first of several FROM items.
