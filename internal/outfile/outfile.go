@@ -87,6 +87,10 @@ func (p *Pending) Commit() error {
 	defer untrack(p.tmp)
 	if err := os.Rename(p.tmp, p.path); err != nil {
 		os.Remove(p.tmp)
+		var le *os.LinkError
+		if errors.As(err, &le) {
+			return &fs.PathError{Op: "write", Path: p.path, Err: le.Err}
+		}
 		return err
 	}
 	return nil
@@ -251,7 +255,7 @@ func replace(path string, mode fs.FileMode, old fs.FileInfo, produce func(io.Wri
 	removeStale(dir, base)
 	tmp, err := createTracked(dir, "."+base+".bflint-*")
 	if err != nil {
-		return nil, err
+		return nil, asked(err, path)
 	}
 	p := &Pending{tmp: tmp.Name(), path: path}
 	err = produce(tmp)
@@ -271,9 +275,19 @@ func replace(path string, mode fs.FileMode, old fs.FileInfo, produce func(io.Wri
 	}
 	if err != nil {
 		p.Abort()
-		return nil, err
+		return nil, asked(err, path)
 	}
 	return p, nil
+}
+
+// asked names path in an error about the temporary file written for it:
+// the user named path, and never sees the temporary file, which is gone.
+func asked(err error, path string) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) && strings.Contains(filepath.Base(pe.Path), ".bflint-") {
+		return &fs.PathError{Op: pe.Op, Path: path, Err: pe.Err}
+	}
+	return err
 }
 
 // keepOwner gives tmp the owner and group of old, reporting whether tmp

@@ -127,3 +127,13 @@ func TestWriteToDescriptor(t *testing.T) {
 		t.Errorf("/dev/fd/01 taken for a descriptor: the kernel has no such name")
 	}
 }
+
+// A write that fails names the file asked for, never the temporary file
+// written beside it, which the user never sees.
+func TestFailedWriteNamesTheDestination(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "nodir", "x.json")
+	err := Write(path, []byte("{}"), 0o644)
+	if err == nil || !strings.Contains(err.Error(), path) || strings.Contains(err.Error(), ".bflint-") {
+		t.Errorf("Write to a missing folder: %v, want an error naming %s alone", err, path)
+	}
+}
