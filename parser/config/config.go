@@ -102,7 +102,9 @@ func Load(fset *token.FileSet, path, name string) (*Config, []error) {
 func Find(dir, root string) string {
 	for {
 		candidate := filepath.Join(dir, FileName)
-		if info, err := os.Stat(candidate); err == nil && info.Mode().IsRegular() {
+		if _, err := os.Stat(candidate); err == nil {
+			// Found, whatever it is: one that is not a file is an error
+			// Load names, not a configuration to pass over in silence.
 			return candidate
 		}
 		if dir == root {

@@ -128,3 +128,19 @@ func TestFindWalksUpToRoot(t *testing.T) {
 		t.Fatalf("Find crossed the root: %q", got)
 	}
 }
+
+// A .bflint.yaml that is a folder is found, so that Load says what is
+// wrong with it, instead of passed over for one further up or none.
+func TestFindAFolderNamedLikeTheConfiguration(t *testing.T) {
+	root := t.TempDir()
+	folder := filepath.Join(root, FileName)
+	if err := os.Mkdir(folder, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := Find(root, root); got != folder {
+		t.Fatalf("Find = %q, want the folder %q", got, folder)
+	}
+	if _, errs := Load(token.NewFileSet(), folder, FileName); len(errs) == 0 || !strings.Contains(errs[0].Error(), "folder") {
+		t.Errorf("Load of a folder: %v, want an error saying it is a folder", errs)
+	}
+}
