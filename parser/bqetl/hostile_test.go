@@ -33,3 +33,13 @@ func TestAliasExpansionStopsQuietly(t *testing.T) {
 		t.Errorf("%d entries read past the alias bound", len(f.Entries))
 	}
 }
+
+// A key that is a mapping or a list is one problem naming what it is, not
+// problems about an entry with an empty name.
+func TestComplexKey(t *testing.T) {
+	src := "? [2026-01-01, 2026-01-02]\n: start_date: 2025-12-01\n  end_date: 2025-12-02\n  reason: Fix rows.\n  watchers:\n  - a@example.com\n  status: Initiate\n" + benchgen.Entries(1)
+	f := ReadFile(source.Add(token.NewFileSet(), "backfill.yaml", []byte(src)))
+	if len(f.Entries) != 1 || len(f.Problems) != 1 || !strings.Contains(f.Problems[0].Message, "not a list") {
+		t.Fatalf("read %d entries, problems %v; want the one well-formed entry and one problem about the list key", len(f.Entries), f.Problems)
+	}
+}
