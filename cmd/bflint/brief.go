@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/internal/outfile"
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/brief"
@@ -108,6 +109,9 @@ func briefCommand(args []string, stdout, stderr io.Writer) error {
 			return internalErrorf("writing the brief: %v", err)
 		}
 		return nil
+	}
+	if source.WasRead(o.output) {
+		return usageErrorf("--output %s would overwrite %s, a file this run reads: name another file for the brief", o.output, o.output)
 	}
 	if err := outfile.WriteFunc(o.output, 0o644, write); err != nil {
 		return inputErrorf("writing the brief to %s: %v", o.output, err)

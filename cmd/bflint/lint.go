@@ -223,6 +223,9 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		units, res = ls.lint()
 	}
+	if err := refuseReadOutputs(o.outputFiles(), o.baseline); err != nil {
+		return err
+	}
 	units = rules.Linted(units)
 	stale, err := adopt.process(res, units, settings, o, stderr)
 	if err != nil {

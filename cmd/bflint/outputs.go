@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/internal/outfile"
+	"github.com/bflint/bflint/parser/source"
 )
 
 // standardStream is the run's own stdout or stderr when dest names it:
@@ -76,6 +77,30 @@ func checkOutputs(outputs map[string]string, inputs []string, baseline string) e
 			if sameFile(outputs[a], in) {
 				return usageErrorf("%s would overwrite %s, a file this run reads: name another file for the output", a, outputs[a])
 			}
+		}
+	}
+	return nil
+}
+
+// refuseReadOutputs refuses outputs that would replace a file the run has
+// read. The files discovered are refused before the run (checkOutputs);
+// those read on the way (a table's metadata.yaml and query, a manifest
+// or catalog found beside a project, a project's macros and properties)
+// are known once they are read, and nothing is written before this
+// check. The baseline a run reads may be the one it writes.
+func refuseReadOutputs(outputs map[string]string, baseline string) error {
+	var names []string
+	for name := range outputs {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	for _, name := range names {
+		path := outputs[name]
+		if strings.HasPrefix(name, "--write-baseline ") && baseline != "" && sameFile(path, baseline) {
+			continue
+		}
+		if source.WasRead(path) {
+			return usageErrorf("%s would overwrite %s, a file this run reads: name another file for the output", name, path)
 		}
 	}
 	return nil

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"syscall"
+
+	"github.com/bflint/bflint/parser/source"
 )
 
 const environmentHelp = `
@@ -23,6 +25,8 @@ Environment:
 // what it wanted: the run ends quietly with exit 0, as git and ripgrep
 // do, rather than reporting the write that failed.
 func run(args []string, stdout, stderr io.Writer) int {
+	// Outputs are refused over what this run reads (refuseReadOutputs).
+	source.ForgetReads()
 	out := &readerAware{w: stdout}
 	err := dispatch(args, out, stderr)
 	if out.closed {

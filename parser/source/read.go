@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sync"
 	"syscall"
 	"unicode/utf16"
 )
@@ -43,7 +44,43 @@ func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(info.Size(), limit)}
 	}
+	opened.mu.Lock()
+	opened.files = append(opened.files, info)
+	opened.mu.Unlock()
 	return f, info, nil
+}
+
+// opened are the files OpenRegular opened: every file bflint reads
+// (plans, SQL, metadata, manifests and catalogs, a project's macros and
+// properties, the configuration and the baseline) is opened there.
+var opened struct {
+	mu    sync.Mutex
+	files []fs.FileInfo
+}
+
+// WasRead reports whether path names a file OpenRegular opened since
+// ForgetReads, through links, hard or symbolic: an output written there
+// would replace an input of the run.
+func WasRead(path string) bool {
+	info, err := os.Stat(path)
+	if err != nil || !info.Mode().IsRegular() {
+		return false
+	}
+	opened.mu.Lock()
+	defer opened.mu.Unlock()
+	for _, f := range opened.files {
+		if os.SameFile(f, info) {
+			return true
+		}
+	}
+	return false
+}
+
+// ForgetReads starts a new record of the files read, for a new run.
+func ForgetReads() {
+	opened.mu.Lock()
+	opened.files = nil
+	opened.mu.Unlock()
 }
 
 // ReadRegular reads the regular file at path, of at most limit bytes, as
