@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/internal/outfile"
-	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/load"
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/reporters/brief"
 )
