@@ -95,7 +95,8 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 			fc.dialect = dialect.Guess(f.Source.Text())
 		}
 		for _, st := range f.Parsed.Statements {
-			fc.counts[st.Coverage()]++
+			// The unread rest of a file counts as the statements it holds.
+			fc.counts[st.Coverage()] += max(st.Unread, 1)
 			if st.Problem != nil {
 				fc.stoppers = append(fc.stoppers, sqlparse.Construct(f.Source.Content, st.Problem.Offset, st.End))
 			}

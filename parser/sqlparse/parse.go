@@ -85,6 +85,10 @@ type Statement struct {
 	Node *pg_query.Node
 	// Problem says why Node is nil (rule BF002).
 	Problem *sqltext.Problem
+	// Unread is, for the rest of a file left unread (past a size or a
+	// statement limit), how many statements it holds, counted without
+	// reading them; 0 for any other statement.
+	Unread int
 	// Flags are what normalisation removed.
 	Flags dialect.Flags
 	// ReplaceWhere is the predicate of INSERT INTO t REPLACE WHERE pred,
@@ -206,14 +210,15 @@ func parse(src string, opts Options) *File {
 	// silent skip; of several reasons to stop, the first in the file
 	// counts.
 	var rest *Statement
-	whole := len(src)
+	whole := src
 	unread := func(start, problemAt int, msg string) {
 		if rest == nil || start < rest.Start {
-			rest = &Statement{Start: start, End: whole, Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
+			rest = &Statement{Start: start, End: len(whole), Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
 		}
 	}
 	defer func() {
 		if rest != nil {
+			rest.Unread = sqltext.CountStatements(whole[rest.Start:])
 			f.Statements = append(f.Statements, rest)
 		}
 	}()

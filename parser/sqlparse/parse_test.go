@@ -166,6 +166,10 @@ func TestStatementCountLimit(t *testing.T) {
 	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+1)+":1" || !strings.Contains(tail.Problem.Msg, "more than 100000 statements") {
 		t.Errorf("tail at %s: %+v", at(src, tail.Start), tail.Problem)
 	}
+	// The rest counts as the statements it holds, for the coverage.
+	if tail.Unread != 5 {
+		t.Errorf("the rest holds %d statements, want 5", tail.Unread)
+	}
 }
 
 // A file of exactly the limit, ending in a newline or a comment, is all
@@ -234,6 +238,10 @@ func TestFileBytesLimit(t *testing.T) {
 	rest := f.Statements[len(f.Statements)-1]
 	if rest.Problem == nil || !strings.Contains(rest.Problem.Msg, "larger than 4 MiB") || rest.Start != MaxFileBytes/len(line)*len(line) {
 		t.Errorf("rest at %d: %+v", rest.Start, rest.Problem)
+	}
+	// The rest counts as the statements it holds, one per line not read.
+	if want := len(src)/len(line) - (len(f.Statements) - 1); rest.Unread != want {
+		t.Errorf("the rest holds %d statements, want %d", rest.Unread, want)
 	}
 	one := "SELECT " + strings.Repeat("a, ", MaxFileBytes/3) + "b FROM t;\n"
 	f = Parse(one, Options{})

@@ -92,3 +92,34 @@ func FuzzSplicedCode(f *testing.F) {
 		spliceCase(t, src, []string{with})
 	})
 }
+
+func TestCountStatementsCountsAsSplit(t *testing.T) {
+	for _, src := range []string{
+		"select 1; select 2;",
+		"select 1; select ';' from t; -- a; b\nselect (1;2); /* ; */ select 3",
+		"select 1;;  ;\n-- only a comment\n",
+		"insert into t values ('a;b', \"c;d\", `e;f`); select 1",
+		"",
+	} {
+		toks, _ := Lex(src)
+		want := 0
+		for _, p := range Split(src, toks) {
+			if holdsCode(src, toks, p) {
+				want++
+			}
+		}
+		if got := CountStatements(src); got != want {
+			t.Errorf("CountStatements(%q) = %d, Split cuts %d statements", src, got, want)
+		}
+	}
+}
+
+// holdsCode reports whether a piece holds code other than its ";".
+func holdsCode(src string, toks []Token, p Piece) bool {
+	for _, t := range toks {
+		if t.Start >= p.Start && t.End <= p.End && t.IsCode() && t.Text(src) != ";" {
+			return true
+		}
+	}
+	return false
+}

@@ -52,3 +52,55 @@ func Code(toks []Token) []Token {
 
 // IdentName returns the name a "quoted identifier" stands for.
 func IdentName(s string) string { return strings.ReplaceAll(s[1:len(s)-1], `""`, `"`) }
+
+// CountStatements counts the statements of src as Split would cut them,
+// without lexing it: a scan of quotes, comments and brackets, for text too
+// large to read (the rest of a file past what bflint reads), whose
+// statements must still be counted as not read. Dollar quotes and nested
+// comments are not followed, so the count is close, not exact.
+func CountStatements(src string) int {
+	n, depth := 0, 0
+	code := false // code since the last statement's end
+	for i := 0; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '\'' || c == '"' || c == '`':
+			end := strings.IndexByte(src[i+1:], c)
+			if end < 0 {
+				return n + 1
+			}
+			i += end + 1
+			code = true
+		case c == '-' && i+1 < len(src) && src[i+1] == '-':
+			end := strings.IndexByte(src[i:], '\n')
+			if end < 0 {
+				i = len(src)
+			} else {
+				i += end
+			}
+		case c == '/' && i+1 < len(src) && src[i+1] == '*':
+			end := strings.Index(src[i+2:], "*/")
+			if end < 0 {
+				i = len(src)
+			} else {
+				i += end + 3
+			}
+		case c == '(' || c == '[':
+			depth++
+			code = true
+		case c == ')' || c == ']':
+			depth = max(depth-1, 0)
+			code = true
+		case c == ';' && depth == 0:
+			if code {
+				n++
+			}
+			code = false
+		case !isSpace(c):
+			code = true
+		}
+	}
+	if code {
+		n++
+	}
+	return n
+}
