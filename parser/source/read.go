@@ -44,18 +44,32 @@ func OpenRegular(path string, limit int64) (*os.File, fs.FileInfo, error) {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: TooLarge(info.Size(), limit)}
 	}
-	opened.mu.Lock()
-	opened.files = append(opened.files, info)
-	opened.mu.Unlock()
+	if id, ok := idOf(info); ok {
+		opened.mu.Lock()
+		opened.files[id] = true
+		opened.mu.Unlock()
+	}
 	return f, info, nil
 }
 
-// opened are the files OpenRegular opened: every file bflint reads
-// (plans, SQL, metadata, manifests and catalogs, a project's macros and
-// properties, the configuration and the baseline) is opened there.
-var opened struct {
+// opened are the files OpenRegular opened, by device and inode: every file
+// bflint reads (plans, SQL, metadata, manifests and catalogs, a project's
+// macros and properties, the configuration and the baseline) is opened
+// there.
+var opened = struct {
 	mu    sync.Mutex
-	files []fs.FileInfo
+	files map[fileID]bool
+}{files: map[fileID]bool{}}
+
+// fileID names a file on disk, whatever path or link reaches it.
+type fileID struct{ dev, ino uint64 }
+
+func idOf(info fs.FileInfo) (fileID, bool) {
+	st, ok := info.Sys().(*syscall.Stat_t)
+	if !ok {
+		return fileID{}, false
+	}
+	return fileID{uint64(st.Dev), st.Ino}, true
 }
 
 // WasRead reports whether path names a file OpenRegular opened since
@@ -66,20 +80,19 @@ func WasRead(path string) bool {
 	if err != nil || !info.Mode().IsRegular() {
 		return false
 	}
+	id, ok := idOf(info)
+	if !ok {
+		return false
+	}
 	opened.mu.Lock()
 	defer opened.mu.Unlock()
-	for _, f := range opened.files {
-		if os.SameFile(f, info) {
-			return true
-		}
-	}
-	return false
+	return opened.files[id]
 }
 
 // ForgetReads starts a new record of the files read, for a new run.
 func ForgetReads() {
 	opened.mu.Lock()
-	opened.files = nil
+	opened.files = map[fileID]bool{}
 	opened.mu.Unlock()
 }
 
