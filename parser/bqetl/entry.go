@@ -118,7 +118,7 @@ func ReadFile(f *source.File) *File {
 		if k.Kind != yaml.ScalarNode {
 			// A mapping or list as a key (? [a, b]) has no date to name
 			// the entry by: one problem, at the key, for all of it.
-			dec.Errorf(k, "an entry's key must be its date (2026-01-31), not a %s", nodeKind(k))
+			dec.Errorf(k, "an entry's key must be its date (2026-01-31), not %s", yamlx.KindName(k))
 			continue
 		}
 		at := f.LineCol(k.Line, k.Column)
@@ -146,19 +146,6 @@ func ReadFile(f *source.File) *File {
 	}
 	sort.SliceStable(out.Problems, func(i, j int) bool { return out.Problems[i].Pos < out.Problems[j].Pos })
 	return out
-}
-
-// nodeKind names the kind of a YAML node that is not a scalar.
-func nodeKind(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "mapping"
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "YAML document"
 }
 
 // check finds what bqetl's own validation refuses in an entry.

@@ -132,7 +132,7 @@ func Parse(f *source.File) (root *yaml.Node, problems []Problem) {
 	}
 	top := doc.Content[0]
 	if top.Kind != yaml.MappingNode {
-		return nil, []Problem{{f.LineCol(top.Line, top.Column), fmt.Sprintf("top level is %s: expected a YAML mapping of keys", kindName(top))}}
+		return nil, []Problem{{f.LineCol(top.Line, top.Column), fmt.Sprintf("top level is %s: expected a YAML mapping of keys", KindName(top))}}
 	}
 	return top, nil
 }
@@ -255,7 +255,7 @@ func (d *Decoder) decodeMapping(n *yaml.Node, path string, v reflect.Value) {
 		k, val := d.resolve(n.Content[i]), d.resolve(n.Content[i+1])
 		key := k.Value
 		if k.Kind != yaml.ScalarNode {
-			d.problem(k, "a key in %s is a %s: keys must be plain names", d.orRoot(path), kindName(k))
+			d.problem(k, "a key in %s is a %s: keys must be plain names", d.orRoot(path), KindName(k))
 			continue
 		}
 		if key == "<<" {
@@ -369,13 +369,13 @@ func (d *Decoder) decodeValue(k, n *yaml.Node, path string, v reflect.Value, enu
 					return
 				}
 				if item.Kind != yaml.ScalarNode || isNull(item) {
-					d.problem(item, "%s[%d] must be a text value, not %s", path, i, kindName(item))
+					d.problem(item, "%s[%d] must be a text value, not %s", path, i, KindName(item))
 					continue
 				}
 				p.Items = append(p.Items, String{Field: Field{Key: d.pos(item), Value: d.pos(item), Set: true}, V: item.Value})
 			}
 		default:
-			d.problem(n, "%s must be a list of text values, not %s", path, kindName(n))
+			d.problem(n, "%s must be a list of text values, not %s", path, KindName(n))
 			p.Set = false
 		}
 		return
@@ -401,7 +401,7 @@ func (d *Decoder) decodeValue(k, n *yaml.Node, path string, v reflect.Value, enu
 			return
 		}
 		if n.Kind != yaml.MappingNode {
-			d.problem(n, "%s must be a mapping of keys, not %s", path, kindName(n))
+			d.problem(n, "%s must be a mapping of keys, not %s", path, KindName(n))
 			return
 		}
 		s := reflect.New(v.Type().Elem())
@@ -413,7 +413,7 @@ func (d *Decoder) decodeValue(k, n *yaml.Node, path string, v reflect.Value, enu
 			return
 		}
 		if n.Kind != yaml.SequenceNode {
-			d.problem(n, "%s must be a list, not %s", path, kindName(n))
+			d.problem(n, "%s must be a list, not %s", path, KindName(n))
 			return
 		}
 		elem := v.Type().Elem()
@@ -424,7 +424,7 @@ func (d *Decoder) decodeValue(k, n *yaml.Node, path string, v reflect.Value, enu
 			}
 			ipath := fmt.Sprintf("%s[%d]", path, i)
 			if item.Kind != yaml.MappingNode {
-				d.problem(item, "%s must be a mapping of keys, not %s", ipath, kindName(item))
+				d.problem(item, "%s must be a mapping of keys, not %s", ipath, KindName(item))
 				continue
 			}
 			s := reflect.New(elem).Elem()
@@ -452,7 +452,7 @@ func (d *Decoder) scalar(n *yaml.Node, path, want string) bool {
 	if n.Kind == yaml.ScalarNode {
 		return true
 	}
-	d.problem(n, "%s must be %s, not %s", path, want, kindName(n))
+	d.problem(n, "%s must be %s, not %s", path, want, KindName(n))
 	return false
 }
 
@@ -465,7 +465,9 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func kindName(n *yaml.Node) string {
+// KindName says what a YAML node is, for messages: "a mapping", "a list",
+// "the number 5".
+func KindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.MappingNode:
 		return "a mapping"
@@ -489,7 +491,7 @@ func kindName(n *yaml.Node) string {
 
 func (d *Decoder) decodeStringMap(n *yaml.Node, path string, m *StringMap) {
 	if n.Kind != yaml.MappingNode {
-		d.problem(n, "%s must be a mapping of names to values, not %s", path, kindName(n))
+		d.problem(n, "%s must be a mapping of names to values, not %s", path, KindName(n))
 		m.Set = false
 		return
 	}
