@@ -389,6 +389,16 @@ func createTracked(dir, pattern string) (*os.File, error) {
 	return f, nil
 }
 
+// CreateTemp creates a temporary file in dir as os.CreateTemp does,
+// tracked as the outputs' own are: a signal that ends the run removes it
+// (RemoveTemporaries) instead of leaving it, as a cache entry being
+// written was left. Done is called once it is renamed or removed.
+func CreateTemp(dir, pattern string) (*os.File, error) { return createTracked(dir, pattern) }
+
+// Done stops tracking a temporary file from CreateTemp, once it has been
+// renamed or removed.
+func Done(name string) { untrack(name) }
+
 func untrack(name string) {
 	tempMu.Lock()
 	delete(temps, name)

@@ -8,7 +8,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/bflint/bflint/parser/source"
 	"hash/crc32"
 	"io"
 	"io/fs"
@@ -22,6 +21,9 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/bflint/bflint/internal/outfile"
+	"github.com/bflint/bflint/parser/source"
 )
 
 // A decoded manifest (and catalog.json) is kept on disk, so that a run over
@@ -388,10 +390,11 @@ func writeLast(dir, path, name string) {
 	if !ownCacheDir(dir) {
 		return
 	}
-	tmp, err := os.CreateTemp(dir, "last-*.tmp")
+	tmp, err := outfile.CreateTemp(dir, "last-*.tmp")
 	if err != nil {
 		return
 	}
+	defer outfile.Done(tmp.Name())
 	_, err = tmp.WriteString(name)
 	if err = cmp.Or(err, tmp.Close()); err == nil {
 		err = os.Rename(tmp.Name(), path)
@@ -407,10 +410,11 @@ func writeEntry(dir, path string, key [sha256.Size]byte, encode func(*bufio.Writ
 	if !ownCacheDir(dir) {
 		return false
 	}
-	tmp, err := os.CreateTemp(dir, "entry-*.tmp")
+	tmp, err := outfile.CreateTemp(dir, "entry-*.tmp")
 	if err != nil {
 		return false
 	}
+	defer outfile.Done(tmp.Name())
 	// The header, which holds the payload's length and checksum, is
 	// written last, over room left for it.
 	sum := &crcWriter{w: tmp}
