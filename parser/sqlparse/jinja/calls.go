@@ -230,14 +230,7 @@ func MacroConfigKeys(src string, regions []Region, macros map[string]Macro, vars
 	for _, c := range CallsOf(src, regions, setsConfig) {
 		m := macros[c.Name]
 		env := Env{Vars: vars}
-		args := make([]Value, len(c.Args))
-		for i, a := range c.Args {
-			args[i] = Eval(a, env)
-		}
-		kwargs := map[string]Value{}
-		for k, a := range c.Kwargs {
-			kwargs[k] = Eval(a, env)
-		}
+		args, kwargs := c.eval(env)
 		env.Names = m.bind(args, kwargs, env)
 		for _, k := range configKeys(m.Body, m.bodyRegions(), env) {
 			k.Call, k.At = c.Offset, c.Offset

@@ -104,15 +104,21 @@ func (x *expander) expand(c CallSite, env Env) (string, bool) {
 		x.unread = "its SQL depends on a query it runs"
 		return "", false
 	}
-	args := make([]Value, len(c.Args))
+	args, kwargs := c.eval(env)
+	return x.apply(m, args, kwargs, env)
+}
+
+// eval evaluates the call's arguments in env, the caller's bindings.
+func (c CallSite) eval(env Env) (args []Value, kwargs map[string]Value) {
+	args = make([]Value, len(c.Args))
 	for i, a := range c.Args {
 		args[i] = Eval(a, env)
 	}
-	kwargs := map[string]Value{}
+	kwargs = map[string]Value{}
 	for k, a := range c.Kwargs {
 		kwargs[k] = Eval(a, env)
 	}
-	return x.apply(m, args, kwargs, env)
+	return args, kwargs
 }
 
 // apply renders a macro's body with its parameters bound to args.
