@@ -1,8 +1,11 @@
 package rules
 
 import (
+	"go/token"
+	"slices"
 	"sort"
 
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 )
@@ -11,8 +14,8 @@ import (
 // from tokens, or not read at all. It is about bflint's own limits, so it
 // is reported as counts beside the findings, never as findings (only a
 // statement nothing could be read from is BF002). A file several plans name
-// counts once; each branch of a dbt {% if is_incremental() %} counts as a
-// statement, since each is checked.
+// counts once; the branches of a dbt {% if is_incremental() %} are one
+// statement, counted as its worst-read branch.
 type Coverage struct {
 	Tally
 	// ByDialect splits the tally by each file's guessed dialect
@@ -32,6 +35,56 @@ type Coverage struct {
 	// PythonQueries counts the bigquery-etl tables whose query is Python
 	// (query.py), whose writes bflint does not read.
 	PythonQueries int
+	// Unparsed are the statements read from tokens or not read, by file
+	// and position: what a reviewer checks by hand.
+	Unparsed []Unparsed
+}
+
+// Unparsed is a statement that did not parse, or a model whose body is a
+// macro call bflint did not read.
+type Unparsed struct {
+	File *source.File
+	Pos  token.Pos
+	Read sqlparse.Coverage
+	// Construct is what stopped the parser, or the unread macro.
+	Construct string
+	// Statements is how many statements it stands for: more than one for
+	// the unread rest of a file.
+	Statements int
+}
+
+// UnparsedFile is a file's count of statements that did not parse.
+type UnparsedFile struct {
+	File                string
+	FromTokens, NotRead int
+}
+
+// TopUnparsedFiles returns the n files with the most statements read from
+// tokens or not read, most first.
+func (c *Coverage) TopUnparsedFiles(n int) []UnparsedFile {
+	byName := map[string]*UnparsedFile{}
+	var out []*UnparsedFile
+	for _, u := range c.Unparsed {
+		f := byName[u.File.Name]
+		if f == nil {
+			f = &UnparsedFile{File: u.File.Name}
+			byName[u.File.Name] = f
+			out = append(out, f)
+		}
+		if u.Read == sqlparse.CoverageTokens {
+			f.FromTokens += u.Statements
+		} else {
+			f.NotRead += u.Statements
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return out[i].FromTokens+out[i].NotRead > out[j].FromTokens+out[j].NotRead
+	})
+	top := make([]UnparsedFile, 0, min(n, len(out)))
+	for _, f := range out[:min(n, len(out))] {
+		top = append(top, *f)
+	}
+	return top
 }
 
 // Tally counts files and their statements by how they were read.
@@ -75,6 +128,7 @@ type fileCoverage struct {
 	dialect  string
 	counts   [3]int
 	stoppers []string
+	unparsed []Unparsed
 	// macrosRead, macrosUnread and filterUnread are what the file's
 	// expansion of project macros read (sqlparse.File.Expansion).
 	macrosRead   int
@@ -94,12 +148,23 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 		if byDialect {
 			fc.dialect = dialect.Guess(f.Source.Text())
 		}
-		for _, st := range f.Parsed.Statements {
+		for _, st := range modelStatements(f.Parsed.Statements) {
+			read := st.Coverage()
 			// The unread rest of a file counts as the statements it holds.
-			fc.counts[st.Coverage()] += max(st.Unread, 1)
-			if st.Problem != nil {
-				fc.stoppers = append(fc.stoppers, sqlparse.Construct(f.Source.Content, st.Problem.Offset, st.End))
+			fc.counts[read] += max(st.Unread, 1)
+			if read == sqlparse.CoverageParsed {
+				continue
 			}
+			u := Unparsed{File: f.Source, Pos: f.Pos(st.Start), Read: read, Statements: max(st.Unread, 1)}
+			switch {
+			case st.Problem != nil:
+				u.Pos = f.Pos(st.Problem.Offset)
+				u.Construct = sqlparse.Construct(f.Source.Content, st.Problem.Offset, st.End)
+				fc.stoppers = append(fc.stoppers, u.Construct)
+			default:
+				u.Construct = "a call to " + st.Opaque + ", whose SQL bflint did not read"
+			}
+			fc.unparsed = append(fc.unparsed, u)
 		}
 		fc.macrosRead = len(f.Parsed.Expansion.Expanded)
 		fc.macrosUnread = f.Parsed.Expansion.Unread
@@ -107,6 +172,25 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 		// filter does an unread filter leave it unjudged.
 		fc.filterUnread = f.Parsed.IncrementalMacro != "" && (f.Model == nil || f.Model.Config.AppendsUnlessFiltered())
 		out = append(out, fc)
+	}
+	return out
+}
+
+// modelStatements returns the statements of a file as its author wrote
+// them: the branches of a dbt {% if is_incremental() %} are one statement,
+// read as well as its worst-read branch.
+func modelStatements(sts []*sqlparse.Statement) []*sqlparse.Statement {
+	out := make([]*sqlparse.Statement, 0, len(sts))
+	for i, st := range sts {
+		if st.Variant != "" {
+			if k := slices.IndexFunc(out, func(o *sqlparse.Statement) bool { return o.Variant != "" && o.Start == st.Start }); k >= 0 {
+				if st.Coverage() > out[k].Coverage() {
+					out[k] = sts[i]
+				}
+				continue
+			}
+		}
+		out = append(out, st)
 	}
 	return out
 }
@@ -138,6 +222,7 @@ func (c *Coverage) add(fc fileCoverage, seen map[string]bool) {
 	for _, s := range fc.stoppers {
 		c.Stoppers[s]++
 	}
+	c.Unparsed = append(c.Unparsed, fc.unparsed...)
 	c.MacrosRead += fc.macrosRead
 	for name, why := range fc.macrosUnread {
 		if c.MacrosUnread == nil {
@@ -148,4 +233,15 @@ func (c *Coverage) add(fc fileCoverage, seen map[string]bool) {
 	if fc.filterUnread {
 		c.FiltersUnread++
 	}
+}
+
+// sortUnparsed orders the unparsed statements by file and position.
+func (c *Coverage) sortUnparsed() {
+	sort.SliceStable(c.Unparsed, func(i, j int) bool {
+		a, b := c.Unparsed[i], c.Unparsed[j]
+		if a.File.Name != b.File.Name {
+			return a.File.Name < b.File.Name
+		}
+		return a.Pos < b.Pos
+	})
 }

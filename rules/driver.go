@@ -193,6 +193,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 			res.Coverage.add(fc, seen)
 		}
 	}
+	res.Coverage.sortUnparsed()
 	sortModels(res.Models)
 	// Suppression already ran per unit, on raw findings, so that a
 	// directive matches what the rule said; the run-wide steps follow.

@@ -16,6 +16,10 @@ var dialects = []string{"bigquery", "snowflake", "databricks", "dbt", "postgres"
 // --stats lists.
 const maxStoppers = 15
 
+// maxUnparsedFiles is how many of the files with the most statements not
+// parsed --stats names.
+const maxUnparsedFiles = 10
+
 // share is n as a percentage of the whole, one decimal.
 func share(n, whole int) string {
 	if whole == 0 {
@@ -50,6 +54,12 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 			strings.Join(rules.CodeGroups(tokenReaders), ", "))
 		for _, s := range stoppers {
 			fmt.Fprintf(&b, "  %6d  %s\n", s.Count, s.Construct)
+		}
+	}
+	if files := cov.TopUnparsedFiles(maxUnparsedFiles); len(files) > 0 {
+		b.WriteString("  files with the most statements not parsed (--format json lists each under coverage.unparsed):\n")
+		for _, f := range files {
+			fmt.Fprintf(&b, "  %6d  %s (%d from tokens, %d not read)\n", f.FromTokens+f.NotRead, f.File, f.FromTokens, f.NotRead)
 		}
 	}
 	writeMacroStats(&b, cov)

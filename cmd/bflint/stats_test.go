@@ -17,6 +17,10 @@ func TestStats(t *testing.T) {
 			"SELECT t.id FROM raw.trades t ASOF JOIN raw.quotes q MATCH_CONDITION (t.ts >= q.ts) ON t.s = q.s;\n",
 		// One statement nothing can be read from.
 		"pg.sql": "SELECT CASE WHEN THEN 1 END;\n",
+		// A model's statement counts once, whatever its is_incremental()
+		// branches; a body that is an unread macro call is not read.
+		"models/m.sql":      "{{ config(materialized='incremental') }}\nselect a from {{ ref('x') }}\n{% if is_incremental() %} where a > (select max(a) from {{ this }}){% endif %}\n",
+		"models/opaque.sql": "{{ config(materialized='table') }}\n{{ some_package.build_it('a') }}\n",
 	}
 	dir := writeProject(t, files)
 	var stdout, stderr bytes.Buffer
@@ -28,16 +32,28 @@ func TestStats(t *testing.T) {
 		t.Fatalf("stdout is not the JSON report alone: %v\n%s", err, stdout.String())
 	}
 	want := []string{
-		"bflint: SQL coverage: 4 statements in 2 files: 2 parsed (50.0%), 1 read from tokens (25.0%), 1 not read (25.0%)\n",
+		"bflint: SQL coverage: 6 statements in 4 files: 3 parsed (50.0%), 1 read from tokens (16.7%), 2 not read (33.3%)\n",
 		"  dialect     files  statements   parsed  from tokens  not read\n",
 		"  bigquery        1           3    66.7%        33.3%      0.0%\n",
+		"  dbt             2           2    50.0%         0.0%     50.0%\n",
 		"  postgres        1           1     0.0%         0.0%    100.0%\n",
 		"  statements read from tokens are checked by BF102, BF201, BF204, BF302, BF504, BF701-BF704 only; what stopped the parser, most often first:\n",
 		"       1  \"ASOF\"\n",
 		"       1  \"THEN\"\n",
+		"  files with the most statements not parsed (--format json lists each under coverage.unparsed):\n",
+		"       1  bq.sql (1 from tokens, 0 not read)\n",
+		"       1  models/opaque.sql (0 from tokens, 1 not read)\n",
+		"       1  pg.sql (0 from tokens, 1 not read)\n",
 	}
 	if got := stderr.String(); got != strings.Join(want, "") {
 		t.Errorf("stderr:\n%s\nwant:\n%s", got, strings.Join(want, ""))
+	}
+	unparsed, _ := json.Marshal(doc["coverage"].(map[string]any)["unparsed"])
+	wantUnparsed := `[{"column":31,"construct":"\"ASOF\"","file":"bq.sql","line":3,"read":"tokens","statements":1},` +
+		`{"column":1,"construct":"a call to some_package.build_it, whose SQL bflint did not read","file":"models/opaque.sql","line":2,"read":"none","statements":1},` +
+		`{"column":18,"construct":"\"THEN\"","file":"pg.sql","line":1,"read":"none","statements":1}]`
+	if string(unparsed) != wantUnparsed {
+		t.Errorf("coverage.unparsed = %s\nwant %s", unparsed, wantUnparsed)
 	}
 
 	stdout.Reset()

@@ -73,12 +73,16 @@ func (f *File) LineCol(line, col int) token.Pos {
 // LineStart returns the position of the first byte of a 1-based line.
 func (f *File) LineStart(line int) token.Pos { return f.LineCol(line, 1) }
 
-// Line returns the text of the 1-based line, without its line ending.
+// Line returns the text of the 1-based line, without its line ending;
+// "" once the file's content was released (a file no finding is in).
 func (f *File) Line(line int) string {
 	if line < 1 || line > f.tf.LineCount() {
 		return ""
 	}
 	start := f.tf.Offset(f.tf.LineStart(line))
+	if start > len(f.Content) {
+		return ""
+	}
 	end := start
 	for end < len(f.Content) && f.Content[end] != '\n' {
 		end++

@@ -98,6 +98,10 @@ type Statement struct {
 	// Variant names the branch of {% if is_incremental() %} this statement
 	// comes from: "" when the file has none, else "incremental" or "full".
 	Variant string
+	// Opaque names the macro whose call is the whole statement when its
+	// SQL was not read: what stands for it parses, but nothing of the
+	// statement was read, and coverage counts it so.
+	Opaque string
 
 	// code are the statement's tokens but spaces and comments, kept from
 	// the parse because several facts scan them.
@@ -231,11 +235,12 @@ func parse(src string, opts Options) *File {
 	code := sqltext.Code(toks)
 	f.Comments = comments(src, toks)
 	variants := []jinja.Variant{{}}
+	var opaque []jinja.OpaqueBody
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
 	// so the text is the surer sign.
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		r := jinja.Render(src, toks, code, opts.jinja())
-		variants, f.Model, f.IncrementalMacro = r.Variants, r.Model, r.IncrementalMacro
+		variants, f.Model, f.IncrementalMacro, opaque = r.Variants, r.Model, r.IncrementalMacro, r.OpaqueBodies
 		if f.Model != nil {
 			f.ConfigKeys = jinja.ConfigKeys(src, jinja.Regions(src))
 		}
@@ -314,6 +319,11 @@ func parse(src string, opts Options) *File {
 					if mk.Flags&dialect.ReplaceWhere != 0 && st.ReplaceWhere == nil {
 						st.ReplaceWhere = replacePredicate(src, mk.Predicate)
 					}
+				}
+			}
+			for _, o := range opaque {
+				if o.Offset >= p.Start && o.Offset < p.End {
+					st.Opaque = cmp.Or(o.Macro, "Jinja")
 				}
 			}
 			st.Problem = parseInto(st, code, &budget)

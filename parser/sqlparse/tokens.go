@@ -131,9 +131,13 @@ func (c Coverage) String() string {
 }
 
 // Coverage says how the rules read the statement. The unread rest of a
-// file after a lexer fault has no text, so nothing of it is read.
+// file after a lexer fault has no text, so nothing of it is read; nor is
+// anything of a statement that is an unread macro call (Opaque), though
+// what stands for the call parses.
 func (s *Statement) Coverage() Coverage {
 	switch {
+	case s.Opaque != "":
+		return CoverageNone
 	case s.Problem == nil:
 		return CoverageParsed
 	case s.Text != "" && s.TokenFacts().Analysed():

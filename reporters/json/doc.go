@@ -53,7 +53,17 @@
 //	    "macro_calls_read": 5,     // calls to dbt project macros read as the macros' SQL
 //	    "macros_unread": 1,        // project macros models call that could not be read as SQL
 //	    "filters_unread": 0,       // models whose re-run safety rests on such a macro's filter
-//	    "python_queries": 0        // bigquery-etl tables written by query.py, not read
+//	    "python_queries": 0,       // bigquery-etl tables written by query.py, not read
+//	    "unparsed": [              // every statement read from tokens or not read
+//	      {
+//	        "file": "models/orders.sql",
+//	        "line": 12,
+//	        "column": 3,
+//	        "read": "tokens",      // "tokens" or "none"
+//	        "construct": "\"PIVOT\"", // what stopped the parser, or the unread macro call
+//	        "statements": 1        // more than one for the unread rest of a file
+//	      }
+//	    ]
 //	  },
 //	  "inputs": {                  // what else the run linted
 //	    "plans": 2,                // bflint plans

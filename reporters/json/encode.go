@@ -85,13 +85,46 @@ func (doc *document) encode() []byte {
 		{"macro_calls_read", doc.Coverage.MacroCallsRead}, {"macros_unread", doc.Coverage.MacrosUnread},
 		{"filters_unread", doc.Coverage.FiltersUnread}, {"python_queries", doc.Coverage.PythonQueries},
 	})
-	e.WriteString("\n  }")
+	e.WriteString(",\n    \"unparsed\": ")
+	if doc.Coverage.Unparsed == nil {
+		e.WriteString("null\n  }")
+	} else {
+		e.unparsed(doc.Coverage.Unparsed)
+	}
 	e.counts("inputs", []namedCount{
 		{"plans", doc.Inputs.Plans}, {"bqetl_entries", doc.Inputs.BqetlEntries},
 		{"dbt_manifests", doc.Inputs.DBTManifests}, {"dbt_projects", doc.Inputs.DBTProjects}, {"bqetl_trees", doc.Inputs.BqetlTrees},
 	})
 	e.WriteString("\n  }\n}\n")
 	return e.Bytes()
+}
+
+// unparsed writes the coverage's list of statements that did not parse,
+// and closes the coverage object.
+func (e *encoder) unparsed(list []unparsed) {
+	e.WriteByte('[')
+	for i, u := range list {
+		if i > 0 {
+			e.WriteByte(',')
+		}
+		e.WriteString("\n      {\n        \"file\": ")
+		e.str(u.File)
+		e.WriteString(",\n        \"line\": ")
+		e.int(u.Line)
+		e.WriteString(",\n        \"column\": ")
+		e.int(u.Column)
+		e.WriteString(",\n        \"read\": ")
+		e.str(u.Read)
+		e.WriteString(",\n        \"construct\": ")
+		e.str(u.Construct)
+		e.WriteString(",\n        \"statements\": ")
+		e.int(u.Statements)
+		e.WriteString("\n      }")
+	}
+	if len(list) > 0 {
+		e.WriteString("\n    ")
+	}
+	e.WriteString("]\n  }")
 }
 
 // namedCount is one member of an object of counts.

@@ -27,7 +27,12 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			},
 			Errors:  []ierror{{Code: s, File: "f", Message: s}},
 			Summary: summary{Errors: 1, Warnings: 22, Infos: 333, Suppressed: 4444},
+			Coverage: coverage{Statements: 3, Unparsed: []unparsed{
+				{File: s, Line: 1, Column: 2, Read: "tokens", Construct: s, Statements: 1},
+				{File: "f.sql", Line: 3, Column: 4, Read: "none", Construct: "x", Statements: 70},
+			}},
 		})
+		docs = append(docs, document{Version: 1, Tool: tool{Name: s}, Findings: []finding{}, Errors: []ierror{}, Coverage: coverage{Unparsed: []unparsed{}}})
 	}
 	for i, doc := range docs {
 		var want bytes.Buffer

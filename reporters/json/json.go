@@ -96,6 +96,19 @@ type coverage struct {
 	MacrosUnread   int `json:"macros_unread"`
 	FiltersUnread  int `json:"filters_unread"`
 	PythonQueries  int `json:"python_queries"`
+	// Unparsed names each statement read from tokens or not read.
+	Unparsed []unparsed `json:"unparsed"`
+}
+
+// unparsed is a statement that did not parse: where, how it was read
+// instead, and what stopped the parser.
+type unparsed struct {
+	File       string `json:"file"`
+	Line       int    `json:"line"`
+	Column     int    `json:"column"`
+	Read       string `json:"read"`
+	Construct  string `json:"construct"`
+	Statements int    `json:"statements"`
 }
 
 // Write writes res as one JSON document followed by a newline.
@@ -111,7 +124,13 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	doc.Summary = summary{Errors: c.Errors, Warnings: c.Warnings, Infos: c.Infos, Suppressed: c.Suppressed}
 	cov := res.Coverage
 	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead(),
-		MacroCallsRead: cov.MacrosRead, MacrosUnread: len(cov.MacrosUnread), FiltersUnread: cov.FiltersUnread, PythonQueries: cov.PythonQueries}
+		MacroCallsRead: cov.MacrosRead, MacrosUnread: len(cov.MacrosUnread), FiltersUnread: cov.FiltersUnread, PythonQueries: cov.PythonQueries,
+		Unparsed: make([]unparsed, 0, len(cov.Unparsed))}
+	for _, u := range cov.Unparsed {
+		at, _, _ := reporters.Span(res.Fset, rules.Finding{File: u.File, Pos: u.Pos})
+		doc.Coverage.Unparsed = append(doc.Coverage.Unparsed, unparsed{File: reporters.FileName(u.File), Line: at.Line, Column: at.Column,
+			Read: u.Read.String(), Construct: u.Construct, Statements: u.Statements})
+	}
 	in := res.Inputs
 	doc.Inputs = inputs{Plans: in.Plans, BqetlEntries: in.Entries, DBTManifests: in.DBTManifests, DBTProjects: in.DBTProjects, BqetlTrees: in.BqetlTrees}
 	for i, f := range res.Findings {

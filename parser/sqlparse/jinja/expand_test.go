@@ -197,3 +197,24 @@ func TestIncrementalFilterAt(t *testing.T) {
 		}
 	}
 }
+
+// A macro that writes all of a model's SQL is read whatever its size:
+// everything the model does rests on it. The same call beside SQL the
+// model writes itself stays a placeholder past smallExpansion.
+func TestExpandWholeBodyMacro(t *testing.T) {
+	columns := strings.Repeat("a_long_column_name_for_the_test, ", 100)
+	ms := macros(t, "{% macro wide(src) %}select "+columns+"id from {{ src }}{% endmacro %}")
+	opts := Options{ModelName: "m", Macros: ms}
+	for _, tt := range []struct {
+		model string
+		read  bool
+	}{
+		{"{{ config(materialized='table') }}\n-- the whole model\n{{ wide(ref('raw')) }}\n{# done #}\n", true},
+		{"with w as ({{ wide(ref('raw')) }}) select id from w", false},
+	} {
+		_, _, exp := Expand(tt.model, opts)
+		if got := len(exp.Expanded) == 1; got != tt.read {
+			t.Errorf("%q: expanded %v, want %v", tt.model, exp.Expanded, tt.read)
+		}
+	}
+}

@@ -187,6 +187,27 @@ type jinjaTemplate struct {
 	// is_incremental() and could not be read as SQL.
 	incrementalMacro string
 	notes            []sqltext.Token // {# ... #} comments, which dbt drops
+	opaqueBodies     []OpaqueBody
+}
+
+// OpaqueBody is a statement that is a macro call and nothing else, whose
+// SQL was not read (not a project macro, or one Expand could not read):
+// the placeholder standing for it parses, but nothing of the statement
+// was read.
+type OpaqueBody struct {
+	Offset int // of the call
+	Macro  string
+}
+
+// opaque records the macro call at offset as a statement's whole body;
+// each variant renders it again.
+func (tp *jinjaTemplate) opaque(offset int, macro string) {
+	for _, o := range tp.opaqueBodies {
+		if o.Offset == offset {
+			return
+		}
+	}
+	tp.opaqueBodies = append(tp.opaqueBodies, OpaqueBody{Offset: offset, Macro: macro})
 }
 
 // Reading is a dbt model's templating as Render reads it.
@@ -201,6 +222,8 @@ type Reading struct {
 	// incremental run filters is then unknown.
 	IncrementalMacro string
 	Problems         []sqltext.Problem
+	// OpaqueBodies are the statements that are an unread macro call alone.
+	OpaqueBodies []OpaqueBody
 }
 
 // Render reads the templating of a dbt model: config() is recorded and
@@ -233,7 +256,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 		exprs, model = tp.render(blocks, bs)
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
-	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems}
+	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems, OpaqueBodies: tp.opaqueBodies}
 }
 
 // jinjaTokens corrects two splits of the lexer, which reads Jinja by its

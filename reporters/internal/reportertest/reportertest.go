@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -118,7 +119,11 @@ func Result() *rules.Result {
 		Units: 2,
 		// One statement of build.sql is the BF002 below; another was
 		// read from its tokens.
-		Coverage: rules.Coverage{Tally: rules.Tally{Files: 2, Statements: [3]int{5, 1, 1}}},
+		Coverage: rules.Coverage{Tally: rules.Tally{Files: 2, Statements: [3]int{5, 1, 1}},
+			Unparsed: []rules.Unparsed{
+				{File: build, Pos: At(build, 2, "\x1b"), Read: sqlparse.CoverageNone, Construct: "an escape character (0x1B) \"\x1b[2J\"", Statements: 1},
+				{File: build, Pos: At(build, 5, "INSERT"), Read: sqlparse.CoverageTokens, Construct: "\"SELECT\"", Statements: 1},
+			}},
 		Findings: []rules.Finding{
 			{Rule: BF204, Severity: rules.SeverityWarning, File: build,
 				Pos: At(build, 2, "DELETE"), End: After(build, 4, ";"),
