@@ -82,12 +82,21 @@ func MatchesAny(patterns []string, rel sqlname.Relation) bool {
 }
 
 // IsPartitionColumn reports whether a column is the partition column: the
-// plan's range.partition_column when it names one, else the configured
-// partition column patterns.
+// plan's range.partition_column when it names one, else the field the
+// table is partitioned by when the unit's SQL declares it (a dbt model's
+// partition_by, a bigquery-etl table's time_partitioning), else the
+// configured partition column patterns.
 func (p *Pass) IsPartitionColumn(col string) bool {
 	col = strings.ToLower(col)
 	if p.Plan != nil && p.Plan.Range != nil && p.Plan.Range.PartitionColumn.Set {
 		return col == strings.ToLower(p.Plan.Range.PartitionColumn.V)
+	}
+	for _, f := range p.unitSQL() {
+		switch {
+		case f.Model != nil && strings.EqualFold(f.Model.Config.PartitionBy.Field, col),
+			f.Bqetl != nil && strings.EqualFold(f.Bqetl.Partition, col):
+			return true
+		}
 	}
 	for _, pat := range p.Config.PartitionColumnPatterns() {
 		if ok, _ := doublestar.Match(strings.ToLower(pat), col); ok {
@@ -124,4 +133,12 @@ func (f *SQLFile) hasPrefix(key string) bool {
 		}
 	}
 	return false
+}
+
+// unitSQL returns the unit's SQL files; none for a pass on no unit.
+func (p *Pass) unitSQL() []*SQLFile {
+	if p.Unit == nil {
+		return nil
+	}
+	return p.Unit.SQL
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
@@ -73,9 +74,19 @@ func TestIsTargetAndPartitionColumn(t *testing.T) {
 		t.Error("the plan's partition_column replaces the patterns")
 	}
 	standalone := passFor(t, "")
-	for col, want := range map[string]bool{"ds": true, "order_date": true, "event_hour": true, "event_time": true, "order_id": false} {
+	for col, want := range map[string]bool{"ds": true, "date": true, "order_date": true, "event_hour": true, "event_time": true, "order_id": false, "block_timestamp": false} {
 		if standalone.IsPartitionColumn(col) != want {
 			t.Errorf("IsPartitionColumn(%q) = %v", col, !want)
+		}
+	}
+	// A table's declared partition field counts whatever its name.
+	declared := passFor(t, "")
+	model := &manifest.Node{}
+	model.Config.PartitionBy.Field = "Block_Timestamp"
+	declared.Unit = &Unit{SQL: []*SQLFile{{Model: model}, {Bqetl: &BqetlQuery{Partition: "received_at"}}}}
+	for col, want := range map[string]bool{"block_timestamp": true, "received_at": true, "updated_at": false, "ds": true} {
+		if declared.IsPartitionColumn(col) != want {
+			t.Errorf("with declared partition fields, IsPartitionColumn(%q) = %v", col, !want)
 		}
 	}
 }

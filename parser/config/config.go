@@ -54,9 +54,13 @@ type SCD2 struct {
 
 // Defaults used when the configuration is silent.
 var (
-	DefaultStaging          = []string{"backfill_staging.*", "*_staging.*", "staging_*.*"}
-	DefaultReportingCycle   = 35 * 24 * time.Hour
-	DefaultPartitionColumns = []string{"ds", "dt", "*_date", "*_day", "*_hour", "*_month", "event_time"}
+	DefaultStaging        = []string{"backfill_staging.*", "*_staging.*", "staging_*.*"}
+	DefaultReportingCycle = 35 * 24 * time.Hour
+	// DefaultPartitionColumns are the names that count as a partition
+	// column in SQL whose table declares none: the commonest spellings
+	// measured in real projects that rarely name anything else. A table's
+	// declared partition field counts whatever its name.
+	DefaultPartitionColumns = []string{"ds", "dt", "date", "*_date", "*_day", "*_hour", "*_month", "event_time"}
 	// DefaultValidFrom and DefaultValidTo name the columns where a version
 	// of a type-2 dimension starts and ends, in the spellings measured in
 	// real projects; * stands for any run of characters (dbt_valid_from,

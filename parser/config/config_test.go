@@ -2,9 +2,11 @@ package config
 
 import (
 	"bytes"
+	"encoding/json"
 	"go/token"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +144,21 @@ func TestFindAFolderNamedLikeTheConfiguration(t *testing.T) {
 	}
 	if _, errs := Load(token.NewFileSet(), folder, FileName); len(errs) == 0 || !strings.Contains(errs[0].Error(), "folder") {
 		t.Errorf("Load of a folder: %v, want an error saying it is a folder", errs)
+	}
+}
+
+// The schema shows the default partition column patterns, so `bflint
+// schema --config` and editors show what bflint uses when none are set.
+func TestSchemaShowsDefaultPartitionColumns(t *testing.T) {
+	var doc struct {
+		Properties map[string]struct {
+			Default []string `json:"default"`
+		} `json:"properties"`
+	}
+	if err := json.Unmarshal(Schema, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Properties["partition_columns"].Default; !slices.Equal(got, DefaultPartitionColumns) {
+		t.Errorf("schema.json partition_columns default = %q, want DefaultPartitionColumns %q", got, DefaultPartitionColumns)
 	}
 }

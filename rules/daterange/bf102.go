@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -33,7 +34,10 @@ var IncludesCurrent = &rules.Rule{
 			"The SQL makes the same mistake when a write statement bounds the partition column with CURRENT_DATE, now(), getdate() or sysdate, " +
 			"or from below only: it then writes up to today, and a rerun on another day writes another range. " +
 			"This holds for the build into staging as much as for the publish, since the publish carries into the target whatever the build recomputed. " +
-			"Without a plan (a standalone SQL file) the partition columns are the configured patterns; in a plan, range.partition_column when it is set.",
+			"In a plan the partition column is range.partition_column when it is set. Otherwise it is the field the table is declared to be partitioned by, " +
+			"whatever its name (a dbt model's partition_by, a bigquery-etl table's time_partitioning.field), and any column matching the partition_columns patterns " +
+			"of .bflint.yaml, by default " + strings.Join(config.DefaultPartitionColumns, ", ") + " (* stands for any run of characters; bflint schema --config shows them). " +
+			"Names such as created_at or block_timestamp count only where the table declares them as its partition field: as patterns they would also match columns that are no partition.",
 		Bad: rules.Example{Lang: "yaml", Text: `# linted on 2026-11-30
 range:
   start: 2026-11-01

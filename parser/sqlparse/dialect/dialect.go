@@ -124,6 +124,8 @@ func (d *dialect) at(i int) {
 		switch {
 		case d.Punct(i, '['):
 			d.arrayLiteral(i)
+		case d.Punct(i, '('):
+			d.bracketedRelation(i)
 		case d.Punct(i, ',') && d.trailingComma(i):
 			// BigQuery and Snowflake accept a comma after the last item of
 			// a select list; PostgreSQL does not.
@@ -183,6 +185,27 @@ func (d *dialect) dashedProject(i int) bool {
 	}
 	d.replace(d.Code[i].Start, d.Code[j].End, sqltext.QuoteIdent(d.Src[d.Code[i].Start:d.Code[j].End]))
 	return true
+}
+
+// bracketedRelation unwraps a relation name in brackets after FROM or
+// JOIN, FROM (raw.events) e, which Trino and Snowflake read as the
+// relation and PostgreSQL rejects; a macro that is handed a relation
+// often brackets it in case it is a query.
+func (d *dialect) bracketedRelation(i int) {
+	if w := d.Word(i - 1); w != "FROM" && w != "JOIN" || d.Kind(i-1) != sqltext.Word {
+		return
+	}
+	c := d.closing(i)
+	if c < 0 || d.nameEnd(i+1) != c {
+		return
+	}
+	for k := i + 1; k < c; k++ {
+		if d.Kind(k) == sqltext.JinjaExpr {
+			return // a macro there may write a query
+		}
+	}
+	d.replaceTok(i, " ")
+	d.replaceTok(c, " ")
 }
 
 // beforeTablePath are the words a table name follows.

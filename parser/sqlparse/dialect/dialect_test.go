@@ -34,6 +34,8 @@ func TestEdits(t *testing.T) {
 		flags           Flags
 	}{
 		{"plain PostgreSQL is left alone", "SELECT a FROM t WHERE d >= DATE '2026-01-01'", "SELECT a FROM t WHERE d >= DATE '2026-01-01'", 0},
+		{"a relation name in brackets", "SELECT d.a FROM (raw.events) d JOIN (m) ON d.k = m.k WHERE d.x IN (SELECT x FROM (s.t))", "SELECT d.a FROM raw.events d JOIN m ON d.k = m.k WHERE d.x IN (SELECT x FROM s.t )", 0},
+		{"a query in brackets stays", "SELECT a FROM (SELECT a FROM t) s, (t2)", "SELECT a FROM (SELECT a FROM t) s, (t2)", 0},
 		{"CREATE OR REPLACE TABLE", "CREATE OR REPLACE TABLE s.t AS SELECT 1", "CREATE TABLE s.t AS SELECT 1", CreateOrReplace},
 		{"INSERT OVERWRITE with a partition", "INSERT OVERWRITE TABLE s.t PARTITION (d = '2026-01-01') SELECT * FROM u", "INSERT INTO s.t SELECT * FROM u", InsertOverwrite | OverwritePartition},
 		{"QUALIFY", "SELECT * FROM t QUALIFY ROW_NUMBER() OVER (PARTITION BY k ORDER BY u DESC) = 1", "SELECT * FROM t", Qualify},

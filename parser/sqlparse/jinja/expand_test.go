@@ -218,3 +218,19 @@ func TestExpandWholeBodyMacro(t *testing.T) {
 		}
 	}
 }
+
+// Whitespace control may join a kept block tag to a line comment in the
+// expanded text; the tag still closes its block, as in dbt, where Jinja
+// is rendered before SQL is read.
+func TestExpandTagAfterLineComment(t *testing.T) {
+	ms := macros(t, `{% macro load(src) %}
+select a from {{ src }}
+{% if is_incremental() %}
+where a > (select max(a) from {{ this }}) -- only new rows
+{%- endif %}
+{% endmacro %}`)
+	got := expanded(t, "{{ config(materialized='incremental') }}\n{{ load(ref('raw')) }}\n", Options{ModelName: "m", Macros: ms})
+	if want := "select a from raw where a > (select max(a) from m) -- only new rows"; got["incremental"] != want {
+		t.Errorf("incremental reading %q, want %q", got["incremental"], want)
+	}
+}

@@ -246,11 +246,11 @@ func (x *expander) incrementalBlock(b *bytes.Buffer, n *tnode, env Env) bool {
 	for i, a := range n.arms {
 		switch {
 		case i == 0:
-			b.WriteString("{% if " + a.test + " %}")
+			writeTag(b, "{% if "+a.test+" %}")
 		case a.test == "":
-			b.WriteString("{% else %}")
+			writeTag(b, "{% else %}")
 		default:
-			b.WriteString("{% elif " + a.test + " %}")
+			writeTag(b, "{% elif "+a.test+" %}")
 		}
 		x.inBlock++
 		r, ok := x.renderTo(b, a.body, env)
@@ -260,6 +260,18 @@ func (x *expander) incrementalBlock(b *bytes.Buffer, n *tnode, env Env) bool {
 			return false
 		}
 	}
-	b.WriteString("{% endif %}")
+	writeTag(b, "{% endif %}")
 	return true
+}
+
+// writeTag writes a block tag kept for the model's reading. dbt renders
+// Jinja before SQL is read, so a tag whose whitespace control joined it to
+// a line comment still counts; the reading lexes SQL first, and would
+// take it for part of the comment: it goes on a line of its own.
+func writeTag(b *bytes.Buffer, tag string) {
+	text := b.Bytes()
+	if bytes.Contains(text[bytes.LastIndexByte(text, '\n')+1:], []byte("--")) {
+		b.WriteByte('\n')
+	}
+	b.WriteString(tag)
 }
