@@ -37,7 +37,7 @@ func TestStats(t *testing.T) {
 		"  bigquery        1           3    66.7%        33.3%      0.0%\n",
 		"  dbt             2           2    50.0%         0.0%     50.0%\n",
 		"  postgres        1           1     0.0%         0.0%    100.0%\n",
-		"  statements read from tokens are checked by BF102, BF201, BF204, BF302, BF504, BF701-BF704 only; what stopped the parser, most often first:\n",
+		"  statements read from tokens are checked by BF102, BF112, BF201, BF204, BF302, BF504, BF701-BF704 only; what stopped the parser, most often first:\n",
 		"       1  \"ASOF\"\n",
 		"       1  \"THEN\"\n",
 		"  files with the most statements not parsed (--format json lists each under coverage.unparsed):\n",

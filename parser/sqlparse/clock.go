@@ -23,7 +23,10 @@ type ClockDecision struct {
 }
 
 // ClockDecisions returns the uses of the clock that decide the rows the
-// statement produces, from its parse tree (none when it did not parse).
+// statement produces: from its parse tree, or for a statement the parser
+// rejected, from the conditions of its queries and the select-list items
+// using the clock that parse on their own (whether the query reads a live
+// table is then not seen).
 // Left out, as they decide nothing about a partition's rows: a clock that
 // only fills a column (an audit column), one compared with nothing but
 // constants and parameters, one that only picks between the clock and a
@@ -37,11 +40,37 @@ func (s *Statement) ClockDecisions() []ClockDecision {
 }
 
 func (s *Statement) clockDecisions() []ClockDecision {
-	if s.Node == nil {
+	if s.Node != nil {
+		return s.clockDecisionsUnder(s.Node, nil)
+	}
+	if s.Text == "" {
 		return nil
 	}
+	return s.tokenClockDecisions()
+}
+
+// tokenClockDecisions reads ClockDecisions from the statement's tokens.
+func (s *Statement) tokenClockDecisions() []ClockDecision {
 	var out []ClockDecision
-	var stack []proto.Message
+	for _, c := range s.TokenFacts().Conds {
+		for _, cj := range c.Conjuncts {
+			if cj.Node != nil && c.inQuery() {
+				// The condition stands in a query block whose FROM the
+				// tokens read apart.
+				out = append(out, s.clockDecisionsUnder(cj.Node, []proto.Message{&pg_query.SelectStmt{}})...)
+			}
+		}
+	}
+	for _, n := range s.TokenFacts().selected {
+		out = append(out, s.clockDecisionsUnder(n, []proto.Message{&pg_query.SelectStmt{}})...)
+	}
+	return out
+}
+
+// clockDecisionsUnder reads the clock decisions below n, whose ancestors
+// are stack.
+func (s *Statement) clockDecisionsUnder(n proto.Message, stack []proto.Message) []ClockDecision {
+	var out []ClockDecision
 	var visit func(m proto.Message)
 	visit = func(m proto.Message) {
 		if call, loc, ok := clockCall(m); ok {
@@ -54,7 +83,7 @@ func (s *Statement) clockDecisions() []ClockDecision {
 		eachChild(m, visit)
 		stack = stack[:len(stack)-1]
 	}
-	visit(s.Node)
+	visit(n)
 	return out
 }
 

@@ -10,53 +10,76 @@ import (
 
 // How a statement that appends keeps a re-run from adding its rows again.
 
+// GuardKind is how a statement's query keeps out, or tries to keep out,
+// the rows a relation already holds.
+type GuardKind int
+
+const (
+	// GuardWatermark is a strict high-watermark: col > (SELECT MAX(c)
+	// FROM rel), or > a column of a WITH query of that maximum joined.
+	GuardWatermark GuardKind = iota + 1
+	// GuardInclusiveWatermark is the same with >=: it reads the rows at
+	// the boundary again, so it keeps none out for sure.
+	GuardInclusiveWatermark
+	// GuardNotIn is col NOT IN (SELECT ... FROM rel).
+	GuardNotIn
+	// GuardNotExists is NOT EXISTS (SELECT ... FROM rel ...).
+	GuardNotExists
+	// GuardAntiJoin is LEFT JOIN rel r ... WHERE r.col IS NULL.
+	GuardAntiJoin
+)
+
+var guardNames = [...]string{GuardWatermark: "watermark", GuardInclusiveWatermark: "inclusive-watermark",
+	GuardNotIn: "not-in", GuardNotExists: "not-exists", GuardAntiJoin: "anti-join"}
+
+func (k GuardKind) String() string {
+	if k > 0 && int(k) < len(guardNames) {
+		return guardNames[k]
+	}
+	return "GuardKind(?)"
+}
+
+// Excludes reports whether the guard leaves out every row rel holds.
+func (k GuardKind) Excludes() bool { return k != GuardInclusiveWatermark }
+
+// Guards lists how the statement's query keeps out the rows rel already
+// holds, in the order found, the same whichever reader read it: from the
+// parse tree, or for a statement the parser rejected, from its conditions
+// that parse on their own, its WITH queries and its joins. A WITH query
+// that selects from rel stands for it. A comparison in the ON of an
+// outer join keeps the rows it fails, and is no guard.
+func (s *Statement) Guards(rel sqlname.Relation) []GuardKind {
+	if len(rel.Parts) == 0 {
+		return nil
+	}
+	if s.Node != nil {
+		return s.treeGuards(rel)
+	}
+	if s.Text == "" {
+		return nil
+	}
+	return s.tokenGuards(rel)
+}
+
 // ExcludesExisting reports whether the statement's query leaves out the
 // rows rel already holds, so that running it twice inserts nothing twice:
-// a strict high-watermark (col > (SELECT MAX(c) FROM rel), or col > m.c
-// joined to a WITH query m that selects MAX(c) FROM rel), NOT IN or NOT
-// EXISTS over a query of rel, or an anti-join (LEFT JOIN rel r ... WHERE
-// r.col IS NULL). A WITH query that selects from rel stands for it. A
-// watermark with >= re-reads the boundary rows and does not count.
+// a guard other than an inclusive watermark (Guards).
 func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
-	if s.Node == nil || len(rel.Parts) == 0 {
-		return false
+	for _, k := range s.Guards(rel) {
+		if k.Excludes() {
+			return true
+		}
 	}
-	g := s.existingRows(rel)
-	nullTested := map[string]bool{}
+	return false
+}
+
+func (s *Statement) treeGuards(rel sqlname.Relation) []GuardKind {
+	g := s.existingRows(rel, s.Node)
 	var antiJoined []string
 	// A comparison in the ON of an outer join keeps the rows it fails.
 	outerOn := map[*pg_query.A_Expr]bool{}
-	found := false
 	Walk(s.Node, func(m proto.Message) bool {
-		switch x := m.(type) {
-		case *pg_query.A_Expr:
-			if x.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || outerOn[x] {
-				break
-			}
-			op, l, r := opName(x), x.GetLexpr(), x.GetRexpr()
-			if op == ">" && g.isMax(r) || op == "<" && g.isMax(l) {
-				found = true
-			}
-		case *pg_query.BoolExpr:
-			if x.GetBoolop() != pg_query.BoolExprType_NOT_EXPR || len(x.GetArgs()) != 1 {
-				break
-			}
-			if sl := x.GetArgs()[0].GetSubLink(); sl != nil && g.reads(sl.GetSubselect()) {
-				switch sl.GetSubLinkType() {
-				case pg_query.SubLinkType_EXISTS_SUBLINK, pg_query.SubLinkType_ANY_SUBLINK:
-					found = true
-				}
-			}
-		case *pg_query.SubLink:
-			// x NOT IN (SELECT ...) parses as <> ALL.
-			if x.GetSubLinkType() == pg_query.SubLinkType_ALL_SUBLINK && g.reads(x.GetSubselect()) {
-				for _, n := range x.GetOperName() {
-					if n.GetString_().GetSval() == "<>" {
-						found = true
-					}
-				}
-			}
-		case *pg_query.JoinExpr:
+		if x, ok := m.(*pg_query.JoinExpr); ok {
 			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT && g.names(rv) {
 				antiJoined = append(antiJoined, strings.ToLower(qualifier(rv)))
 			}
@@ -68,6 +91,51 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 					return true
 				})
 			}
+		}
+		return true
+	})
+	return g.guards(s.Node, outerOn, antiJoined)
+}
+
+// guards walks the conditions under n for the guards against g's
+// relation; antiJoined are the aliases under which n's query left-joins
+// it, and comparisons in outerOn do not count.
+func (g *existingRows) guards(n proto.Message, outerOn map[*pg_query.A_Expr]bool, antiJoined []string) []GuardKind {
+	var out []GuardKind
+	nullTested := map[string]bool{}
+	Walk(n, func(m proto.Message) bool {
+		switch x := m.(type) {
+		case *pg_query.A_Expr:
+			if x.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || outerOn[x] {
+				break
+			}
+			switch op, l, r := opName(x), x.GetLexpr(), x.GetRexpr(); {
+			case op == ">" && g.isMax(r) || op == "<" && g.isMax(l):
+				out = append(out, GuardWatermark)
+			case op == ">=" && g.isMax(r) || op == "<=" && g.isMax(l):
+				out = append(out, GuardInclusiveWatermark)
+			}
+		case *pg_query.BoolExpr:
+			if x.GetBoolop() != pg_query.BoolExprType_NOT_EXPR || len(x.GetArgs()) != 1 {
+				break
+			}
+			if sl := x.GetArgs()[0].GetSubLink(); sl != nil && g.reads(sl.GetSubselect()) {
+				switch sl.GetSubLinkType() {
+				case pg_query.SubLinkType_EXISTS_SUBLINK:
+					out = append(out, GuardNotExists)
+				case pg_query.SubLinkType_ANY_SUBLINK:
+					out = append(out, GuardNotIn)
+				}
+			}
+		case *pg_query.SubLink:
+			// x NOT IN (SELECT ...) parses as <> ALL.
+			if x.GetSubLinkType() == pg_query.SubLinkType_ALL_SUBLINK && g.reads(x.GetSubselect()) {
+				for _, n := range x.GetOperName() {
+					if n.GetString_().GetSval() == "<>" {
+						out = append(out, GuardNotIn)
+					}
+				}
+			}
 		case *pg_query.NullTest:
 			if x.GetNulltesttype() == pg_query.NullTestType_IS_NULL {
 				if c := x.GetArg().GetColumnRef(); c != nil {
@@ -75,12 +143,15 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 				}
 			}
 		}
-		return !found
+		return true
 	})
 	for _, alias := range antiJoined {
-		found = found || nullTested[alias]
+		if nullTested[alias] {
+			out = append(out, GuardAntiJoin)
+			break
+		}
 	}
-	return found
+	return out
 }
 
 // existingRows knows which relations of a statement stand for the rows a
@@ -97,37 +168,48 @@ type existingRows struct {
 	maxAliases map[string]bool
 }
 
-func (s *Statement) existingRows(rel sqlname.Relation) *existingRows {
-	g := &existingRows{s: s, rel: rel, derived: map[string]bool{}, maxOf: map[string]bool{}, maxAliases: map[string]bool{}}
-	var ctes []*pg_query.CommonTableExpr
-	Walk(s.Node, func(m proto.Message) bool {
+// withQuery is a WITH query by its name in lower case and its query.
+type withQuery struct {
+	name  string
+	query *pg_query.Node
+}
+
+func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *existingRows {
+	var withs []withQuery
+	Walk(root, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.CommonTableExpr); ok {
-			ctes = append(ctes, c)
+			withs = append(withs, withQuery{strings.ToLower(c.GetCtename()), c.GetCtequery()})
 		}
 		return true
 	})
-	// A WITH query may read another that reads rel: repeat until no new
-	// one is found, at most once per query.
-	for range ctes {
-		grew := false
-		for _, c := range ctes {
-			name := strings.ToLower(c.GetCtename())
-			if !g.derived[name] && g.reads(c.GetCtequery()) {
-				g.derived[name], grew = true, true
-				g.maxOf[name] = selectsOnlyMax(c.GetCtequery())
-			}
-		}
-		if !grew {
-			break
-		}
-	}
+	g := s.rowsThrough(rel, withs)
 	if len(g.maxOf) > 0 {
-		Walk(s.Node, func(m proto.Message) bool {
+		Walk(root, func(m proto.Message) bool {
 			if rv, ok := m.(*pg_query.RangeVar); ok && rv.GetSchemaname() == "" && g.maxOf[strings.ToLower(rv.GetRelname())] {
 				g.maxAliases[strings.ToLower(qualifier(rv))] = true
 			}
 			return true
 		})
+	}
+	return g
+}
+
+// rowsThrough finds which of the WITH queries stand for rel.
+func (s *Statement) rowsThrough(rel sqlname.Relation, withs []withQuery) *existingRows {
+	g := &existingRows{s: s, rel: rel, derived: map[string]bool{}, maxOf: map[string]bool{}, maxAliases: map[string]bool{}}
+	// A WITH query may read another that reads rel: repeat until no new
+	// one is found, at most once per query.
+	for range withs {
+		grew := false
+		for _, w := range withs {
+			if !g.derived[w.name] && g.reads(w.query) {
+				g.derived[w.name], grew = true, true
+				g.maxOf[w.name] = selectsOnlyMax(w.query)
+			}
+		}
+		if !grew {
+			break
+		}
 	}
 	return g
 }

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlname"
 )
 
 // shapeDifferences are the statements of the corpora whose shape the token
@@ -52,7 +54,7 @@ func TestReadersAgreeOnShape(t *testing.T) {
 			}
 			compared++
 			tree, tokens := treeShape(src, st), tokenShape(src, st)
-			for _, part := range []string{"writes", "joined", "conditions"} {
+			for _, part := range []string{"writes", "joined", "conditions", "guards", "clock"} {
 				if tree[part] == tokens[part] {
 					continue
 				}
@@ -87,7 +89,12 @@ func treeShape(src string, st *Statement) map[string]string {
 			conds = append(conds, describeCondition(src, cj))
 		}
 	}
-	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, st.Joined()), "conditions": sorted(conds)}
+	var guards []string
+	for _, w := range st.Writes() {
+		guards = append(guards, describeGuards(w.Target, st.treeGuards(w.Target)))
+	}
+	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, st.Joined()), "conditions": sorted(conds),
+		"guards": strings.Join(guards, "\n"), "clock": describeClock(src, st.ClockDecisions())}
 }
 
 func tokenShape(src string, st *Statement) map[string]string {
@@ -111,7 +118,28 @@ func tokenShape(src string, st *Statement) map[string]string {
 			conds = append(conds, describeCondition(src, cj))
 		}
 	}
-	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, tf.Joined()), "conditions": sorted(conds)}
+	var guards []string
+	for _, w := range tf.Writes {
+		guards = append(guards, describeGuards(w.Target, st.tokenGuards(w.Target)))
+	}
+	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, tf.Joined()), "conditions": sorted(conds),
+		"guards": strings.Join(guards, "\n"), "clock": describeClock(src, st.tokenClockDecisions())}
+}
+
+func describeGuards(rel sqlname.Relation, kinds []GuardKind) string {
+	var s []string
+	for _, k := range kinds {
+		s = append(s, k.String())
+	}
+	return rel.Name() + ": " + strings.Join(s, ",")
+}
+
+func describeClock(src string, cs []ClockDecision) string {
+	var s []string
+	for _, c := range cs {
+		s = append(s, fmt.Sprintf("%s@%s on %s", c.Call, at(src, c.Offset), strings.ToLower(c.Column)))
+	}
+	return sorted(s)
 }
 
 func describeCondition(src string, c Condition) string {

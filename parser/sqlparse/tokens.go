@@ -43,6 +43,19 @@ type TokenFacts struct {
 	// runs (CONCAT(...), a variable): what it writes and reads is in no
 	// text bflint can see.
 	Dynamic bool
+
+	// withs are its WITH queries, by name in lower case and where their
+	// query stands in the statement's Text: read on demand (Guards).
+	withs []withSpan
+	// selected are the select-list items that compare something with the
+	// clock, parsed on their own (ClockDecisions).
+	selected []*pg_query.Node
+}
+
+// withSpan is where a WITH query's query stands in a statement's Text.
+type withSpan struct {
+	name       string
+	start, end int
 }
 
 // Analysed reports whether the tokens said what the statement is about: a
@@ -84,7 +97,16 @@ type Cond struct {
 	// Top is set for the WHERE of the statement itself, which for a DELETE
 	// or an UPDATE chooses the rows it changes.
 	Top bool
+	// Where is set for a WHERE, of any query of the statement; an ON or
+	// a MERGE's WHEN ... AND is not one. Join is set for the ON of a join
+	// in a FROM clause.
+	Where, Join bool
 }
+
+// inQuery reports whether the condition chooses the rows of a query
+// (a WHERE or a join's ON in a SELECT), not those a DELETE, an UPDATE or
+// a MERGE changes.
+func (c Cond) inQuery() bool { return c.Where && !c.Top || c.Join }
 
 // Conjunct is one part of a condition.
 type Conjunct struct {
@@ -342,6 +364,9 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 		}
 		sc.ctes[strings.ToLower(folded)] = true
 		end := sc.close(k, to)
+		if end > k+1 {
+			sc.tf.withs = append(sc.tf.withs, withSpan{name: strings.ToLower(folded), start: sc.Code[k+1].Start, end: sc.Code[end-1].End})
+		}
 		before := len(sc.joins)
 		sc.query(k+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})
 		if body := sc.cteBody(k+1, end, sc.joins[before:]); body != nil {
@@ -385,6 +410,7 @@ func (sc *tokenScan) body(i, to int, b *scanBlock, c scanCtx) {
 		switch w := sc.Word(i); w {
 		case "SELECT":
 			b = &scanBlock{}
+			sc.selectClocks(i+1, to)
 		case "WITH":
 			if j := sc.with(i, to, c); j > i {
 				i = j
@@ -493,6 +519,7 @@ func (sc *tokenScan) clauseEnd(i, to int, from bool) int {
 func (sc *tokenScan) where(i, to int, b *scanBlock, c scanCtx) int {
 	end := sc.clauseEnd(i, to, false)
 	cond := sc.cond(i, end, c.sub, b.top)
+	sc.tf.Conds[len(sc.tf.Conds)-1].Where = true
 	if f := b.from; f != nil {
 		alone := f.Items == 1 && f.First >= 0
 		for _, j := range b.joins {

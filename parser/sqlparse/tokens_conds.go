@@ -352,3 +352,35 @@ func (sc *tokenScan) columns() {
 		sc.tf.Columns[qual][col] = true
 	}
 }
+
+// selectClocks parses on their own the items of the select list that
+// starts at code[i] and use the clock, for ClockDecisions: IF(d <
+// CURRENT_DATE, a, b) decides a value by the day of the run as a WHERE
+// decides rows.
+func (sc *tokenScan) selectClocks(i, to int) {
+	end := i
+	for ; end < to; end++ {
+		if sc.open(end) {
+			end = sc.close(end, to)
+			continue
+		}
+		if sc.Punct(end, ';') || sc.Kind(end) == sqltext.Word && (sqltext.EndsSelectList(sc.Word(end)) || tokenSetOperators[sc.Word(end)]) {
+			break
+		}
+	}
+	for _, item := range sc.selectItems(i, end) {
+		from, to := item[0], item[1]
+		if to-from >= 3 && sc.Word(to-2) == "AS" {
+			to -= 2
+		}
+		clock := false
+		for k := from; k < to && !clock; k++ {
+			clock = sc.Kind(k) == sqltext.Word && IsClock(sc.Code[k].Text(sc.Src), sc.Punct(k+1, '('))
+		}
+		if clock {
+			if n := sc.parseExpr(from, to); n != nil {
+				sc.tf.selected = append(sc.tf.selected, n)
+			}
+		}
+	}
+}

@@ -55,6 +55,7 @@ func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nul
 		case sc.Word(i) == "ON":
 			end := sc.onEnd(i+1, to)
 			f.Ons = append(f.Ons, sc.cond(i+1, end, c.sub, false).Conjuncts...)
+			sc.tf.Conds[len(sc.tf.Conds)-1].Join = true
 			sc.exprs(i+1, end, c)
 			i = end
 		default:

@@ -12,10 +12,11 @@ import (
 // ClockDependentPartition reports a per-partition query whose rows depend
 // on the day it runs where its date parameter belongs.
 var ClockDependentPartition = &rules.Rule{
-	Code:     "BF112",
-	Name:     "clock-dependent-partition",
-	Severity: rules.SeverityWarning,
-	Scope:    rules.ScopeSQL,
+	Code:        "BF112",
+	Name:        "clock-dependent-partition",
+	Severity:    rules.SeverityWarning,
+	Scope:       rules.ScopeSQL,
+	ReadsTokens: true,
 	Doc: rules.Doc{
 		Title: "A query that computes one partition per run decides its rows by the day it runs, not by the partition's date",
 		Why: "bigquery-etl runs a table's query once per date, binding the date to @submission_date (or the table's " +
@@ -28,7 +29,7 @@ var ClockDependentPartition = &rules.Rule{
 			"only stands in for the parameter when it is not given (COALESCE(@submission_date, CURRENT_DATE), " +
 			"IF(@date IS NULL, ..., ...)), one under ERROR() (a guard refusing dates too old to rebuild), one that splits a " +
 			"live table's recent days from its stable copy, and a query that writes its whole table on every run " +
-			"(date_partition_parameter: null). bflint reads the query's parse tree; a query that does not parse is not judged.",
+			"(date_partition_parameter: null). A query the parser rejects is read from its tokens: its conditions and the select-list items using the clock that parse on their own, without the live-table exception.",
 		Bad: rules.Example{Lang: "sql", Text: `SELECT a.client_id, MAX(a.submission_date) AS last_seen
 FROM telemetry_derived.clients_daily_v6 AS a
 WHERE a.submission_date <= CURRENT_DATE
@@ -54,8 +55,9 @@ GROUP BY 1
 				continue
 			}
 			for _, st := range f.Parsed.Statements {
+				report := pass.ReporterFor(st.Node == nil)
 				for _, c := range st.ClockDecisions() {
-					pass.Reportf(f.Pos(c.Offset), "the query compares %s with %s, but %s computes one partition per run, for the date in @%s: partition D is computed with the day it runs, and a backfill of D gets other rows than its scheduled run did\nhelp: compare with @%s (or a date derived from it); keep %s only for a column the run stamps",
+					report(f.Pos(c.Offset), "the query compares %s with %s, but %s computes one partition per run, for the date in @%s: partition D is computed with the day it runs, and a backfill of D gets other rows than its scheduled run did\nhelp: compare with @%s (or a date derived from it); keep %s only for a column the run stamps",
 						c.Column, clockSpelling(c.Call), q.Table.Name(), q.DateParameter, q.DateParameter, clockSpelling(c.Call))
 				}
 			}

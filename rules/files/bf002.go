@@ -21,7 +21,7 @@ var SQLUnparsed = &rules.Rule{
 		Why: "Every SQL rule reads what a statement writes, how, and over which dates. " +
 			"bflint normalises Snowflake, BigQuery, Databricks and dbt syntax before parsing, and reads a statement the parser still rejects from its tokens: " +
 			"what it writes and how, what it joins and on which conditions, so the rules that can work from tokens " +
-			"(BF102, BF201, BF204, BF302, BF504, BF701-BF704) still check it, their findings saying so. " +
+			"(BF102, BF112, BF201, BF204, BF302, BF504, BF701-BF704) still check it, their findings saying so. " +
 			"Such a statement is coverage, not a finding: it is counted in the summary line, in --stats (by dialect and by the construct that stopped the parser) " +
 			"and in the JSON and SARIF run properties. " +
 			"What is reported is a statement nothing could be read from, at the construct that stopped the parser: no relation it writes, joins or acts on, " +

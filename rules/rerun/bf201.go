@@ -41,7 +41,7 @@ var AppendWrite = &rules.Rule{
 			"or > a column of a WITH query of that maximum joined with an inner join), a WITH query selecting from {{ this }} standing " +
 			"for it; a watermark with >=, or in the ON of an outer join, keeps rows already present and is reported. " +
 			"Nor an INSERT ... VALUES of bind parameters or procedure variables (:name, @name), a log row written as called. " +
-			"These guards are read from parse trees only: a statement read from its tokens is reported as an append. " +
+			"A statement the parser rejects is read the same way from its conditions and WITH queries that parse on their own, and its joins. " +
 			"A model whose incremental filter is in a project macro bflint cannot read as SQL (it builds its SQL from a query it runs, " +
 			"or writes more than bflint expands) is not judged, and --stats counts it.",
 		Bad: rules.Example{Lang: "sql", Text: `-- publish: every retry adds the range again

@@ -1,0 +1,75 @@
+package sqlparse
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+	pg_query "github.com/pganalyze/pg_query_go/v5"
+)
+
+// tokenGuards reads the guards of a statement the parser rejected, with
+// the same rules as a parse tree: its WHERE conditions that parse on
+// their own, its WITH queries that do, and its joins.
+func (s *Statement) tokenGuards(rel sqlname.Relation) []GuardKind {
+	tf := s.TokenFacts()
+	var withs []withQuery
+	for _, w := range tf.withs {
+		if q := s.parseQuery(w.start, w.end); q != nil {
+			withs = append(withs, withQuery{w.name, q})
+		}
+	}
+	g := s.rowsThrough(rel, withs)
+	var antiJoined []string
+	for _, j := range tf.Joins {
+		name := ""
+		if j.CTE && len(j.Relation.Parts) == 1 {
+			name = strings.ToLower(j.Relation.Parts[0])
+		}
+		alias := strings.ToLower(j.Alias)
+		if g.maxOf[name] {
+			g.maxAliases[alias] = true
+		}
+		if !j.Inner && (g.derived[name] || !j.CTE && j.Relation.Matches(rel)) {
+			antiJoined = append(antiJoined, alias)
+		}
+	}
+	where := &pg_query.List{}
+	for _, c := range tf.Conds {
+		if !c.Where {
+			continue
+		}
+		for _, cj := range c.Conjuncts {
+			if cj.Node != nil {
+				where.Items = append(where.Items, cj.Node)
+			}
+		}
+	}
+	return g.guards(where, nil, antiJoined)
+}
+
+// parseQuery parses the query between offsets start and end of the
+// statement's Text on its own, its locations offsets of the Text; nil when
+// it does not parse as one query or is past the limits a statement is
+// parsed under.
+func (s *Statement) parseQuery(start, end int) *pg_query.Node {
+	frag := s.Text[start:end]
+	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
+		return nil
+	}
+	toks, lexErr := sqltext.Lex(frag)
+	if lexErr != nil {
+		return nil
+	}
+	if _, _, deep := tooDeep(frag, sqltext.Code(toks)); deep {
+		return nil
+	}
+	res, err := pg_query.Parse(frag)
+	if err != nil || len(res.Stmts) != 1 || res.Stmts[0].Stmt.GetSelectStmt() == nil {
+		return nil
+	}
+	q := res.Stmts[0].Stmt
+	shiftLocations(q, int32(start))
+	return q
+}
