@@ -12,6 +12,7 @@ import (
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/window"
 	"github.com/bflint/bflint/rules"
 )
@@ -187,4 +188,44 @@ func (l *loader) bqetlQuery(path string) *rules.BqetlQuery {
 		q.DateParameter = cmp.Or(t.DateParameter.V, "submission_date")
 	}
 	return q
+}
+
+// bqetlChecks returns the macros a bigquery-etl table's checks.sql calls
+// (is_unique, not_null, min_row_count, ...), which bqetl renders its
+// checks with: the *.jinja files of tests/checks beside the tree's sql/
+// folder. nil for any other file, or a tree without them.
+func (l *loader) bqetlChecks(path string) map[string]jinja.Macro {
+	if filepath.Base(path) != bqetl.ChecksName {
+		return nil
+	}
+	root, ok := bqetl.Root(filepath.Dir(path))
+	if !ok {
+		return nil
+	}
+	l.checkMacrosMu.Lock()
+	defer l.checkMacrosMu.Unlock()
+	if macros, read := l.checkMacros[root]; read {
+		return macros
+	}
+	var macros map[string]jinja.Macro
+	dir := bqetl.CheckMacrosDir(root)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.IsDir() || filepath.Ext(e.Name()) != ".jinja" {
+			continue
+		}
+		// A macro file that cannot be read leaves its checks unread,
+		// which coverage counts.
+		if content, err := readFile(filepath.Join(dir, e.Name())); err == nil {
+			if macros == nil {
+				macros = map[string]jinja.Macro{}
+			}
+			jinja.ReadMacros(string(content), macros)
+		}
+	}
+	if l.checkMacros == nil {
+		l.checkMacros = map[string]map[string]jinja.Macro{}
+	}
+	l.checkMacros[root] = macros
+	return macros
 }

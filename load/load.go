@@ -587,10 +587,14 @@ type loader struct {
 	projectDirs   map[string]string
 	projectGraphs map[projectKey]*rules.DBT
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
-	trees    map[string]*rules.DBT
-	history  func(root string) lineage.History
-	previous func(path string) ([]byte, bool)
-	format   PlanFormat
+	trees map[string]*rules.DBT
+	// checkMacros are the data-check macros of bigquery-etl trees, by sql/
+	// folder, read when a checks.sql first asks.
+	checkMacros   map[string]map[string]jinja.Macro
+	checkMacrosMu sync.Mutex
+	history       func(root string) lineage.History
+	previous      func(path string) ([]byte, bool)
+	format        PlanFormat
 }
 
 // manifestIn is manifestFor, asked once per folder: a project's SQL
@@ -688,6 +692,8 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 			sf.Model = n
 			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
 		}
+	} else if checks := l.bqetlChecks(path); checks != nil {
+		opts.Macros = checks
 	}
 	return sf, func() *sqlparse.File {
 		if sf.Model != nil {

@@ -104,3 +104,35 @@ func TestStreamedLoadReportsTheSame(t *testing.T) {
 		}
 	}
 }
+
+// A bigquery-etl table's checks.sql is read with the tree's check macros
+// (tests/checks/*.jinja beside sql/), as bqetl renders it; without them
+// its calls read nothing, and coverage says so.
+func TestBqetlChecksAreReadWithTheTreeMacros(t *testing.T) {
+	for _, withMacros := range []bool{true, false} {
+		dir := t.TempDir()
+		write := func(name, text string) {
+			path := filepath.Join(dir, filepath.FromSlash(name))
+			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		write("sql/shop-prod/orders_derived/daily_v1/checks.sql", "#fail\n{{ is_unique(columns=[\"order_id\"]) }}\n")
+		if withMacros {
+			write("tests/checks/is_unique.jinja", "{% macro is_unique(columns) %}\n"+
+				"SELECT IF((SELECT COUNT(*) FROM (SELECT {{ columns | join(', ') }} FROM `{{ project_id }}.{{ dataset_id }}.{{ table_name }}`"+
+				" GROUP BY {{ columns | join(', ') }} HAVING COUNT(*) > 1)) > 0, ERROR('duplicates'), NULL);\n{% endmacro %}\n")
+		}
+		cov := lint(t, filepath.Join(dir, "sql")).Coverage
+		want := [3]int{1, 0, 0}
+		if !withMacros {
+			want = [3]int{0, 0, 1}
+		}
+		if cov.Statements != want {
+			t.Errorf("with the check macros %v: statements read %v, want %v (parsed, tokens, not read)", withMacros, cov.Statements, want)
+		}
+	}
+}

@@ -70,6 +70,16 @@ func Root(tableDir string) (string, bool) {
 	return root, true
 }
 
+// ChecksName is the file of a table's data checks, which bqetl renders
+// with the macros of CheckMacrosDir.
+const ChecksName = "checks.sql"
+
+// CheckMacrosDir is where a tree's data-check macros are: tests/checks
+// beside its sql/ folder.
+func CheckMacrosDir(root string) string {
+	return filepath.Join(filepath.Dir(root), "tests", "checks")
+}
+
 // Objects lists the tables and views the tree at root defines, sorted by
 // name. Folders that define nothing (user-defined functions, a dataset's
 // own metadata) are skipped; a folder that cannot be read is an error.
