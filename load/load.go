@@ -691,6 +691,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 		if n := m.ModelAt(path); n != nil {
 			sf.Model = n
 			opts.AppendsUnlessFiltered = n.Config.AppendsUnlessFiltered()
+			opts.Materialized = n.Config.Materialized
 		}
 	} else if checks := l.bqetlChecks(path); checks != nil {
 		opts.Macros = checks

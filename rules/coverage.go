@@ -4,7 +4,6 @@ import (
 	"go/token"
 	"slices"
 	"sort"
-	"strings"
 
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -149,7 +148,7 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 		if byDialect {
 			fc.dialect = dialect.Guess(f.Source.Text())
 		}
-		for _, st := range modelStatements(f.Parsed.Statements, neverIncremental(f)) {
+		for _, st := range modelStatements(f.Parsed.Statements) {
 			read := st.Coverage()
 			// The unread rest of a file counts as the statements it holds.
 			fc.counts[read] += max(st.Unread, 1)
@@ -179,14 +178,10 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 
 // modelStatements returns the statements of a file as its author wrote
 // them: the branches of a dbt {% if is_incremental() %} are one statement,
-// read as well as its worst-read branch that can run (the full-refresh
-// one alone when fullOnly is set).
-func modelStatements(sts []*sqlparse.Statement, fullOnly bool) []*sqlparse.Statement {
+// read as well as its worst-read branch.
+func modelStatements(sts []*sqlparse.Statement) []*sqlparse.Statement {
 	out := make([]*sqlparse.Statement, 0, len(sts))
 	for i, st := range sts {
-		if fullOnly && st.Variant == "incremental" {
-			continue
-		}
 		if st.Variant != "" {
 			if k := slices.IndexFunc(out, func(o *sqlparse.Statement) bool { return o.Variant != "" && o.Start == st.Start }); k >= 0 {
 				if st.Coverage() > out[k].Coverage() {
@@ -198,20 +193,6 @@ func modelStatements(sts []*sqlparse.Statement, fullOnly bool) []*sqlparse.State
 		out = append(out, st)
 	}
 	return out
-}
-
-// neverIncremental reports whether the file is a dbt model whose
-// materialization is known and is not incremental: dbt never runs its
-// is_incremental() branches.
-func neverIncremental(f *SQLFile) bool {
-	materialized := ""
-	switch {
-	case f.Model != nil:
-		materialized = f.Model.Config.Materialized
-	case f.Parsed.Model != nil:
-		materialized = f.Parsed.Model.Materialized
-	}
-	return materialized != "" && !strings.EqualFold(materialized, "incremental")
 }
 
 // add merges a file's tally, once per file name.

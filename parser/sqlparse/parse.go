@@ -69,6 +69,10 @@ type Options struct {
 	AppendsUnlessFiltered bool
 	// ReadBudget replaces MaxReadBytes when set.
 	ReadBudget int
+	// Materialized is the dbt model's materialization as its project
+	// resolves it (folder config, properties, config()); "" when unknown,
+	// when the file's own config() decides.
+	Materialized string
 }
 
 // Statement is one statement of a file.
@@ -241,6 +245,7 @@ func parse(src string, opts Options) *File {
 	if jinja.Contains(toks) || strings.Contains(src, "{{") || strings.Contains(src, "{%") {
 		r := jinja.Render(src, toks, code, opts.jinja())
 		variants, f.Model, f.IncrementalMacro, opaque = r.Variants, r.Model, r.IncrementalMacro, r.OpaqueBodies
+		variants = runnable(variants, opts.Materialized, f.Model)
 		if f.Model != nil {
 			f.ConfigKeys = jinja.ConfigKeys(src, jinja.Regions(src))
 		}
@@ -619,4 +624,23 @@ func replacePredicate(src string, span [2]int) *Predicate {
 		return nil
 	}
 	return &Predicate{Statement: st, Where: where, Shift: span[0] - len(predicatePrefix)}
+}
+
+// runnable keeps the readings of a template dbt can run: a model whose
+// materialization is known and is not incremental never runs its
+// is_incremental() branches, so only its full-refresh reading is kept.
+// The project's resolution (materialized) wins over the file's config().
+func runnable(variants []jinja.Variant, materialized string, model *jinja.Model) []jinja.Variant {
+	if materialized == "" && model != nil {
+		materialized = model.Materialized
+	}
+	if materialized == "" || strings.EqualFold(materialized, "incremental") || len(variants) < 2 {
+		return variants
+	}
+	for _, v := range variants {
+		if v.Name == "full" {
+			return []jinja.Variant{v}
+		}
+	}
+	return variants
 }

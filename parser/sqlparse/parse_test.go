@@ -273,3 +273,28 @@ func TestTooDeep(t *testing.T) {
 		}
 	}
 }
+
+// dbt runs the is_incremental() branch of an incremental model only: a
+// model known to be a table or a view is read as its full refresh alone,
+// the project's resolution winning over the file's config().
+func TestOnlyRunnableReadingsAreRead(t *testing.T) {
+	body := "select a from {{ ref('x') }}\n{% if is_incremental() %} where a > (select max(a) from {{ this }}) {% endif %}\n"
+	for _, tt := range []struct {
+		config, materialized string
+		want                 []string
+	}{
+		{"{{ config(materialized='table') }}\n", "", []string{"full"}},
+		{"{{ config(materialized='incremental') }}\n", "", []string{"incremental", "full"}},
+		{"", "", []string{"incremental", "full"}},
+		{"{{ config(materialized='incremental') }}\n", "view", []string{"full"}},
+		{"", "incremental", []string{"incremental", "full"}},
+	} {
+		var got []string
+		for _, st := range Parse(tt.config+body, Options{ModelName: "m", Materialized: tt.materialized}).Statements {
+			got = append(got, st.Variant)
+		}
+		if strings.Join(got, ",") != strings.Join(tt.want, ",") {
+			t.Errorf("config %q, materialized %q: readings %v, want %v", tt.config, tt.materialized, got, tt.want)
+		}
+	}
+}

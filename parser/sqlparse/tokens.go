@@ -304,6 +304,8 @@ func (sc *tokenScan) statement(i, to int) {
 	case "SELECT":
 		sc.selectInto(i, to)
 		sc.body(i, to, nil, c)
+	case "TABLES":
+		sc.semanticTables(i, to)
 	default:
 		for k := i; k < to; k++ {
 			if sc.open(k) {

@@ -144,6 +144,8 @@ func TestTokenFactsOfUnparsedStatements(t *testing.T) {
 			[]string{"DELETE a.t@1:19 kw@1:19", "INSERT a.t@1:19 kw@1:19", "b.s s@1:19"}},
 		{"a write behind THEN", "IF ready THEN DELETE FROM a.t WHERE ds = '1' ELSE",
 			[]string{"DELETE a.t@1:27 kw@1:15"}},
+		{"a semantic view's tables", "TABLES (o AS shop.orders PRIMARY KEY (id) COMMENT = 'x', shop.customers) FACTS (o.amount AS amount)",
+			[]string{"named shop.orders@1:14", "named shop.customers@1:58"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -504,6 +504,29 @@ func (sc *tokenScan) named(i, to int) {
 	sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
 }
 
+// semanticTables reads the TABLES clause a Snowflake semantic view is
+// written with, as a dbt model materialized semantic_view holds it:
+// TABLES (alias AS relation [PRIMARY KEY (...)] [COMMENT = '...'], ...).
+// Each relation is named; no query reads them row by row.
+func (sc *tokenScan) semanticTables(i, to int) {
+	if !sc.open(i + 1) {
+		return
+	}
+	end := sc.close(i+1, to)
+	for _, entry := range sc.selectItems(i+2, end) {
+		j := entry[0]
+		if sc.Word(j+1) == "AS" {
+			j += 2
+		}
+		parts, e, _ := sc.name(j)
+		if e == j || e > entry[1] {
+			continue
+		}
+		sc.names[j] = true
+		sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
+	}
+}
+
 // execute reads EXECUTE IMMEDIATE with its SQL written as a literal, or as
 // the template of FORMAT(...): the literal's text is read as statements of
 // their own, in place, so positions point into it (or at its start, where

@@ -413,6 +413,9 @@ func (d *dialect) stringLiteral(i int) {
 		return // PostgreSQL's own
 	}
 	body, raw := s[n:], strings.Contains(prefix, "r")
+	if prefix == "" && body[0] == '\'' && (strings.Contains(body, "{{") || strings.Contains(body, "{%")) {
+		return // Jinja in a literal: the template's reading quotes it again
+	}
 	switch {
 	case sqltext.TripleQuoted(body, 0) && len(body) >= 6:
 		d.replace(t.Start, t.End, quoteString(body[3:len(body)-3]))

@@ -282,7 +282,7 @@ func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.E
 		for end > t.End && j+1 < len(code) && code[j+1].End <= end {
 			j++
 		}
-		if end <= t.End || code[j].End != end {
+		if end < t.End || code[j].End != end || end == t.End && t.Kind != sqltext.String {
 			out = append(out, t)
 			continue
 		}

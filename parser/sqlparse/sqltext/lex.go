@@ -386,6 +386,18 @@ func quoted(src string, start, q int, mode lexMode) (int, *LexError) {
 		switch {
 		case backslash && src[i] == '\\':
 			i += 2
+		case quote != "`" && src[i] == '{' && i+1 < len(src) && (src[i+1] == '{' || src[i+1] == '%'):
+			// dbt renders Jinja before the SQL is read: quotes inside a
+			// template ('{{ x | replace("'", "''") }}') end nothing.
+			close := "}}"
+			if src[i+1] == '%' {
+				close = "%}"
+			}
+			if end, ok := closeOutsideStrings(src, i+2, close); ok {
+				i = end
+			} else {
+				i++
+			}
 		case strings.HasPrefix(src[i:], quote+quote):
 			i += 2
 		case src[i:i+1] == quote:

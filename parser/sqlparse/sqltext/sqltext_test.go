@@ -33,6 +33,10 @@ func TestLex(t *testing.T) {
 		{`{% set s = "%}" %} y`, `JT:{% set s = "%}" %} W:y`},
 		{`{{ it's }} z`, `JE:{{ it's }} W:z`},
 		{"# hash comment\nSELECT 1", "LC:# hash comment W:SELECT N:1"},
+		// dbt renders Jinja in a literal before the SQL is read: its
+		// quotes end nothing; a template that never closes is text.
+		{`'{{ x | replace("'", "''") }}' AS a, "{% if y %}'{% endif %}" b`, `S:'{{ x | replace("'", "''") }}' W:AS W:a .:, Q:"{% if y %}'{% endif %}" W:b`},
+		{`'{{ x' AS a`, `S:'{{ x' W:AS W:a`},
 	}
 	for _, c := range cases {
 		toks, err := Lex(c.src)
