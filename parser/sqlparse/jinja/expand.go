@@ -636,11 +636,15 @@ func Expand(src string, opts Options) (string, *sqltext.OffsetMap, Expansion) {
 		if _, project := opts.Macros[c.Name]; !project {
 			continue
 		}
-		limit := smallExpansion
-		if opts.AppendsUnlessFiltered && TestsIncremental(opts.Macros, c.Name) || sqlInMacros {
+		limit, filter := smallExpansion, opts.AppendsUnlessFiltered && TestsIncremental(opts.Macros, c.Name)
+		if filter || sqlInMacros {
 			limit = maxExpansion
 		}
-		x := &expander{opts: opts, keepIncremental: true, limit: limit}
+		// A macro that writes all of a model whose re-run safety does not
+		// rest on its filter is read as its full refresh: what its
+		// incremental runs select is read apart (IncrementalFilter), and
+		// a second reading of the whole would double what is parsed.
+		x := &expander{opts: opts, keepIncremental: filter || !sqlInMacros, limit: limit}
 		text, ok := x.call(r.Inner)
 		if !ok && x.tooLarge && limit == smallExpansion {
 			// Left as a placeholder by choice: nothing rests on it.

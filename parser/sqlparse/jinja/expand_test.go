@@ -28,7 +28,8 @@ func macros(t *testing.T, src string) map[string]Macro {
 
 // A model whose body is a project macro is read with the macro's SQL, the
 // call's arguments bound, one reading per branch of the macro's
-// is_incremental() test.
+// is_incremental() test when the model's re-run safety rests on it; else
+// as its full refresh alone.
 func TestExpandIncrementalMacro(t *testing.T) {
 	ms := macros(t, `{% macro load_events(src, key='event_id') %}
 select e.* from {{ src }} as e
@@ -36,8 +37,8 @@ select e.* from {{ src }} as e
 where e.{{ key }} not in (select {{ key }} from {{ this }})
 {% endif %}
 {% endmacro %}`)
-	got := expanded(t, "{{ config(materialized='incremental') }}\n{{ load_events(ref('raw_events')) }}",
-		Options{ModelName: "fct_events", Macros: ms})
+	model := "{{ config(materialized='incremental') }}\n{{ load_events(ref('raw_events')) }}"
+	got := expanded(t, model, Options{ModelName: "fct_events", Macros: ms, AppendsUnlessFiltered: true})
 	want := map[string]string{
 		"incremental": "select e.* from raw_events as e where e.event_id not in (select event_id from fct_events)",
 		"full":        "select e.* from raw_events as e",
@@ -46,6 +47,10 @@ where e.{{ key }} not in (select {{ key }} from {{ this }})
 		if got[name] != w {
 			t.Errorf("%s reading:\n got %q\nwant %q", name, got[name], w)
 		}
+	}
+	keyed := expanded(t, model, Options{ModelName: "fct_events", Macros: ms})
+	if len(keyed) != 1 || keyed[""] != want["full"] {
+		t.Errorf("a model whose safety does not rest on the filter: readings %q, want the full refresh alone", keyed)
 	}
 }
 
@@ -229,7 +234,7 @@ select a from {{ src }}
 where a > (select max(a) from {{ this }}) -- only new rows
 {%- endif %}
 {% endmacro %}`)
-	got := expanded(t, "{{ config(materialized='incremental') }}\n{{ load(ref('raw')) }}\n", Options{ModelName: "m", Macros: ms})
+	got := expanded(t, "{{ config(materialized='incremental') }}\n{{ load(ref('raw')) }}\n", Options{ModelName: "m", Macros: ms, AppendsUnlessFiltered: true})
 	if want := "select a from raw where a > (select max(a) from m) -- only new rows"; got["incremental"] != want {
 		t.Errorf("incremental reading %q, want %q", got["incremental"], want)
 	}
