@@ -289,3 +289,47 @@ func tagWords(inner string) (word, rest string) {
 	}
 	return inner[:i], strings.TrimSpace(inner[i:])
 }
+
+// onlyJinja reports whether the model's SQL is all written by the Jinja
+// of its template: outside it stand only blanks and comments. Everything
+// the model does then rests on the macros it calls.
+func onlyJinja(src string, regions []Region) bool {
+	at := 0
+	for _, r := range regions {
+		if !blankSQL(src[at:r.Start]) {
+			return false
+		}
+		at = r.End
+	}
+	return blankSQL(src[at:])
+}
+
+// blankSQL reports whether s holds nothing but blanks, SQL comments,
+// Jinja comments and semicolons.
+func blankSQL(s string) bool {
+	for i := 0; i < len(s); {
+		switch {
+		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == ';':
+			i++
+		case strings.HasPrefix(s[i:], "--"):
+			end := strings.IndexByte(s[i:], '\n')
+			if end < 0 {
+				return true
+			}
+			i += end
+		case strings.HasPrefix(s[i:], "/*"), strings.HasPrefix(s[i:], "{#"):
+			closer := "*/"
+			if s[i+1] == '#' {
+				closer = "#}"
+			}
+			end := strings.Index(s[i+2:], closer)
+			if end < 0 {
+				return false
+			}
+			i += 2 + end + 2
+		default:
+			return false
+		}
+	}
+	return true
+}
