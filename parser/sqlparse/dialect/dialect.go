@@ -41,6 +41,9 @@ type dialect struct {
 	typed map[int]bool
 	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
 	merge int
+	// pathEnd is the index after the last semi-structured path rewritten:
+	// the levels before it are part of that path.
+	pathEnd int
 	// scans holds, per purpose, the start and the result of the last scan.
 	scans map[string][2]int
 	edits []sqltext.Edit
@@ -136,7 +139,7 @@ func (d *dialect) at(i int) {
 			// identifier: read as PostgreSQL's prefix operator @ it would
 			// fail before a reserved word (@end).
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
-		case text[0] == ':' && !d.path(i):
+		case text[0] == ':' && !d.path(i) && !d.sliceBound(i):
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))

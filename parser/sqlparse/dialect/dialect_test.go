@@ -43,6 +43,10 @@ func TestEdits(t *testing.T) {
 		{"a BigQuery project with dashes, unquoted", "SELECT a-b.c FROM moz-fx-data-shared-prod.telemetry.main JOIN x-y.t USING (k)",
 			`SELECT a-b.c FROM "moz-fx-data-shared-prod".telemetry.main JOIN "x-y".t USING (k)`, 0},
 		{"a subtraction after FROM is no project", "SELECT * FROM t WHERE a = b-c.d", "SELECT * FROM t WHERE a = b-c.d", 0},
+		{"a bind variable after a keyword or an operator is no path", "SELECT a FROM t WHERE x = :p AND y BETWEEN :lo AND :hi LIMIT :n", `SELECT a FROM t WHERE x = ":p" AND y BETWEEN ":lo" AND ":hi" LIMIT ":n"`, 0},
+		{"a bind variable in a list is no path", "INSERT INTO t VALUES (:a, :b)", `INSERT INTO t VALUES (":a", ":b")`, 0},
+		{"an array slice is no path", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", 0},
+		{"a path with blanks", "SELECT v :a :b :: string FROM t", "SELECT (v ->'a' ->'b') :: string FROM t", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,0 +1,10 @@
+-- Rebuild one week of web events from the raw VARIANT feed, reshaped for
+-- reporting.
+CREATE OR REPLACE TRANSIENT TABLE analytics.backfill_staging.web_events_2024w03 AS
+SELECT
+    e.payload :event_id :: string AS event_id,
+    e.payload: context: page: url :: string AS page_url,
+    PARSE_URL(e.payload:context:page:url::string):parameters:utm_source::string AS utm_source,
+    e.payload :"EventTime" :: timestamp_ntz AS event_ts
+FROM raw.web.events AS e
+WHERE e.payload :"EventTime" :: date BETWEEN '2024-01-15' AND '2024-01-21';
