@@ -144,6 +144,8 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "getdate sysdate now", src: "SELECT getdate(), sysdate(), sysdate, systimestamp(), now() FROM t", native: true},
 		{name: "interval literal", src: "SELECT DATE_SUB(d, INTERVAL 1 DAY), ts - INTERVAL -2 HOURS, INTERVAL 2 HOURS 30 MINUTES FROM t", text: "INTERVAL '1 DAY'), ts - INTERVAL '-2 HOURS', INTERVAL '2 HOURS 30 MINUTES'"},
 		{name: "ignore nulls", src: "SELECT LAST_VALUE(x) IGNORE NULLS OVER (ORDER BY d), ARRAY_AGG(y RESPECT NULLS ORDER BY y LIMIT 3) FROM t"},
+		{name: "like any of a list", src: "SELECT a FROM t WHERE a LIKE ANY ('a%', 'b%') AND b NOT ILIKE ANY ('x%') AND c LIKE ALL ('%y', '%z')", text: "a LIKE ANY (ARRAY['a%', 'b%']) AND b NOT ILIKE ANY (ARRAY['x%']) AND c LIKE ALL (ARRAY['%y', '%z'])"},
+		{name: "like any of a subquery stays", src: "SELECT a FROM t WHERE a LIKE ANY (SELECT p FROM u)", native: true, text: "LIKE ANY (SELECT p FROM u)"},
 		{name: "rlike", src: "SELECT a FROM t WHERE a RLIKE '^x' AND b NOT RLIKE 'y'", text: "a ~ '^x' AND b !~ 'y'"},
 
 		// Query clauses

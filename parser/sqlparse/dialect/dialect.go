@@ -444,6 +444,8 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i) == "JOIN" {
 			d.joinWithoutOn(i)
 		}
+	case "ANY", "ALL", "SOME":
+		d.likeAny(i)
 	case "RLIKE", "REGEXP":
 		if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String {
 			if d.Word(i-1) == "NOT" {

@@ -268,6 +268,26 @@ func (d *dialect) stage(j int) {
 	}
 }
 
+// likeAny rewrites the pattern list of Snowflake's and BigQuery's LIKE
+// ANY ('a%', 'b%') (ILIKE, NOT LIKE, ALL and SOME alike) into PostgreSQL's
+// array, LIKE ANY (ARRAY['a%', 'b%']). A subquery, LIKE ANY (SELECT ...),
+// is PostgreSQL's own and stays.
+func (d *dialect) likeAny(i int) {
+	if w := d.Word(i - 1); w != "LIKE" && w != "ILIKE" || !d.Punct(i+1, '(') {
+		return
+	}
+	c := d.closing(i + 1)
+	switch d.Word(i + 2) {
+	case "SELECT", "WITH", "ARRAY":
+		return
+	}
+	if c <= i+2 || d.Punct(i+2, '(') && d.closing(i+2) == c-1 && (d.Word(i+3) == "SELECT" || d.Word(i+3) == "WITH") {
+		return
+	}
+	d.replaceTok(i+1, "(ARRAY[")
+	d.replaceTok(c, "])")
+}
+
 // compositeStar brackets a call whose result is expanded with .*, as
 // PostgreSQL reads the fields of a composite value: BigQuery's
 // get_fields(x).* and IF(a, b, c).* become (get_fields(x)).*.

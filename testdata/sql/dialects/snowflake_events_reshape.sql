@@ -8,3 +8,8 @@ SELECT
     e.payload :"EventTime" :: timestamp_ntz AS event_ts
 FROM raw.web.events AS e
 WHERE e.payload :"EventTime" :: date BETWEEN '2024-01-15' AND '2024-01-21';
+
+-- Health checks and crawlers are no visits.
+DELETE FROM analytics.backfill_staging.web_events_2024w03
+WHERE page_url ILIKE ANY ('%/health%', '%/robots.txt')
+   OR page_url LIKE ANY (SELECT url_pattern FROM analytics.core.excluded_pages);
