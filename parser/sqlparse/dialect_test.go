@@ -34,6 +34,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "left join unnest without on", src: "SELECT s.x FROM t LEFT JOIN UNNEST(t.arr) AS s WHERE s.x > 1", text: "AS s ON TRUE WHERE"},
 		{name: "join unnest with offset without on", src: "SELECT r FROM t LEFT JOIN UNNEST(t.a) AS r WITH OFFSET AS o WHERE o > 0", text: "ON TRUE WHERE"},
 		{name: "join lateral flatten without on", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f;", text: "f ON TRUE"},
+		{name: "join lateral flatten without on at the end of the file", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f", text: "f ON TRUE"},
 		{name: "join unnest with on stays", src: "SELECT 1 FROM t JOIN UNNEST(t.a) AS x ON x = 1", native: true},
 		{name: "a FROM item aliased table", src: "SELECT table.* EXCEPT (a) FROM d.filtered table WHERE table.b > 1", text: `SELECT "table".* FROM d.filtered "table" WHERE "table".b > 1`},
 		{name: "alias user", src: "SELECT user.id FROM d.users AS user JOIN d.x ON x.id = user.id", text: `AS "user" JOIN`},

@@ -169,6 +169,23 @@ func TestRewriteMapsBack(t *testing.T) {
 	}
 }
 
+// An insertion at the end of the text belongs to the statement that ends
+// there; one where a statement ends mid-text belongs to the next.
+func TestRewriteInsertsAtTheEnd(t *testing.T) {
+	src := "SELECT 1; SELECT x FROM t JOIN u"
+	edits := []Edit{{Start: 9, End: 9, Text: "/* next */"}, {Start: len(src), End: len(src), Text: " ON TRUE"}}
+	if out, _ := Rewrite(src, 0, 9, edits); out != "SELECT 1;" {
+		t.Errorf("first statement %q, want it without the insertion after it", out)
+	}
+	out, m := Rewrite(src, 9, len(src), edits)
+	if want := "/* next */ SELECT x FROM t JOIN u ON TRUE"; out != want {
+		t.Errorf("last statement %q, want %q", out, want)
+	}
+	if got := m.Orig(len(out) - 1); got != len(src) {
+		t.Errorf("the insertion maps to %d, want %d", got, len(src))
+	}
+}
+
 func TestCursor(t *testing.T) {
 	src := "select f(a[1], (b)) >= x; end"
 	toks, _ := Lex(src)
