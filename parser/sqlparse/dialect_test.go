@@ -35,6 +35,13 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "join unnest with offset without on", src: "SELECT r FROM t LEFT JOIN UNNEST(t.a) AS r WITH OFFSET AS o WHERE o > 0", text: "ON TRUE WHERE"},
 		{name: "join lateral flatten without on", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f;", text: "f ON TRUE"},
 		{name: "join lateral flatten without on at the end of the file", src: "SELECT f.value FROM t JOIN LATERAL FLATTEN(input => t.v) f", text: "f ON TRUE"},
+		{name: "join without on before where", src: "SELECT x FROM raw.t JOIN raw.u WHERE t.a = u.a", text: "JOIN raw.u ON TRUE WHERE t.a = u.a"},
+		{name: "join without on, aliased, before group by", src: "SELECT x FROM raw.t AS t INNER JOIN raw.u u WHERE t.a = u.a GROUP BY x", text: "JOIN raw.u u ON TRUE WHERE"},
+		{name: "join of a subquery without on before order by", src: "SELECT x FROM raw.t LEFT JOIN (SELECT a FROM raw.v) AS v ORDER BY x", text: "AS v ON TRUE ORDER BY"},
+		{name: "join without on at the end of a subquery", src: "SELECT x FROM (SELECT x FROM raw.t JOIN raw.u) s", text: "JOIN raw.u ON TRUE) s"},
+		{name: "join without on before another join", src: "SELECT x FROM raw.t JOIN raw.u JOIN raw.w ON w.a = u.a WHERE t.b = u.b", text: "JOIN raw.u ON TRUE JOIN raw.w ON"},
+		{name: "join without on at the end", src: "SELECT x FROM raw.t JOIN {{ ref('u') }}", text: "ON TRUE"},
+		{name: "nested joins keep their conditions", src: "SELECT x FROM raw.t JOIN raw.u JOIN raw.w ON w.a = u.a ON u.b = t.b", native: true},
 		{name: "join unnest with on stays", src: "SELECT 1 FROM t JOIN UNNEST(t.a) AS x ON x = 1", native: true},
 		{name: "a FROM item aliased table", src: "SELECT table.* EXCEPT (a) FROM d.filtered table WHERE table.b > 1", text: `SELECT "table".* FROM d.filtered "table" WHERE "table".b > 1`},
 		{name: "alias user", src: "SELECT user.id FROM d.users AS user JOIN d.x ON x.id = user.id", text: `AS "user" JOIN`},
@@ -392,6 +399,32 @@ END IF;`,
 				t.Errorf("transactions %v, want %v", tx, c.tx)
 			}
 		})
+	}
+}
+
+// TestJoinWithoutOn checks that a join Snowflake reads as a cross join,
+// its condition in the WHERE, keeps that condition where rules look for
+// it, and gains none.
+func TestJoinWithoutOn(t *testing.T) {
+	st := Parse("SELECT t.x FROM raw.t JOIN raw.u WHERE t.a = u.a AND u.d >= '2026-01-01'", Options{}).Statements[0]
+	if st.Problem != nil {
+		t.Fatalf("does not parse: %s\n%s", st.Problem.Msg, st.Text)
+	}
+	j := st.Joined()
+	if len(j.Relations) != 2 {
+		t.Fatalf("joined %d relations, want 2", len(j.Relations))
+	}
+	u := j.Relations[1]
+	if u.Relation.Name() != "raw.u" || !u.Inner {
+		t.Errorf("second relation %s (inner %v), want raw.u, inner", u.Relation.Name(), u.Inner)
+	}
+	for _, on := range u.On {
+		if len(on.AllColumns) > 0 {
+			t.Errorf("ON holds a condition on %v; the join has none", on.AllColumns)
+		}
+	}
+	if len(u.Where) != 2 {
+		t.Errorf("raw.u has %d WHERE conjuncts, want 2 (t.a = u.a, u.d >= ...)", len(u.Where))
 	}
 }
 

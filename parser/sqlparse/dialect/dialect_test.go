@@ -46,6 +46,8 @@ func TestEdits(t *testing.T) {
 		{"a bind variable after a keyword or an operator is no path", "SELECT a FROM t WHERE x = :p AND y BETWEEN :lo AND :hi LIMIT :n", `SELECT a FROM t WHERE x = ":p" AND y BETWEEN ":lo" AND ":hi" LIMIT ":n"`, 0},
 		{"a bind variable in a list is no path", "INSERT INTO t VALUES (:a, :b)", `INSERT INTO t VALUES (":a", ":b")`, 0},
 		{"an array slice is no path", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", 0},
+		{"a join before Jinja, which may hold its condition, is left alone", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", 0},
+		{"a join whose item is not read to its end is left alone", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", 0},
 		{"a path with blanks", "SELECT v :a :b :: string FROM t", "SELECT (v ->'a' ->'b') :: string FROM t", 0},
 	}
 	for _, c := range cases {

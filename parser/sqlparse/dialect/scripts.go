@@ -406,72 +406,12 @@ func (d *dialect) withOffset(i int) {
 	}
 }
 
-// joinWithoutOn gives ON TRUE to a join of an array or a table function
-// that has no condition, as BigQuery writes LEFT JOIN UNNEST(a) AS x and
-// Snowflake JOIN LATERAL FLATTEN(...): PostgreSQL wants one. The item
-// depends on the rows before it, so every pair is joined anyway.
-func (d *dialect) joinWithoutOn(i int) {
-	if w := d.Word(i - 1); w == "CROSS" || w == "NATURAL" {
-		return
-	}
-	j := i + 1
-	lateral := d.Word(j) == "LATERAL"
-	if lateral {
-		j++
-	}
-	if d.Word(j) != "UNNEST" && !(lateral && d.Kind(j) == sqltext.Word) || !d.Punct(j+1, '(') {
-		return
-	}
-	k := d.closing(j+1) + 1
-	if k == 0 {
-		return
-	}
-	if d.Word(k) == "AS" {
-		k++
-	}
-	if k < len(d.Code) && d.aliasToken(k) {
-		k++
-	}
-	if d.Word(k) == "WITH" && d.Word(k+1) == "OFFSET" {
-		k += 2
-		if d.Word(k) == "AS" {
-			k++
-		}
-		if k < len(d.Code) && d.aliasToken(k) {
-			k++
-		}
-	}
-	if w := d.Word(k); w == "ON" || w == "USING" {
-		return
-	}
-	d.replace(d.Code[k-1].End, d.Code[k-1].End, " ON TRUE")
-}
-
-// aliasToken reports whether token k can be an alias.
-func (d *dialect) aliasToken(k int) bool {
-	switch d.Kind(k) {
-	case sqltext.Backtick, sqltext.QuotedIdent:
-		return true
-	case sqltext.Word:
-		return !aliasStops[d.Word(k)]
-	}
-	return false
-}
-
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
 	if d.Kind(i) == sqltext.Backtick {
 		return backtickToQuoted(d.Code[i].Text(d.Src))
 	}
 	return d.Code[i].Text(d.Src)
-}
-
-// aliasStops begin a clause or a join where an alias could stand.
-var aliasStops = map[string]bool{
-	"ON": true, "USING": true, "WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true,
-	"FULL": true, "CROSS": true, "NATURAL": true, "LATERAL": true, "GROUP": true, "ORDER": true,
-	"HAVING": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true, "UNION": true, "EXCEPT": true,
-	"INTERSECT": true, "WITH": true, "AS": true, "SELECT": true, "FROM": true, "WHEN": true, "THEN": true,
 }
 
 // lateralView rewrites Hive's and Spark's LATERAL VIEW [OUTER]

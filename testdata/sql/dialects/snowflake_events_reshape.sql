@@ -3,6 +3,7 @@
 CREATE OR REPLACE TRANSIENT TABLE analytics.backfill_staging.web_events_2024w03 AS
 SELECT
     e.payload :event_id :: string AS event_id,
+    e.payload :session_id :: string AS session_id,
     e.payload: context: page: url :: string AS page_url,
     PARSE_URL(e.payload:context:page:url::string):parameters:utm_source::string AS utm_source,
     e.payload :"EventTime" :: timestamp_ntz AS event_ts
@@ -13,3 +14,13 @@ WHERE e.payload :"EventTime" :: date BETWEEN '2024-01-15' AND '2024-01-21';
 DELETE FROM analytics.backfill_staging.web_events_2024w03
 WHERE page_url ILIKE ANY ('%/health%', '%/robots.txt')
    OR page_url LIKE ANY (SELECT url_pattern FROM analytics.core.excluded_pages);
+
+-- The week's sessions, matched to its events in the WHERE: Snowflake reads
+-- a join without ON as a cross join.
+INSERT INTO analytics.backfill_staging.web_sessions_2024w03 (session_id, started_at, events)
+SELECT s.session_id, s.started_at, COUNT(*) AS events
+FROM analytics.backfill_staging.web_events_2024w03 AS e
+JOIN raw.web.sessions s
+WHERE s.session_id = e.session_id
+  AND s.started_at >= '2024-01-15'
+GROUP BY s.session_id, s.started_at;
