@@ -42,6 +42,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "join without on before another join", src: "SELECT x FROM raw.t JOIN raw.u JOIN raw.w ON w.a = u.a WHERE t.b = u.b", text: "JOIN raw.u ON TRUE JOIN raw.w ON"},
 		{name: "join without on at the end", src: "SELECT x FROM raw.t JOIN {{ ref('u') }}", text: "ON TRUE"},
 		{name: "nested joins keep their conditions", src: "SELECT x FROM raw.t JOIN raw.u JOIN raw.w ON w.a = u.a ON u.b = t.b", native: true},
+		{name: "qualified columns in a join's USING", src: "SELECT x FROM raw.t JOIN raw.u USING (t.a, b, raw.t.c)", text: "USING (a, b, c)"},
 		{name: "join unnest with on stays", src: "SELECT 1 FROM t JOIN UNNEST(t.a) AS x ON x = 1", native: true},
 		{name: "a FROM item aliased table", src: "SELECT table.* EXCEPT (a) FROM d.filtered table WHERE table.b > 1", text: `SELECT "table".* FROM d.filtered "table" WHERE "table".b > 1`},
 		{name: "alias user", src: "SELECT user.id FROM d.users AS user JOIN d.x ON x.id = user.id", text: `AS "user" JOIN`},

@@ -444,6 +444,10 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i) == "JOIN" {
 			d.joinWithoutOn(i)
 		}
+	case "USING":
+		if d.Punct(i+1, '(') && d.nameEnded(i) {
+			d.usingColumns(i)
+		}
 	case "ANY", "ALL", "SOME":
 		d.likeAny(i)
 	case "RLIKE", "REGEXP":

@@ -2,7 +2,8 @@ package dialect
 
 import "github.com/bflint/bflint/parser/sqlparse/sqltext"
 
-// FROM clauses: joins written without a condition.
+// FROM clauses: joins written without a condition, and qualified join
+// columns.
 
 // joinWithoutOn gives ON TRUE to a join that has no condition. BigQuery
 // writes LEFT JOIN UNNEST(a) AS x and Snowflake JOIN LATERAL FLATTEN(...):
@@ -145,6 +146,33 @@ func (d *dialect) deferredOn(k int) bool {
 
 // joinWords begin a join.
 var joinWords = map[string]bool{"JOIN": true, "INNER": true, "LEFT": true, "RIGHT": true, "FULL": true, "CROSS": true, "NATURAL": true}
+
+// usingColumns drops the qualifiers some warehouses accept in a join's
+// column list, USING (t.id): PostgreSQL names the columns alone, and the
+// join compares the same columns.
+func (d *dialect) usingColumns(i int) {
+	c := d.closing(i + 1)
+	if c < 0 {
+		return
+	}
+	var drops [][2]int
+	for k := i + 2; k < c; k++ {
+		start := k
+		for d.Punct(k+1, '.') && d.nameStart(k) && d.nameStart(k+2) {
+			k += 2
+		}
+		if !d.nameStart(k) || !d.Punct(k+1, ',') && k+1 != c {
+			return // not a list of names
+		}
+		if k > start {
+			drops = append(drops, [2]int{start, k - 1})
+		}
+		k++
+	}
+	for _, dr := range drops {
+		d.replace(d.Code[dr[0]].Start, d.Code[dr[1]].End, "")
+	}
+}
 
 // aliasToken reports whether token k can be an alias.
 func (d *dialect) aliasToken(k int) bool {

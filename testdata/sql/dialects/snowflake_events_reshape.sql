@@ -24,3 +24,9 @@ JOIN raw.web.sessions s
 WHERE s.session_id = e.session_id
   AND s.started_at >= '2024-01-15'
 GROUP BY s.session_id, s.started_at;
+
+-- Pages viewed in those sessions, joined on the session's key.
+SELECT s.session_id, COUNT(DISTINCT e.page_url) AS pages
+FROM analytics.backfill_staging.web_sessions_2024w03 AS s
+JOIN analytics.backfill_staging.web_events_2024w03 AS e USING (s.session_id)
+GROUP BY s.session_id;
