@@ -168,6 +168,13 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "select star except replace", src: "SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t", text: "SELECT * FROM t"},
 		{name: "except set operation", src: "SELECT * FROM t EXCEPT (SELECT * FROM u)", native: true},
 		{name: "minus", src: "SELECT a FROM t MINUS SELECT a FROM u", text: "EXCEPT SELECT"},
+		{name: "pivot", src: "SELECT * FROM raw.t PIVOT (SUM(v) FOR k IN ('a', 'b')) AS p", text: "raw.t AS p CROSS JOIN LATERAL (SELECT SUM(v) , k IN ('a', 'b'))"},
+		{name: "pivot of an aliased item", src: "SELECT p.x FROM raw.t x PIVOT (SUM(v) FOR k IN ('a', 'b')) p WHERE p.x > 1", text: "raw.t x CROSS JOIN LATERAL (SELECT SUM(v) , k IN ('a', 'b')) p WHERE"},
+		{name: "pivot of a subquery with named values", src: "SELECT * FROM (SELECT k, v FROM raw.t) PIVOT (SUM(v) AS s FOR k IN ('a' AS a, 'b' b))", text: "(SELECT k, v FROM raw.t) CROSS JOIN LATERAL (SELECT SUM(v) AS s , k IN ('a' , 'b' ))"},
+		{name: "pivot over the values of a subquery", src: "SELECT * FROM raw.t PIVOT (SUM(v) FOR k IN (SELECT k FROM raw.keys)) p", text: "CROSS JOIN LATERAL (SELECT SUM(v) , k IN (SELECT k FROM raw.keys))"},
+		{name: "pivot with a default", src: "SELECT * FROM raw.t PIVOT (MAX(v) FOR k IN ('a', 'b') DEFAULT ON NULL (0)) AS p (id, a, b)", text: "raw.t AS p(id, a, b) CROSS JOIN LATERAL (SELECT MAX(v) , k IN ('a', 'b') )"},
+		{name: "unpivot", src: "SELECT * FROM raw.t UNPIVOT (val FOR col IN (a, b, c)) AS u", text: "raw.t AS u CROSS JOIN LATERAL (SELECT NULL AS val , NULL AS col , (a, b, c))"},
+		{name: "unpivot including nulls, values named", src: "SELECT * FROM raw.t UNPIVOT INCLUDE NULLS (val FOR col IN (a AS 'x', b AS 'y'))", text: "CROSS JOIN LATERAL (SELECT NULL AS val , NULL AS col , (a , b ))"},
 		{name: "time travel", src: "SELECT * FROM t VERSION AS OF 3 JOIN u TIMESTAMP AS OF '2024-01-01' ON true JOIN v FOR SYSTEM_TIME AS OF TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR) ON true"},
 		{name: "snowflake at", src: "SELECT * FROM t AT (OFFSET => -3600) AS x"},
 
@@ -373,6 +380,11 @@ END IF;`,
 			"SELECT f.value:id FROM raw.e, TABLE(FLATTEN(input => e.v:items)) f;\n" +
 			"SET n = (SELECT COUNT(*) FROM stg.x);",
 		want: []string{"1:1 INSERT OVERWRITE db.t <- db.s", "3:1 CREATE TABLE AS stg.x <- rpt.t", "4:1 none <- raw.e", "5:1 none <- stg.x"},
+	}, {
+		name: "pivot and unpivot",
+		src: "INSERT INTO rpt.p SELECT * FROM raw.t PIVOT (SUM(v) FOR k IN (SELECT k FROM raw.keys)) p;\n" +
+			"INSERT INTO rpt.u SELECT u.id, val, col FROM raw.t UNPIVOT (val FOR col IN (a, b)) u WHERE u.id > 0;",
+		want: []string{"1:1 INSERT rpt.p <- raw.t raw.keys", "2:1 INSERT rpt.u <- raw.t"},
 	}}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -437,7 +449,6 @@ func TestJoinWithoutOn(t *testing.T) {
 func TestRealWorldCorpus(t *testing.T) {
 	unparsed := []struct{ file, near, why string }{
 		{"bigquery_daily_loop.sql", "FORMAT(", "EXECUTE IMMEDIATE runs a string built at run time"},
-		{"snowflake_orders_reload.sql", "(amount_usd)", "PIVOT has no PostgreSQL clause"},
 		{"databricks_billing_replace_where.sql", "RESTORE TABLE", "Delta's RESTORE refills a table from its history"},
 		{"databricks_hive_partitions.sql", "(dt = '2024-08-15')", "Hive's ALTER TABLE ... DROP PARTITION names a partition by value"},
 	}
@@ -584,7 +595,7 @@ func TestDialectGaps(t *testing.T) {
 	gaps := []struct{ why, src, near string }{
 		{"Snowflake multi-table INSERT has no PostgreSQL form with several targets", "INSERT ALL INTO a VALUES (x) INTO b VALUES (y) SELECT x, y FROM s", "ALL"},
 		{"Hive's partition DDL has no PostgreSQL counterpart that names a partition by value", "ALTER TABLE db.t DROP IF EXISTS PARTITION (ds = '2024-01-01')", "("},
-		{"PIVOT and UNPIVOT name output columns after values, which no PostgreSQL clause does", "SELECT * FROM t PIVOT (SUM(a) FOR k IN ('x', 'y')) AS p", "(a)"},
+		{"Snowflake's dynamic PIVOT takes the values it names columns after from the data, when it runs", "SELECT * FROM t PIVOT (SUM(a) FOR k IN (ANY ORDER BY k)) AS p", "(a)"},
 		{"dynamic SQL runs a string built at run time, which bflint cannot see", "EXECUTE IMMEDIATE 'DELETE FROM t WHERE true'", "'DELETE FROM t WHERE true'"},
 		{"Delta's RESTORE refills a table from its history; no PostgreSQL statement writes that", "RESTORE TABLE t TO VERSION AS OF 3", "RESTORE"},
 		{"Spark's semi and anti joins keep rows of one side only; no PostgreSQL join does", "SELECT a FROM t LEFT ANTI JOIN u ON t.id = u.id", "ANTI"},

@@ -444,6 +444,8 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i) == "JOIN" {
 			d.joinWithoutOn(i)
 		}
+	case "PIVOT", "UNPIVOT":
+		d.pivot(i)
 	case "USING":
 		if d.Punct(i+1, '(') && d.nameEnded(i) {
 			d.usingColumns(i)

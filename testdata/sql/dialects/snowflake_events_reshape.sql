@@ -30,3 +30,16 @@ SELECT s.session_id, COUNT(DISTINCT e.page_url) AS pages
 FROM analytics.backfill_staging.web_sessions_2024w03 AS s
 JOIN analytics.backfill_staging.web_events_2024w03 AS e USING (s.session_id)
 GROUP BY s.session_id;
+
+-- The week's funnel, one row per step.
+SELECT step, visitors
+FROM analytics.backfill_staging.web_funnel_2024w03
+UNPIVOT (visitors FOR step IN (landed, signed_up, activated));
+
+-- Events per day and source, one column per source.
+SELECT *
+FROM (
+    SELECT event_ts::date AS visit_date, utm_source, event_id
+    FROM analytics.backfill_staging.web_events_2024w03
+)
+PIVOT (COUNT(event_id) FOR utm_source IN ('google', 'newsletter', 'direct')) AS p;
