@@ -175,6 +175,9 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "pivot with a default", src: "SELECT * FROM raw.t PIVOT (MAX(v) FOR k IN ('a', 'b') DEFAULT ON NULL (0)) AS p (id, a, b)", text: "raw.t AS p(id, a, b) CROSS JOIN LATERAL (SELECT MAX(v) , k IN ('a', 'b') )"},
 		{name: "unpivot", src: "SELECT * FROM raw.t UNPIVOT (val FOR col IN (a, b, c)) AS u", text: "raw.t AS u CROSS JOIN LATERAL (SELECT NULL AS val , NULL AS col , (a, b, c))"},
 		{name: "unpivot including nulls, values named", src: "SELECT * FROM raw.t UNPIVOT INCLUDE NULLS (val FOR col IN (a AS 'x', b AS 'y'))", text: "CROSS JOIN LATERAL (SELECT NULL AS val , NULL AS col , (a , b ))"},
+		{name: "hierarchical query", src: "SELECT id FROM raw.emp START WITH mgr IS NULL CONNECT BY PRIOR id = mgr", text: "SELECT id FROM raw.emp"},
+		{name: "hierarchical query's select list", src: "SELECT id, CONNECT_BY_ROOT id AS r, PRIOR name AS p FROM raw.emp CONNECT BY PRIOR id = mgr ORDER BY id", text: "SELECT id, id AS r, name AS p FROM raw.emp ORDER BY id"},
+		{name: "hierarchical query's clauses after WHERE, either order", src: "SELECT id FROM raw.emp WHERE d > '2024-01-01' CONNECT BY NOCYCLE PRIOR id = mgr START WITH mgr IS NULL GROUP BY id", text: "WHERE d > '2024-01-01' GROUP BY id"},
 		{name: "time travel", src: "SELECT * FROM t VERSION AS OF 3 JOIN u TIMESTAMP AS OF '2024-01-01' ON true JOIN v FOR SYSTEM_TIME AS OF TIMESTAMP_SUB(CURRENT_TIMESTAMP(), INTERVAL 1 HOUR) ON true"},
 		{name: "snowflake at", src: "SELECT * FROM t AT (OFFSET => -3600) AS x"},
 
@@ -595,6 +598,7 @@ func TestDialectGaps(t *testing.T) {
 	gaps := []struct{ why, src, near string }{
 		{"Snowflake multi-table INSERT has no PostgreSQL form with several targets", "INSERT ALL INTO a VALUES (x) INTO b VALUES (y) SELECT x, y FROM s", "ALL"},
 		{"Hive's partition DDL has no PostgreSQL counterpart that names a partition by value", "ALTER TABLE db.t DROP IF EXISTS PARTITION (ds = '2024-01-01')", "("},
+		{"a hierarchy whose roots a subquery picks: dropping START WITH would hide what it reads", "SELECT id FROM t START WITH id IN (SELECT id FROM r) CONNECT BY PRIOR id = mgr", "WITH id IN"},
 		{"Snowflake's dynamic PIVOT takes the values it names columns after from the data, when it runs", "SELECT * FROM t PIVOT (SUM(a) FOR k IN (ANY ORDER BY k)) AS p", "(a)"},
 		{"dynamic SQL runs a string built at run time, which bflint cannot see", "EXECUTE IMMEDIATE 'DELETE FROM t WHERE true'", "'DELETE FROM t WHERE true'"},
 		{"Delta's RESTORE refills a table from its history; no PostgreSQL statement writes that", "RESTORE TABLE t TO VERSION AS OF 3", "RESTORE"},

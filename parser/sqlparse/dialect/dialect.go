@@ -444,6 +444,10 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i) == "JOIN" {
 			d.joinWithoutOn(i)
 		}
+	case "START", "CONNECT":
+		d.hierarchy(i)
+	case "PRIOR", "CONNECT_BY_ROOT":
+		d.hierarchyOperator(i)
 	case "PIVOT", "UNPIVOT":
 		d.pivot(i)
 	case "USING":

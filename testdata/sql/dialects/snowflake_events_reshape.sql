@@ -43,3 +43,10 @@ FROM (
     FROM analytics.backfill_staging.web_events_2024w03
 )
 PIVOT (COUNT(event_id) FOR utm_source IN ('google', 'newsletter', 'direct')) AS p;
+
+-- Each page's top-level section, walking the site's page tree.
+CREATE OR REPLACE TEMPORARY TABLE analytics.backfill_staging.page_sections AS
+SELECT page_id, CONNECT_BY_ROOT page_id AS section_id, LEVEL AS depth
+FROM raw.web.pages
+START WITH parent_page_id IS NULL
+CONNECT BY PRIOR page_id = parent_page_id;
