@@ -194,6 +194,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "path of several levels", src: "SELECT a:b:c::string AS x, PARSE_URL(u):parameters:utm_source AS y FROM raw.t", text: "(a->'b'->'c')::string AS x, (PARSE_URL(u)->'parameters'->'utm_source') AS y"},
 		{name: "path after a subscript", src: "SELECT contexts:data[0]:data:ids AS a, e.contexts:data [0] :data AS b, v[0]:k AS c FROM raw.t e", text: "(contexts->'data'->0->'data'->'ids') AS a, (e.contexts->'data' ->0 ->'data') AS b, (v[0]->'k') AS c"},
 		{name: "bind variables and slices are no paths", src: "SELECT a[lo:hi], a[lo : hi] FROM raw.t WHERE x = :p AND y IN (:a, :b) LIMIT :n", text: `a[lo:hi], a[lo : hi] FROM raw.t WHERE x = ":p" AND y IN (":a", ":b") LIMIT ":n"`},
+		{name: "object constants", src: "SELECT {} AS a, {'a': 1, 'b': x} AS b, {'c':y, 'd':-1, 'e': {'f': [1, 2]}} AS c FROM raw.t", text: "OBJECT_CONSTRUCT() AS a, OBJECT_CONSTRUCT('a', 1, 'b', x) AS b, OBJECT_CONSTRUCT('c', y, 'd', -1, 'e', OBJECT_CONSTRUCT('f', ARRAY[1, 2])) AS c"},
 		{name: "session and bind variables", src: "SELECT a FROM t WHERE d BETWEEN $start_date AND :end_date", text: `"$start_date" AND ":end_date"`},
 		{name: "bigquery parameter", src: "SELECT a FROM t WHERE d = @run_date", native: true, text: `d = "@run_date"`},
 		{name: "parameters named like keywords", src: "SELECT a FROM t WHERE d BETWEEN @start AND @end LIMIT @n", text: `"@start" AND "@end" LIMIT "@n"`},

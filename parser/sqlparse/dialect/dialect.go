@@ -41,9 +41,10 @@ type dialect struct {
 	typed map[int]bool
 	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
 	merge int
-	// pathEnd is the index after the last semi-structured path rewritten:
-	// the levels before it are part of that path.
-	pathEnd int
+	// done marks the tokens a rewrite of a larger construct already
+	// rewrote (a path's later levels, an object constant's colons), which
+	// no rewrite of their own may claim.
+	done map[int]bool
 	// scans holds, per purpose, the start and the result of the last scan.
 	scans map[string][2]int
 	edits []sqltext.Edit
@@ -55,7 +56,7 @@ type dialect struct {
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
 func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
-	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}, done: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
 		// PostgreSQL reads "#" as an operator, so a BigQuery comment
@@ -109,6 +110,9 @@ func (d *dialect) index() {
 
 // at applies the rewrites that start at code token i.
 func (d *dialect) at(i int) {
+	if d.done[i] {
+		return
+	}
 	t := d.Code[i]
 	switch t.Kind {
 	case sqltext.Backtick:
@@ -154,6 +158,8 @@ func (d *dialect) at(i int) {
 			d.starModifiers(i)
 		case ":":
 			d.path(i)
+		case "{":
+			d.object(i)
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
 			if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.Word && d.touch(i, i+1) {

@@ -48,6 +48,7 @@ func TestEdits(t *testing.T) {
 		{"an array slice is no path", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", 0},
 		{"a join before Jinja, which may hold its condition, is left alone", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", 0},
 		{"a join whose item is not read to its end is left alone", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", 0},
+		{"a brace that opens no object constant is left alone", "SELECT {'a' 1} AS o, ${v} FROM t", "SELECT {'a' 1} AS o, ${v} FROM t", 0},
 		{"a path with blanks", "SELECT v :a :b :: string FROM t", "SELECT (v ->'a' ->'b') :: string FROM t", 0},
 	}
 	for _, c := range cases {

@@ -295,8 +295,8 @@ func (d *dialect) arrayLiteral(i int) {
 	switch p := d.Code[i-1]; {
 	case p.Kind == sqltext.Word && !exprKeywords[d.Word(i-1)]:
 		return
-	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.Src), ":"):
-		return // a Snowflake path
+	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.Src), ":") && !d.done[i-1]:
+		return // a Snowflake path; an object constant's colon is rewritten
 	case p.Kind == sqltext.Punct && !d.Punct(i-1, '(') && !d.Punct(i-1, ',') && !d.Punct(i-1, '['):
 		return
 	case p.Kind != sqltext.Word && p.Kind != sqltext.Operator && p.Kind != sqltext.Punct:

@@ -2,16 +2,13 @@ package dialect
 
 import "github.com/bflint/bflint/parser/sqlparse/sqltext"
 
-// Snowflake's semi-structured data: paths into a VARIANT.
+// Snowflake's semi-structured data: paths into a VARIANT, object constants.
 
 // path rewrites Snowflake's semi-structured access (src:a.b[0], $1:"Key",
 // v :a :: string, a:b:c) into PostgreSQL's -> operators, bracketed so a
 // following :: cast applies to the whole path. It reports whether i starts
-// such a path or is a later level of one already rewritten.
+// such a path.
 func (d *dialect) path(i int) bool {
-	if i < d.pathEnd {
-		return true
-	}
 	key, k := d.pathLevel(i)
 	if k < 0 {
 		return false
@@ -55,7 +52,9 @@ segments:
 	edits[len(edits)-1].Text += ")"
 	d.replace(d.Code[b].Start, d.Code[b].Start, "(")
 	d.edits = append(d.edits, edits...)
-	d.pathEnd = k
+	for x := i; x < k; x++ {
+		d.done[x] = true
+	}
 	return true
 }
 
@@ -130,4 +129,88 @@ var valueFollows = map[string]bool{
 	"BETWEEN": true, "SET": true, "ANY": true, "SOME": true, "LIMIT": true, "OFFSET": true, "TOP": true, "FETCH": true,
 	"INTO": true, "IMMEDIATE": true, "INTERVAL": true, "ESCAPE": true, "AS": true, "FROM": true, "JOIN": true,
 	"USING": true, "EXISTS": true, "TABLE": true,
+}
+
+// object rewrites Snowflake's object constant {'a': 1, 'b': x} into the
+// call that builds the same object, OBJECT_CONSTRUCT('a', 1, 'b', x):
+// PostgreSQL has no braces. Each key is a string followed by a colon,
+// which the lexer may join to what follows (:x, :-1).
+func (d *dialect) object(i int) {
+	if d.Op(i-1) == "$" && d.touch(i-1, i) {
+		return // a ${variable} of some templating tool
+	}
+	var colons []int
+	end, key := -1, true
+scan:
+	for k := i + 1; k < d.ends[i]; k++ {
+		switch t := d.Code[k]; {
+		case d.Punct(k, '(') || d.Punct(k, '['):
+			if d.match[k] < k {
+				return
+			}
+			k = d.match[k]
+		case d.Punct(k, ')') || d.Punct(k, ']'):
+			return
+		case d.Op(k) == "}":
+			if !key && len(colons) == 0 || key && len(colons) > 0 {
+				return // a key without a value
+			}
+			end = k
+			break scan
+		case d.Op(k) == "{":
+			if e := d.objectEnd(k); e > k {
+				k = e
+			} else {
+				return
+			}
+		case key:
+			if t.Kind != sqltext.String || !d.objectColon(k+1) {
+				return
+			}
+			colons, key = append(colons, k+1), false
+			k++
+		case d.Punct(k, ','):
+			key = true
+		}
+	}
+	if end < 0 {
+		return
+	}
+	d.replaceTok(i, "OBJECT_CONSTRUCT(")
+	for _, c := range colons {
+		text := d.Code[c].Text(d.Src)
+		d.replaceTok(c, ", "+text[1:])
+		d.done[c] = true
+	}
+	d.replaceTok(end, ")")
+	d.done[end] = true
+}
+
+// objectColon reports whether token k separates an object constant's key
+// from its value: a colon, alone or joined to the value's start.
+func (d *dialect) objectColon(k int) bool {
+	switch d.Kind(k) {
+	case sqltext.Param:
+		return d.Src[d.Code[k].Start] == ':'
+	case sqltext.Operator:
+		op := d.Op(k)
+		return op == ":" || op == ":-" || op == ":+"
+	}
+	return false
+}
+
+// objectEnd returns the index of the brace that closes the one at k, or -1.
+func (d *dialect) objectEnd(k int) int {
+	depth := 0
+	for end := d.ends[k]; k < end; k++ {
+		switch {
+		case d.Op(k) == "{":
+			depth++
+		case d.Op(k) == "}":
+			if depth--; depth == 0 {
+				return k
+			}
+		}
+	}
+	return -1
 }

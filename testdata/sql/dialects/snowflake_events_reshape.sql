@@ -6,7 +6,8 @@ SELECT
     e.payload :session_id :: string AS session_id,
     e.payload: context: page: url :: string AS page_url,
     PARSE_URL(e.payload:context:page:url::string):parameters:utm_source::string AS utm_source,
-    e.payload :"EventTime" :: timestamp_ntz AS event_ts
+    e.payload :"EventTime" :: timestamp_ntz AS event_ts,
+    {'source': 'backfill', 'week': '2024w03'} AS load_info
 FROM raw.web.events AS e
 WHERE e.payload :"EventTime" :: date BETWEEN '2024-01-15' AND '2024-01-21';
 
