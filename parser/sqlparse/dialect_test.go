@@ -167,6 +167,8 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "select star exclude one", src: "SELECT t.* EXCLUDE a RENAME b AS c FROM t", text: "SELECT t.* FROM t"},
 		{name: "select star except replace", src: "SELECT * EXCEPT (a) REPLACE (b + 1 AS b) FROM t", text: "SELECT * FROM t"},
 		{name: "except set operation", src: "SELECT * FROM t EXCEPT (SELECT * FROM u)", native: true},
+		{name: "union by name", src: "SELECT a, b FROM t UNION ALL BY NAME SELECT b, a FROM u UNION BY NAME SELECT a, b FROM v", text: "FROM t UNION ALL SELECT b, a FROM u UNION SELECT a, b FROM v"},
+		{name: "bigquery union by name with its options", src: "SELECT a FROM t FULL OUTER UNION ALL BY NAME ON (a) SELECT a FROM u LEFT UNION ALL CORRESPONDING SELECT a FROM v", text: "FROM t UNION ALL SELECT a FROM u UNION ALL SELECT a FROM v"},
 		{name: "minus", src: "SELECT a FROM t MINUS SELECT a FROM u", text: "EXCEPT SELECT"},
 		{name: "pivot", src: "SELECT * FROM raw.t PIVOT (SUM(v) FOR k IN ('a', 'b')) AS p", text: "raw.t AS p CROSS JOIN LATERAL (SELECT SUM(v) , k IN ('a', 'b'))"},
 		{name: "pivot of an aliased item", src: "SELECT p.x FROM raw.t x PIVOT (SUM(v) FOR k IN ('a', 'b')) p WHERE p.x > 1", text: "raw.t x CROSS JOIN LATERAL (SELECT SUM(v) , k IN ('a', 'b')) p WHERE"},

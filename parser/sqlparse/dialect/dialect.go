@@ -472,8 +472,11 @@ func (d *dialect) keyword(i int) {
 		}
 	case "MINUS":
 		// Snowflake's name for EXCEPT.
-		if d.Word(i+1) == "SELECT" || d.Word(i+1) == "ALL" || d.Punct(i+1, '(') {
+		if d.Word(i+1) == "SELECT" || d.Word(i+1) == "ALL" || d.Punct(i+1, '(') || d.Word(i+1) == "BY" && d.Word(i+2) == "NAME" {
 			d.replaceTok(i, "EXCEPT")
 		}
+		d.byName(i)
+	case "UNION", "INTERSECT", "EXCEPT":
+		d.byName(i)
 	}
 }

@@ -609,3 +609,44 @@ func (d *dialect) hierarchyOperator(i int) {
 		d.drop(i, i)
 	}
 }
+
+// byName drops what makes a set operation at i match columns by name
+// rather than by position: BY NAME (Snowflake, BigQuery, DuckDB), with
+// BigQuery's ON (columns), CORRESPONDING [BY (columns)], and BigQuery's
+// FULL, LEFT or INNER [OUTER] before the operator. The queries combined,
+// and what they read, are the same.
+func (d *dialect) byName(i int) {
+	j := i + 1
+	if w := d.Word(j); w == "ALL" || w == "DISTINCT" {
+		j++
+	}
+	k := j
+	switch {
+	case d.Word(k) == "BY" && d.Word(k+1) == "NAME":
+		k += 2
+		if d.Word(k) == "ON" && d.Punct(k+1, '(') {
+			k = d.closing(k+1) + 1
+		}
+	case d.Word(k) == "STRICT" && d.Word(k+1) == "CORRESPONDING", d.Word(k) == "CORRESPONDING":
+		if d.Word(k) == "STRICT" {
+			k++
+		}
+		k++
+		if d.Word(k) == "BY" && d.Punct(k+1, '(') {
+			k = d.closing(k+1) + 1
+		}
+	default:
+		return
+	}
+	if k <= j || k >= len(d.Code) {
+		return
+	}
+	d.drop(j, k-1)
+	p := i - 1
+	if d.Word(p) == "OUTER" {
+		p--
+	}
+	if w := d.Word(p); (w == "FULL" || w == "LEFT" || w == "INNER") && (d.Punct(p-1, ')') || d.Kind(p-1) == sqltext.Word || d.Kind(p-1) == sqltext.Number || d.Kind(p-1) == sqltext.String || d.Kind(p-1) == sqltext.QuotedIdent || d.Kind(p-1) == sqltext.Backtick) {
+		d.drop(p, i-1)
+	}
+}

@@ -1,0 +1,10 @@
+-- Rebuild a week of app sessions from the desktop and mobile tables,
+-- whose columns come in different orders.
+CREATE OR REPLACE TABLE `acme-analytics.backfill_staging.app_sessions_2024w10` AS
+SELECT session_id, user_id, started_at, 'desktop' AS platform
+FROM `acme-analytics.raw.desktop_sessions`
+WHERE DATE(started_at) BETWEEN '2024-03-04' AND '2024-03-10'
+UNION ALL BY NAME
+SELECT user_id, session_id, started_at, 'mobile' AS platform
+FROM `acme-analytics.raw.mobile_sessions`
+WHERE DATE(started_at) BETWEEN '2024-03-04' AND '2024-03-10';
