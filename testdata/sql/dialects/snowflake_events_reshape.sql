@@ -51,3 +51,8 @@ SELECT page_id, CONNECT_BY_ROOT page_id AS section_id, LEVEL AS depth
 FROM raw.web.pages
 START WITH parent_page_id IS NULL
 CONNECT BY PRIOR page_id = parent_page_id;
+
+-- Each session's landing page, the first it viewed.
+SELECT session_id, ARRAY_AGG(page_url) WITHIN GROUP (ORDER BY event_ts)[0]::string AS landing_page
+FROM analytics.backfill_staging.web_events_2024w03
+GROUP BY session_id;
