@@ -197,56 +197,6 @@ func (d *dialect) dashedProject(i int) bool {
 // beforeTablePath are the words a table name follows.
 var beforeTablePath = map[string]bool{"FROM": true, "JOIN": true, "INTO": true, "UPDATE": true, "USING": true, "TABLE": true, "VIEW": true, "MERGE": true}
 
-// reservedName reports whether the reserved word at i stands for a name:
-// a qualifier (table.col), or the alias of a FROM item (FROM t table
-// WHERE ..., FROM t AS user JOIN ...).
-func (d *dialect) reservedName(i int) bool {
-	if d.Punct(i+1, '.') && d.touch(i, i+1) {
-		return i == 0 || !d.Punct(i-1, '.')
-	}
-	if i == 0 || !aliasStops[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
-		return false
-	}
-	switch d.Kind(i - 1) {
-	case sqltext.Backtick, sqltext.QuotedIdent:
-		return true
-	case sqltext.Word:
-		return d.Word(i-1) == "AS" || !beforeTableKeyword[d.Word(i-1)]
-	}
-	return false
-}
-
-// columnWord reports whether the reserved word at i is a column of an
-// expression: it stands where an operand starts (after SELECT, WHERE, a
-// comma, an opening bracket, an operator) and an operand's end follows it
-// (an operator, a comma, a closing bracket, AS, FROM, IS, IN ...). As a
-// keyword TO follows a name or a unit (GRANT ... TO r, RENAME TO, DAY TO
-// SECOND) and CHECK opens a bracket.
-func (d *dialect) columnWord(i int) bool {
-	if i == 0 || i+1 >= len(d.Code) {
-		return false
-	}
-	prev, next := d.Code[i-1], d.Code[i+1]
-	starts := prev.Kind == sqltext.Operator && d.Op(i-1) != "::" || d.Punct(i-1, ',') || d.Punct(i-1, '(') ||
-		operandStarts[d.Word(i-1)] && prev.Kind == sqltext.Word
-	ends := next.Kind == sqltext.Operator && d.Op(i+1) != "=>" || d.Punct(i+1, ',') || d.Punct(i+1, ')') || d.Punct(i+1, ';') ||
-		operandEnds[d.Word(i+1)] && next.Kind == sqltext.Word
-	return starts && ends
-}
-
-var (
-	operandStarts = map[string]bool{"SELECT": true, "WHERE": true, "AND": true, "OR": true, "ON": true, "NOT": true, "BY": true, "WHEN": true, "THEN": true, "ELSE": true, "HAVING": true, "DISTINCT": true}
-	operandEnds   = map[string]bool{"AS": true, "FROM": true, "IS": true, "IN": true, "NOT": true, "AND": true, "OR": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "THEN": true, "WHEN": true, "ELSE": true, "END": true, "ASC": true, "DESC": true, "WHERE": true, "GROUP": true, "ORDER": true}
-)
-
-// beforeTableKeyword are the words after which TABLE or USER is the
-// keyword, not a name.
-var beforeTableKeyword = map[string]bool{
-	"CREATE": true, "REPLACE": true, "TEMP": true, "TEMPORARY": true, "TRANSIENT": true, "EXTERNAL": true,
-	"TRUNCATE": true, "DROP": true, "ALTER": true, "LOCK": true, "INTO": true, "GLOBAL": true, "LOCAL": true,
-	"UNLOGGED": true, "SELECT": true, "FROM": true, "JOIN": true, "ON": true, "BY": true, "WHERE": true, "AND": true, "OR": true,
-}
-
 // trailingComma reports whether the comma at i ends a list with nothing
 // after it: before FROM, a closing bracket, the end of the statement, or a
 // clause that follows a select list.
@@ -254,10 +204,14 @@ func (d *dialect) trailingComma(i int) bool {
 	if i+1 >= len(d.Code) || d.Punct(i+1, ';') || d.Punct(i+1, ')') {
 		return true
 	}
-	return sqltext.EndsSelectList(d.Word(i + 1))
+	return sqltext.EndsSelectList(d.Word(i+1)) && !(reservedColumns[d.Word(i+1)] && d.columnWord(i+1))
 }
 
 func (d *dialect) keyword(i int) {
+	if reservedColumns[d.Word(i)] && d.columnWord(i) {
+		d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
+		return
+	}
 	switch d.Word(i) {
 	case "CREATE":
 		d.create(i)
@@ -406,12 +360,6 @@ func (d *dialect) keyword(i int) {
 			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		} else if d.Word(i) == "TABLE" {
 			d.tableFunction(i)
-		}
-	case "TO", "CHECK":
-		// Reserved in PostgreSQL, column names in the warehouses'
-		// tables (a transfer's to, a test's check).
-		if d.columnWord(i) {
-			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		}
 	case "KEEP", "OMIT":
 		// Trino's JSON_QUERY(doc, 'lax $.a' OMIT QUOTES ON SCALAR STRING)

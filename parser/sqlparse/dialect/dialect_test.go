@@ -49,6 +49,8 @@ func TestEdits(t *testing.T) {
 		{"a join before Jinja, which may hold its condition, is left alone", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", 0},
 		{"a join whose item is not read to its end is left alone", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", 0},
 		{"a brace that opens no object constant is left alone", "SELECT {'a' 1} AS o, ${v} FROM t", "SELECT {'a' 1} AS o, ${v} FROM t", 0},
+		{"reserved words as keywords stay", "CREATE TABLE t (a INT UNIQUE, b INT PRIMARY KEY, c INT REFERENCES u(id), CONSTRAINT ck CHECK (a > 0))", "CREATE TABLE t (a INT UNIQUE, b INT PRIMARY KEY, c INT REFERENCES u(id), CONSTRAINT ck CHECK (a > 0))", 0},
+		{"LIMIT, OFFSET and END as keywords stay", "SELECT CASE WHEN a THEN b ELSE c END AS x FROM t ORDER BY x LIMIT 5 OFFSET 2", "SELECT CASE WHEN a THEN b ELSE c END AS x FROM t ORDER BY x LIMIT 5 OFFSET 2", 0},
 		{"a path with blanks", "SELECT v :a :b :: string FROM t", "SELECT (v ->'a' ->'b') :: string FROM t", 0},
 	}
 	for _, c := range cases {

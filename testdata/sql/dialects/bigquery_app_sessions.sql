@@ -16,3 +16,8 @@ SELECT
   SPLIT(ANY_VALUE(entry_url), '?')[SAFE_OFFSET(0)] AS entry_path
 FROM `acme-analytics.backfill_staging.app_sessions_2024w10`
 GROUP BY user_id;
+
+-- Each user's primary plan and its session limit.
+SELECT user_id, plan_id, limit, primary
+FROM `acme-analytics.raw.user_plans`
+WHERE primary AND limit > 0;
