@@ -263,6 +263,12 @@ func (r *jinjaReading) shape(k int) string {
 		return pad(query)
 	case pw == "INTERVAL":
 		return " '" + placeholder + "' "
+	case pw == "IN" && !r.Punct(next, '('):
+		// The macro writes the list, ('a', 'b'), or a subquery.
+		if kind == queryMacro || len(reads) > 0 {
+			return pad("(" + query + ")")
+		}
+		return pad("(" + placeholder + ")")
 	case pw == "WITH" || pw == "RECURSIVE" || comma == "WITH":
 		if nw == "AS" || r.Punct(next, '(') {
 			return pad(placeholder) // the name of a CTE
