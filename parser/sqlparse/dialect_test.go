@@ -101,6 +101,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "backtick project.dataset.table", src: "SELECT a FROM `proj.ds.tbl`", text: `"proj"."ds"."tbl"`},
 		{name: "backtick spark parts", src: "SELECT a FROM `db`.`t`", text: `"db"."t"`},
 		{name: "hash comment", src: "# rebuild\nSELECT 1", text: "-- rebuild"},
+		{name: "snowflake's // comment", src: "SELECT a, // the note\n  b FROM t", text: "SELECT a, -- the note b FROM t"},
 		{name: "hash comment into a word", src: "#standardSQL\nSELECT 1", text: "--standardSQL"},
 		{name: "backslash escapes", src: `SELECT 'it\'s', "say \"hi\"" FROM t`, text: `E'it\'s', E'say "hi"'`},
 		{name: "postgres backslashes", src: `SELECT 'C:\', 'a\' FROM t`, native: true, text: `'C:\', 'a\'`},

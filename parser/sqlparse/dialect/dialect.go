@@ -59,10 +59,14 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}, done: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
-		// PostgreSQL reads "#" as an operator, so a BigQuery comment
-		// would reach the parser as code.
-		if t.Kind == sqltext.LineComment && src[t.Start] == '#' {
+		// PostgreSQL reads "#" and "//" as operators, so a BigQuery or
+		// Snowflake comment would reach the parser as code.
+		switch {
+		case t.Kind != sqltext.LineComment:
+		case src[t.Start] == '#':
 			d.replace(t.Start, t.Start+1, "--")
+		case src[t.Start] == '/':
+			d.replace(t.Start, t.Start+2, "--")
 		}
 	}
 	d.script()

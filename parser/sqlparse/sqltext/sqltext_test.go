@@ -33,6 +33,7 @@ func TestLex(t *testing.T) {
 		{`{% set s = "%}" %} y`, `JT:{% set s = "%}" %} W:y`},
 		{`{{ it's }} z`, `JE:{{ it's }} W:z`},
 		{"# hash comment\nSELECT 1", "LC:# hash comment W:SELECT N:1"},
+		{"SELECT a, // Snowflake's comment\n  b/2 FROM t WHERE u = 'http://x'", "W:SELECT W:a .:, LC:// Snowflake's comment W:b O:/ N:2 W:FROM W:t W:WHERE W:u O:= S:'http://x'"},
 	}
 	for _, c := range cases {
 		toks, err := Lex(c.src)

@@ -3,7 +3,7 @@
 CREATE OR REPLACE TRANSIENT TABLE analytics.backfill_staging.web_events_2024w03 AS
 SELECT
     e.payload :event_id :: string AS event_id,
-    e.payload :session_id :: string AS session_id,
+    e.payload :session_id :: string AS session_id, // absent before the app's 4.2 release
     e.payload: context: page: url :: string AS page_url,
     PARSE_URL(e.payload:context:page:url::string):parameters:utm_source::string AS utm_source,
     e.payload :"EventTime" :: timestamp_ntz AS event_ts,
