@@ -152,6 +152,7 @@ func TestDialectConstructs(t *testing.T) {
 		{name: "cast format", src: "SELECT CAST(d AS STRING FORMAT 'YYYY-MM') FROM t", text: "CAST(d AS STRING )"},
 
 		// Functions
+		{name: "extract with a comma", src: "SELECT EXTRACT('month', d) AS m, EXTRACT(year, CURRENT_DATE) AS y, EXTRACT(DAY FROM d) AS z FROM t", text: "DATE_PART('month', d) AS m, DATE_PART('year', CURRENT_DATE) AS y, EXTRACT(DAY FROM d) AS z"},
 		{name: "iff", src: "SELECT IFF(a > 1, 'x', 'y') FROM t", native: true},
 		{name: "try_to_date", src: "SELECT TRY_TO_DATE(a), TRY_TO_NUMBER(b) FROM t", native: true},
 		{name: "try_cast safe_cast", src: "SELECT TRY_CAST(a AS INT), SAFE_CAST(b AS INT64) FROM t", text: "CAST(a AS INT), CAST(b AS INT64)"},

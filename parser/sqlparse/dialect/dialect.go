@@ -412,6 +412,17 @@ func (d *dialect) keyword(i int) {
 		if d.Punct(i+1, '(') && d.nameEnded(i) {
 			d.usingColumns(i)
 		}
+	case "EXTRACT":
+		// Snowflake's EXTRACT('month', d) is its DATE_PART('month', d).
+		if d.Punct(i+1, '(') && d.Punct(i+3, ',') && !d.Punct(i-1, '.') {
+			switch d.Kind(i + 2) {
+			case sqltext.String:
+				d.replaceTok(i, "DATE_PART")
+			case sqltext.Word:
+				d.replaceTok(i, "DATE_PART")
+				d.replaceTok(i+2, quoteString(strings.ToLower(d.Code[i+2].Text(d.Src))))
+			}
+		}
 	case "ANY", "ALL", "SOME":
 		d.likeAny(i)
 	case "RLIKE", "REGEXP":
