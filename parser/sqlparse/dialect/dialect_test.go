@@ -78,6 +78,10 @@ func TestEditsOfStatementsCutShort(t *testing.T) {
 		"INSERT OVERWRITE TABLE s.t PARTITION (d = '2026-01-01') SELECT STRUCT(1 AS a), ARRAY<INT64>[1] FROM u",
 		"DECLARE d DATE DEFAULT '2026-01-01'; SET d = -1; CREATE TEMP FUNCTION f(x INT64) AS (x + 1); EXECUTE IMMEDIATE 'x'",
 		"COPY INTO s.t FROM @stage/path FILE_FORMAT = (TYPE = CSV)",
+		"SELECT v :a :: string, a:b:c, PARSE_URL(u):p:q, v[0] :k, {'a': {'b': [1]}, 'c':x} FROM t WHERE x LIKE ANY ('a%', 'b%')",
+		"SELECT * FROM t PIVOT (SUM(v) AS s FOR k IN ('a' AS a, 'b') DEFAULT ON NULL (0)) AS p (x, y) UNPIVOT INCLUDE NULLS (val FOR col IN (a AS 'x', b)) u",
+		"SELECT id, CONNECT_BY_ROOT id FROM t JOIN u USING (t.k) JOIN w WHERE t.a = w.a START WITH m IS NULL CONNECT BY NOCYCLE PRIOR id = m",
+		"SELECT primary, limit, ARRAY_AGG(x) WITHIN GROUP (ORDER BY y)[0], [1][OFFSET(0)] FROM t UNION ALL BY NAME ON (a) SELECT 1",
 	} {
 		toks, err := sqltext.Lex(src)
 		if err != nil {
