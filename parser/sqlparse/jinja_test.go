@@ -194,6 +194,16 @@ func TestJinjaConstructs(t *testing.T) {
 			src:   "select {{ adapter.quote('order') }}, t.{{ adapter.quote(\"from\") }}, '{{ target.schema }}' as s from {{ target.schema }}.orders t where d > (select max(d) from {{ this }})",
 			reads: []string{"[__jinja__.orders fct_orders]"}, text: `select "order" , t. "from" , '{{ target.schema }}' as s`},
 
+		{name: "Jinja written against a keyword",
+			src:   "select a from {{ ref('x') }} x join {{ ref('u') }} u ON{{ get_date_id('x') }} = u.d where b in (select c from{{ source('s','t') }}) and{{ flag() }}",
+			reads: []string{"[analytics.x analytics.u raw_s.t]"}, text: "u ON __jinja__ = u.d where b in (select c from raw_s.t ) and __jinja__"},
+		{name: "a macro that writes the list of an IN",
+			src:   "select a from {{ ref('x') }} where b in {{ internal_ids() }} and c not in {{ ids_of(ref('y')) }}",
+			reads: []string{"[analytics.x analytics.y]"}, text: "where b in (__jinja__) and c not in (SELECT * FROM analytics.y)"},
+		{name: "Jinja written against a name's part stays one name",
+			src:   "select a from stg_{{ var('source') }}_orders",
+			reads: []string{"[stg___jinja___orders]"}, text: "from stg___jinja___orders"},
+
 		// is_incremental() readings.
 		{name: "is_incremental",
 			src:   "select * from {{ ref('x') }}\n{% if is_incremental() %}where d > (select max(d) from {{ this }}){% endif %}",

@@ -151,7 +151,7 @@ type File struct {
 	Expansion jinja.Expansion
 }
 
-// Comment is a "--", "#" or "/* */" comment.
+// Comment is a "--", "#", "//" or "/* */" comment.
 type Comment struct {
 	Start, End int
 	Text       string // without the comment markers, trimmed
@@ -587,7 +587,7 @@ func comments(src string, toks []sqltext.Token) []Comment {
 
 func commentText(c string) string {
 	switch {
-	case strings.HasPrefix(c, "--"):
+	case strings.HasPrefix(c, "--"), strings.HasPrefix(c, "//"):
 		c = c[2:]
 	case strings.HasPrefix(c, "#"):
 		c = c[1:]

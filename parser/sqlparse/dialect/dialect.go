@@ -41,6 +41,10 @@ type dialect struct {
 	typed map[int]bool
 	// merge is the MERGE whose WHEN clauses are being read, -1 outside one.
 	merge int
+	// done marks the tokens a rewrite of a larger construct already
+	// rewrote (a path's later levels, an object constant's colons), which
+	// no rewrite of their own may claim.
+	done map[int]bool
 	// scans holds, per purpose, the start and the result of the last scan.
 	scans map[string][2]int
 	edits []sqltext.Edit
@@ -52,13 +56,17 @@ type dialect struct {
 // rules still see the user's intent. What it does not recognise is left as
 // written, for the parser to report.
 func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
-	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}}
+	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}, done: map[int]bool{}}
 	d.index()
 	for _, t := range toks {
-		// PostgreSQL reads "#" as an operator, so a BigQuery comment
-		// would reach the parser as code.
-		if t.Kind == sqltext.LineComment && src[t.Start] == '#' {
+		// PostgreSQL reads "#" and "//" as operators, so a BigQuery or
+		// Snowflake comment would reach the parser as code.
+		switch {
+		case t.Kind != sqltext.LineComment:
+		case src[t.Start] == '#':
 			d.replace(t.Start, t.Start+1, "--")
+		case src[t.Start] == '/':
+			d.replace(t.Start, t.Start+2, "--")
 		}
 	}
 	d.script()
@@ -106,6 +114,9 @@ func (d *dialect) index() {
 
 // at applies the rewrites that start at code token i.
 func (d *dialect) at(i int) {
+	if d.done[i] {
+		return
+	}
 	t := d.Code[i]
 	switch t.Kind {
 	case sqltext.Backtick:
@@ -138,7 +149,7 @@ func (d *dialect) at(i int) {
 			// identifier: read as PostgreSQL's prefix operator @ it would
 			// fail before a reserved word (@end).
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
-		case text[0] == ':' && !d.path(i):
+		case text[0] == ':' && !d.path(i) && !d.sliceBound(i):
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
 			d.replace(t.Start, t.End, sqltext.QuoteIdent(text))
@@ -153,6 +164,8 @@ func (d *dialect) at(i int) {
 			d.starModifiers(i)
 		case ":":
 			d.path(i)
+		case "{":
+			d.object(i)
 		case "$":
 			// A Snowflake session variable, named as a bind variable is.
 			if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.Word && d.touch(i, i+1) {
@@ -211,56 +224,6 @@ func (d *dialect) bracketedRelation(i int) {
 // beforeTablePath are the words a table name follows.
 var beforeTablePath = map[string]bool{"FROM": true, "JOIN": true, "INTO": true, "UPDATE": true, "USING": true, "TABLE": true, "VIEW": true, "MERGE": true}
 
-// reservedName reports whether the reserved word at i stands for a name:
-// a qualifier (table.col), or the alias of a FROM item (FROM t table
-// WHERE ..., FROM t AS user JOIN ...).
-func (d *dialect) reservedName(i int) bool {
-	if d.Punct(i+1, '.') && d.touch(i, i+1) {
-		return i == 0 || !d.Punct(i-1, '.')
-	}
-	if i == 0 || !aliasStops[d.Word(i+1)] && !d.Punct(i+1, ',') && !d.Punct(i+1, ')') && !d.Punct(i+1, ';') && i+1 < len(d.Code) {
-		return false
-	}
-	switch d.Kind(i - 1) {
-	case sqltext.Backtick, sqltext.QuotedIdent:
-		return true
-	case sqltext.Word:
-		return d.Word(i-1) == "AS" || !beforeTableKeyword[d.Word(i-1)]
-	}
-	return false
-}
-
-// columnWord reports whether the reserved word at i is a column of an
-// expression: it stands where an operand starts (after SELECT, WHERE, a
-// comma, an opening bracket, an operator) and an operand's end follows it
-// (an operator, a comma, a closing bracket, AS, FROM, IS, IN ...). As a
-// keyword TO follows a name or a unit (GRANT ... TO r, RENAME TO, DAY TO
-// SECOND) and CHECK opens a bracket.
-func (d *dialect) columnWord(i int) bool {
-	if i == 0 || i+1 >= len(d.Code) {
-		return false
-	}
-	prev, next := d.Code[i-1], d.Code[i+1]
-	starts := prev.Kind == sqltext.Operator && d.Op(i-1) != "::" || d.Punct(i-1, ',') || d.Punct(i-1, '(') ||
-		operandStarts[d.Word(i-1)] && prev.Kind == sqltext.Word
-	ends := next.Kind == sqltext.Operator && d.Op(i+1) != "=>" || d.Punct(i+1, ',') || d.Punct(i+1, ')') || d.Punct(i+1, ';') ||
-		operandEnds[d.Word(i+1)] && next.Kind == sqltext.Word
-	return starts && ends
-}
-
-var (
-	operandStarts = map[string]bool{"SELECT": true, "WHERE": true, "AND": true, "OR": true, "ON": true, "NOT": true, "BY": true, "WHEN": true, "THEN": true, "ELSE": true, "HAVING": true, "DISTINCT": true}
-	operandEnds   = map[string]bool{"AS": true, "FROM": true, "IS": true, "IN": true, "NOT": true, "AND": true, "OR": true, "BETWEEN": true, "LIKE": true, "ILIKE": true, "THEN": true, "WHEN": true, "ELSE": true, "END": true, "ASC": true, "DESC": true, "WHERE": true, "GROUP": true, "ORDER": true}
-)
-
-// beforeTableKeyword are the words after which TABLE or USER is the
-// keyword, not a name.
-var beforeTableKeyword = map[string]bool{
-	"CREATE": true, "REPLACE": true, "TEMP": true, "TEMPORARY": true, "TRANSIENT": true, "EXTERNAL": true,
-	"TRUNCATE": true, "DROP": true, "ALTER": true, "LOCK": true, "INTO": true, "GLOBAL": true, "LOCAL": true,
-	"UNLOGGED": true, "SELECT": true, "FROM": true, "JOIN": true, "ON": true, "BY": true, "WHERE": true, "AND": true, "OR": true,
-}
-
 // trailingComma reports whether the comma at i ends a list with nothing
 // after it: before FROM, a closing bracket, the end of the statement, or a
 // clause that follows a select list.
@@ -268,10 +231,14 @@ func (d *dialect) trailingComma(i int) bool {
 	if i+1 >= len(d.Code) || d.Punct(i+1, ';') || d.Punct(i+1, ')') {
 		return true
 	}
-	return sqltext.EndsSelectList(d.Word(i + 1))
+	return sqltext.EndsSelectList(d.Word(i+1)) && !(reservedColumns[d.Word(i+1)] && d.columnWord(i+1))
 }
 
 func (d *dialect) keyword(i int) {
+	if reservedColumns[d.Word(i)] && d.columnWord(i) {
+		d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
+		return
+	}
 	switch d.Word(i) {
 	case "CREATE":
 		d.create(i)
@@ -421,12 +388,6 @@ func (d *dialect) keyword(i int) {
 		} else if d.Word(i) == "TABLE" {
 			d.tableFunction(i)
 		}
-	case "TO", "CHECK":
-		// Reserved in PostgreSQL, column names in the warehouses'
-		// tables (a transfer's to, a test's check).
-		if d.columnWord(i) {
-			d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
-		}
 	case "KEEP", "OMIT":
 		// Trino's JSON_QUERY(doc, 'lax $.a' OMIT QUOTES ON SCALAR STRING)
 		// only formats the value it returns; PostgreSQL 16 has no such
@@ -464,6 +425,29 @@ func (d *dialect) keyword(i int) {
 		if d.Word(i) == "JOIN" {
 			d.joinWithoutOn(i)
 		}
+	case "START", "CONNECT":
+		d.hierarchy(i)
+	case "PRIOR", "CONNECT_BY_ROOT":
+		d.hierarchyOperator(i)
+	case "PIVOT", "UNPIVOT":
+		d.pivot(i)
+	case "USING":
+		if d.Punct(i+1, '(') && d.nameEnded(i) {
+			d.usingColumns(i)
+		}
+	case "EXTRACT":
+		// Snowflake's EXTRACT('month', d) is its DATE_PART('month', d).
+		if d.Punct(i+1, '(') && d.Punct(i+3, ',') && !d.Punct(i-1, '.') {
+			switch d.Kind(i + 2) {
+			case sqltext.String:
+				d.replaceTok(i, "DATE_PART")
+			case sqltext.Word:
+				d.replaceTok(i, "DATE_PART")
+				d.replaceTok(i+2, quoteString(strings.ToLower(d.Code[i+2].Text(d.Src))))
+			}
+		}
+	case "ANY", "ALL", "SOME":
+		d.likeAny(i)
 	case "RLIKE", "REGEXP":
 		if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String {
 			if d.Word(i-1) == "NOT" {
@@ -474,8 +458,11 @@ func (d *dialect) keyword(i int) {
 		}
 	case "MINUS":
 		// Snowflake's name for EXCEPT.
-		if d.Word(i+1) == "SELECT" || d.Word(i+1) == "ALL" || d.Punct(i+1, '(') {
+		if d.Word(i+1) == "SELECT" || d.Word(i+1) == "ALL" || d.Punct(i+1, '(') || d.Word(i+1) == "BY" && d.Word(i+2) == "NAME" {
 			d.replaceTok(i, "EXCEPT")
 		}
+		d.byName(i)
+	case "UNION", "INTERSECT", "EXCEPT":
+		d.byName(i)
 	}
 }

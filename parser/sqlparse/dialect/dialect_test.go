@@ -45,6 +45,15 @@ func TestEdits(t *testing.T) {
 		{"a BigQuery project with dashes, unquoted", "SELECT a-b.c FROM moz-fx-data-shared-prod.telemetry.main JOIN x-y.t USING (k)",
 			`SELECT a-b.c FROM "moz-fx-data-shared-prod".telemetry.main JOIN "x-y".t USING (k)`, 0},
 		{"a subtraction after FROM is no project", "SELECT * FROM t WHERE a = b-c.d", "SELECT * FROM t WHERE a = b-c.d", 0},
+		{"a bind variable after a keyword or an operator is no path", "SELECT a FROM t WHERE x = :p AND y BETWEEN :lo AND :hi LIMIT :n", `SELECT a FROM t WHERE x = ":p" AND y BETWEEN ":lo" AND ":hi" LIMIT ":n"`, 0},
+		{"a bind variable in a list is no path", "INSERT INTO t VALUES (:a, :b)", `INSERT INTO t VALUES (":a", ":b")`, 0},
+		{"an array slice is no path", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", "SELECT a[lo:hi], b[lo : hi], c[1:2] FROM t", 0},
+		{"a join before Jinja, which may hold its condition, is left alone", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", "SELECT x FROM t LEFT JOIN u {% if f %} ON t.a = u.a {% endif %} WHERE x", 0},
+		{"a join whose item is not read to its end is left alone", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", "SELECT x FROM t JOIN u SAMPLE (10) x ORDER BY x", 0},
+		{"a brace that opens no object constant is left alone", "SELECT {'a' 1} AS o, ${v} FROM t", "SELECT {'a' 1} AS o, ${v} FROM t", 0},
+		{"reserved words as keywords stay", "CREATE TABLE t (a INT UNIQUE, b INT PRIMARY KEY, c INT REFERENCES u(id), CONSTRAINT ck CHECK (a > 0))", "CREATE TABLE t (a INT UNIQUE, b INT PRIMARY KEY, c INT REFERENCES u(id), CONSTRAINT ck CHECK (a > 0))", 0},
+		{"LIMIT, OFFSET and END as keywords stay", "SELECT CASE WHEN a THEN b ELSE c END AS x FROM t ORDER BY x LIMIT 5 OFFSET 2", "SELECT CASE WHEN a THEN b ELSE c END AS x FROM t ORDER BY x LIMIT 5 OFFSET 2", 0},
+		{"a path with blanks", "SELECT v :a :b :: string FROM t", "SELECT (v ->'a' ->'b') :: string FROM t", 0},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,6 +80,10 @@ func TestEditsOfStatementsCutShort(t *testing.T) {
 		"INSERT OVERWRITE TABLE s.t PARTITION (d = '2026-01-01') SELECT STRUCT(1 AS a), ARRAY<INT64>[1] FROM u",
 		"DECLARE d DATE DEFAULT '2026-01-01'; SET d = -1; CREATE TEMP FUNCTION f(x INT64) AS (x + 1); EXECUTE IMMEDIATE 'x'",
 		"COPY INTO s.t FROM @stage/path FILE_FORMAT = (TYPE = CSV)",
+		"SELECT v :a :: string, a:b:c, PARSE_URL(u):p:q, v[0] :k, {'a': {'b': [1]}, 'c':x} FROM t WHERE x LIKE ANY ('a%', 'b%')",
+		"SELECT * FROM t PIVOT (SUM(v) AS s FOR k IN ('a' AS a, 'b') DEFAULT ON NULL (0)) AS p (x, y) UNPIVOT INCLUDE NULLS (val FOR col IN (a AS 'x', b)) u",
+		"SELECT id, CONNECT_BY_ROOT id FROM t JOIN u USING (t.k) JOIN w WHERE t.a = w.a START WITH m IS NULL CONNECT BY NOCYCLE PRIOR id = m",
+		"SELECT primary, limit, ARRAY_AGG(x) WITHIN GROUP (ORDER BY y)[0], [1][OFFSET(0)] FROM t UNION ALL BY NAME ON (a) SELECT 1",
 	} {
 		toks, err := sqltext.Lex(src)
 		if err != nil {

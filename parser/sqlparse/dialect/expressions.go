@@ -268,61 +268,24 @@ func (d *dialect) stage(j int) {
 	}
 }
 
-// path rewrites Snowflake's semi-structured access (src:a.b[0], $1:"Key")
-// into PostgreSQL's -> operators, bracketed so a following :: cast applies
-// to the whole path. It reports whether i starts such a path.
-func (d *dialect) path(i int) bool {
-	b := i - 1
-	if b < 0 || !d.touch(b, i) {
-		return false
+// likeAny rewrites the pattern list of Snowflake's and BigQuery's LIKE
+// ANY ('a%', 'b%') (ILIKE, NOT LIKE, ALL and SOME alike) into PostgreSQL's
+// array, LIKE ANY (ARRAY['a%', 'b%']). A subquery, LIKE ANY (SELECT ...),
+// is PostgreSQL's own and stays.
+func (d *dialect) likeAny(i int) {
+	if w := d.Word(i - 1); w != "LIKE" && w != "ILIKE" || !d.Punct(i+1, '(') {
+		return
 	}
-	switch base := d.Code[b]; {
-	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.Src[base.Start] == '$':
-		if d.Punct(b-1, '[') && d.Punct(i+1, ']') {
-			return false // an array slice a[lo:hi]
-		}
-	case d.Punct(b, ')') && d.match[b] > 0 && d.Code[d.match[b]-1].Kind == sqltext.Word:
-		// The path of a call's result, PARSE_URL(u):query.
-		b = d.match[b] - 1
-	default:
-		return false
+	c := d.closing(i + 1)
+	switch d.Word(i + 2) {
+	case "SELECT", "WITH", "ARRAY":
+		return
 	}
-	for b >= 2 && d.Punct(b-1, '.') && d.touch(b-1, b) && d.touch(b-2, b-1) && (d.Kind(b-2) == sqltext.Word || d.Kind(b-2) == sqltext.QuotedIdent) {
-		b -= 2
+	if c <= i+2 || d.Punct(i+2, '(') && d.closing(i+2) == c-1 && (d.Word(i+3) == "SELECT" || d.Word(i+3) == "WITH") {
+		return
 	}
-	var edits []sqltext.Edit
-	k := i
-	switch {
-	case d.Kind(k) == sqltext.Param:
-		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->" + quoteString(d.Code[k].Text(d.Src)[1:])})
-		k++
-	case k+1 < len(d.Code) && d.Kind(k+1) == sqltext.QuotedIdent && d.touch(k, k+1):
-		edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
-		k += 2
-	default:
-		return false
-	}
-segments:
-	for k+1 < len(d.Code) && d.touch(k-1, k) {
-		switch {
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.Kind(k+1) == sqltext.Word:
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(d.Code[k+1].Text(d.Src))})
-		case d.Punct(k, '.') && d.touch(k, k+1) && d.Kind(k+1) == sqltext.QuotedIdent:
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
-		case d.Punct(k, '[') && d.Punct(k+2, ']'):
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->"}, sqltext.Edit{Start: d.Code[k+2].Start, End: d.Code[k+2].End, Text: ""})
-			k++
-		default:
-			break segments
-		}
-		k += 2
-	}
-	// The closing bracket goes into the last segment's replacement: an
-	// insertion at the end of a statement would fall outside it.
-	edits[len(edits)-1].Text += ")"
-	d.replace(d.Code[b].Start, d.Code[b].Start, "(")
-	d.edits = append(d.edits, edits...)
-	return true
+	d.replaceTok(i+1, "(ARRAY[")
+	d.replaceTok(c, "])")
 }
 
 // compositeStar brackets a call whose result is expanded with .*, as

@@ -289,48 +289,104 @@ var exprKeywords = map[string]bool{
 // arrayLiteral rewrites BigQuery's and Snowflake's array literal [1, 2]
 // into PostgreSQL's ARRAY[1, 2]. A bracket after a value is a subscript.
 func (d *dialect) arrayLiteral(i int) {
+	if d.literalArray(i) {
+		d.replaceTok(i, "ARRAY[")
+	}
+}
+
+// literalArray reports whether the bracket at i opens an array literal.
+func (d *dialect) literalArray(i int) bool {
 	if i == 0 || d.typed[i] || d.match[i] < i {
-		return
+		return false
 	}
 	switch p := d.Code[i-1]; {
+	case p.Kind == sqltext.Word && (d.Word(i-1) == "VALUE" || d.Word(i-1) == "STRUCT") && d.Word(i-2) == "AS":
+		return true // SELECT AS VALUE [1, 2], whose AS VALUE is dropped
 	case p.Kind == sqltext.Word && !exprKeywords[d.Word(i-1)]:
-		return
-	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.Src), ":"):
-		return // a Snowflake path
+		return false
+	case p.Kind == sqltext.Operator && strings.HasSuffix(p.Text(d.Src), ":") && d.Kind(i-2) != sqltext.String:
+		return false // a Snowflake path; after a string, an object constant's colon
 	case p.Kind == sqltext.Punct && !d.Punct(i-1, '(') && !d.Punct(i-1, ',') && !d.Punct(i-1, '['):
-		return
+		return false
 	case p.Kind != sqltext.Word && p.Kind != sqltext.Operator && p.Kind != sqltext.Punct:
-		return
+		return false
 	}
-	d.replaceTok(i, "ARRAY[")
+	return true
 }
 
 // subscriptedCall brackets a function call that a subscript or a field
-// name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign: PostgreSQL
+// name follows, split(s, ',')[OFFSET(0)] or parse(h).campaign, and an
+// array literal that a subscript follows, [1, 2][OFFSET(0)]: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if !d.Punct(i-1, ')') || d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Kind(i+1) == sqltext.Word) {
+	if d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Kind(i+1) == sqltext.Word) {
 		return
 	}
-	o := d.match[i-1]
-	if o < 1 {
+	start := -1
+	switch {
+	case d.Punct(i-1, ')'):
+		start = d.callStart(i - 1)
+	case d.Punct(i-1, ']') && d.Punct(i, '['):
+		switch o := d.match[i-1]; {
+		case o < 1:
+		case d.Word(o-1) == "ARRAY":
+			start = o - 1
+		case strings.HasSuffix(d.Op(o-1), ">"):
+			start = d.typedArrayStart(o)
+		case d.literalArray(o):
+			start = o
+		}
+	}
+	if start < 0 {
 		return
+	}
+	d.replace(d.Code[start].Start, d.Code[start].Start, "(")
+	d.replace(d.Code[i].Start, d.Code[i].Start, ")")
+}
+
+// typedArrayStart returns the ARRAY that opens the typed array literal
+// whose bracket is at o, ARRAY<STRING>['a'], or -1.
+func (d *dialect) typedArrayStart(o int) int {
+	for k := o - 1; k > 0 && k > o-64; k-- {
+		if d.Word(k) == "ARRAY" && strings.HasPrefix(d.Op(k+1), "<") && d.touch(k, k+1) {
+			return k
+		}
+		if d.Kind(k) != sqltext.Word && d.Kind(k) != sqltext.Operator && d.Kind(k) != sqltext.Backtick && !d.Punct(k, ',') {
+			return -1
+		}
+	}
+	return -1
+}
+
+// callStart returns the first token of the call whose closing bracket is
+// at c: its name, qualified or not, or the call that an ordered-set
+// aggregate's WITHIN GROUP (...) or a window's OVER (...) follows; -1 when
+// the bracket closes no call.
+func (d *dialect) callStart(c int) int {
+	o := d.match[c]
+	if o < 1 {
+		return -1
+	}
+	switch w := d.Word(o - 1); {
+	case w == "GROUP" && d.Word(o-2) == "WITHIN" && d.Punct(o-3, ')'):
+		return d.callStart(o - 3)
+	case w == "OVER" && d.Punct(o-2, ')'):
+		return d.callStart(o - 2)
 	}
 	switch d.Kind(o - 1) {
 	case sqltext.Word:
 		if exprKeywords[d.Word(o-1)] || notNames[d.Word(o-1)] {
-			return
+			return -1
 		}
 	case sqltext.QuotedIdent, sqltext.Backtick:
 	default:
-		return
+		return -1
 	}
 	name := o - 1
 	for name >= 2 && d.Punct(name-1, '.') && (d.Kind(name-2) == sqltext.Word || d.Kind(name-2) == sqltext.Backtick || d.Kind(name-2) == sqltext.QuotedIdent) {
 		name -= 2
 	}
-	d.replace(d.Code[name].Start, d.Code[name].Start, "(")
-	d.replace(d.Code[i].Start, d.Code[i].Start, ")")
+	return name
 }
 
 // arrayIndex rewrites BigQuery's arr[OFFSET(n)], [SAFE_OFFSET(n)],
@@ -406,72 +462,12 @@ func (d *dialect) withOffset(i int) {
 	}
 }
 
-// joinWithoutOn gives ON TRUE to a join of an array or a table function
-// that has no condition, as BigQuery writes LEFT JOIN UNNEST(a) AS x and
-// Snowflake JOIN LATERAL FLATTEN(...): PostgreSQL wants one. The item
-// depends on the rows before it, so every pair is joined anyway.
-func (d *dialect) joinWithoutOn(i int) {
-	if w := d.Word(i - 1); w == "CROSS" || w == "NATURAL" {
-		return
-	}
-	j := i + 1
-	lateral := d.Word(j) == "LATERAL"
-	if lateral {
-		j++
-	}
-	if d.Word(j) != "UNNEST" && !(lateral && d.Kind(j) == sqltext.Word) || !d.Punct(j+1, '(') {
-		return
-	}
-	k := d.closing(j+1) + 1
-	if k == 0 {
-		return
-	}
-	if d.Word(k) == "AS" {
-		k++
-	}
-	if k < len(d.Code) && d.aliasToken(k) {
-		k++
-	}
-	if d.Word(k) == "WITH" && d.Word(k+1) == "OFFSET" {
-		k += 2
-		if d.Word(k) == "AS" {
-			k++
-		}
-		if k < len(d.Code) && d.aliasToken(k) {
-			k++
-		}
-	}
-	if w := d.Word(k); w == "ON" || w == "USING" {
-		return
-	}
-	d.replace(d.Code[k-1].End, d.Code[k-1].End, " ON TRUE")
-}
-
-// aliasToken reports whether token k can be an alias.
-func (d *dialect) aliasToken(k int) bool {
-	switch d.Kind(k) {
-	case sqltext.Backtick, sqltext.QuotedIdent:
-		return true
-	case sqltext.Word:
-		return !aliasStops[d.Word(k)]
-	}
-	return false
-}
-
 // identText returns the identifier at i as PostgreSQL writes it.
 func (d *dialect) identText(i int) string {
 	if d.Kind(i) == sqltext.Backtick {
 		return backtickToQuoted(d.Code[i].Text(d.Src))
 	}
 	return d.Code[i].Text(d.Src)
-}
-
-// aliasStops begin a clause or a join where an alias could stand.
-var aliasStops = map[string]bool{
-	"ON": true, "USING": true, "WHERE": true, "JOIN": true, "LEFT": true, "RIGHT": true, "INNER": true,
-	"FULL": true, "CROSS": true, "NATURAL": true, "LATERAL": true, "GROUP": true, "ORDER": true,
-	"HAVING": true, "QUALIFY": true, "WINDOW": true, "LIMIT": true, "UNION": true, "EXCEPT": true,
-	"INTERSECT": true, "WITH": true, "AS": true, "SELECT": true, "FROM": true, "WHEN": true, "THEN": true,
 }
 
 // lateralView rewrites Hive's and Spark's LATERAL VIEW [OUTER]

@@ -544,3 +544,109 @@ func (d *dialect) selectClauseEnds(k int) bool {
 	}
 	return false
 }
+
+// hierarchy drops Snowflake's START WITH and CONNECT BY, which walk a
+// hierarchy through the rows of the relations in FROM: PostgreSQL has no
+// such clause. Neither filters what is read, and the relations read stay
+// those of the FROM clause. A clause that holds a subquery stays as
+// written, for the token reading: dropping it would hide what it reads.
+func (d *dialect) hierarchy(i int) {
+	j := i + 2
+	if d.Word(i) == "CONNECT" && d.Word(j) == "NOCYCLE" {
+		j++
+	}
+	if j >= len(d.Code) || !d.connectsBy(i) {
+		return
+	}
+	end := d.scanTo(j, "hierarchy", func(k int) bool {
+		switch w := d.Word(k); w {
+		case "CONNECT", "START":
+			return d.Word(k+1) == "BY" || d.Word(k+1) == "WITH"
+		case "GROUP", "HAVING", "QUALIFY", "ORDER", "WINDOW", "LIMIT", "UNION", "EXCEPT", "INTERSECT", "MINUS", "OFFSET", "FETCH":
+			return true
+		}
+		return false
+	})
+	if end == j {
+		return
+	}
+	for k := j; k < end; k++ {
+		if d.Punct(k, '(') && (d.Word(k+1) == "SELECT" || d.Word(k+1) == "WITH") {
+			return
+		}
+	}
+	d.drop(i, end-1)
+}
+
+// connectsBy reports whether the query block of the clause at i walks a
+// hierarchy: a CONNECT BY stands in it, before or after i.
+func (d *dialect) connectsBy(i int) bool {
+	if d.Word(i) == "CONNECT" {
+		return d.Word(i+1) == "BY"
+	}
+	if d.Word(i) != "START" || d.Word(i+1) != "WITH" {
+		return false
+	}
+	o := d.parent[i]
+	edge := func(k int) bool { return k == o || d.Punct(k, ';') || d.Punct(k, ')') && d.match[k] == o }
+	for _, step := range []int{-1, 1} {
+		for k := i + step; k >= 0 && k < d.ends[i] && !edge(k); k += step {
+			if d.parent[k] == o && d.Word(k) == "CONNECT" && d.Word(k+1) == "BY" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hierarchyOperator drops PRIOR and CONNECT_BY_ROOT before a column of a
+// hierarchical query's select list: the column read is the same, taken
+// from the parent or the root row.
+func (d *dialect) hierarchyOperator(i int) {
+	starts := d.Punct(i-1, ',') || d.Punct(i-1, '(') || d.Kind(i-1) == sqltext.Operator || operandStarts[d.Word(i-1)]
+	next := d.Kind(i+1) == sqltext.QuotedIdent || d.Kind(i+1) == sqltext.Word && !operandEnds[d.Word(i+1)] && !aliasStops[d.Word(i+1)]
+	if starts && next {
+		d.drop(i, i)
+	}
+}
+
+// byName drops what makes a set operation at i match columns by name
+// rather than by position: BY NAME (Snowflake, BigQuery, DuckDB), with
+// BigQuery's ON (columns), CORRESPONDING [BY (columns)], and BigQuery's
+// FULL, LEFT or INNER [OUTER] before the operator. The queries combined,
+// and what they read, are the same.
+func (d *dialect) byName(i int) {
+	j := i + 1
+	if w := d.Word(j); w == "ALL" || w == "DISTINCT" {
+		j++
+	}
+	k := j
+	switch {
+	case d.Word(k) == "BY" && d.Word(k+1) == "NAME":
+		k += 2
+		if d.Word(k) == "ON" && d.Punct(k+1, '(') {
+			k = d.closing(k+1) + 1
+		}
+	case d.Word(k) == "STRICT" && d.Word(k+1) == "CORRESPONDING", d.Word(k) == "CORRESPONDING":
+		if d.Word(k) == "STRICT" {
+			k++
+		}
+		k++
+		if d.Word(k) == "BY" && d.Punct(k+1, '(') {
+			k = d.closing(k+1) + 1
+		}
+	default:
+		return
+	}
+	if k <= j || k >= len(d.Code) {
+		return
+	}
+	d.drop(j, k-1)
+	p := i - 1
+	if d.Word(p) == "OUTER" {
+		p--
+	}
+	if w := d.Word(p); (w == "FULL" || w == "LEFT" || w == "INNER") && (d.Punct(p-1, ')') || d.Kind(p-1) == sqltext.Word || d.Kind(p-1) == sqltext.Number || d.Kind(p-1) == sqltext.String || d.Kind(p-1) == sqltext.QuotedIdent || d.Kind(p-1) == sqltext.Backtick) {
+		d.drop(p, i-1)
+	}
+}

@@ -160,7 +160,7 @@ func skipComments(text string) string {
 	for {
 		text = strings.TrimLeft(text, " \t\r\n")
 		switch {
-		case strings.HasPrefix(text, "--"):
+		case strings.HasPrefix(text, "--"), strings.HasPrefix(text, "//"):
 			if i := strings.IndexByte(text, '\n'); i >= 0 {
 				text = text[i+1:]
 				continue

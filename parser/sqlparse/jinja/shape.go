@@ -174,7 +174,8 @@ func (r *jinjaReading) shape(k int) string {
 	t := r.Code[k]
 	src := r.tp.src
 	inner := jinjaInner(t.Text(src))
-	glued := sqltext.WordBefore(src, t.Start) || (t.End < len(src) && sqltext.IsWordPart(src[t.End]))
+	glued := sqltext.WordBefore(src, t.Start) && !keywordEndsAt(src, t.Start) ||
+		t.End < len(src) && sqltext.IsWordPart(src[t.End]) && !keywordStartsAt(src, t.End)
 	if name, ok := r.tp.name(inner); ok {
 		switch {
 		case !glued:
@@ -265,6 +266,12 @@ func (r *jinjaReading) shape(k int) string {
 		return pad(query)
 	case pw == "INTERVAL":
 		return " '" + placeholder + "' "
+	case pw == "IN" && !r.Punct(next, '('):
+		// The macro writes the list, ('a', 'b'), or a subquery.
+		if kind == queryMacro || len(reads) > 0 {
+			return pad("(" + query + ")")
+		}
+		return pad("(" + placeholder + ")")
 	case pw == "WITH" || pw == "RECURSIVE" || comma == "WITH":
 		if nw == "AS" || r.Punct(next, '(') {
 			return pad(placeholder) // the name of a CTE
@@ -312,6 +319,34 @@ func (r *jinjaReading) shape(k int) string {
 		return " "
 	}
 	return pad(placeholder)
+}
+
+// gluingKeywords are the keywords written against a Jinja expression with
+// no blank, ON{{ cond() }} or from{{ source('s', 't') }}: a keyword is its
+// own word, where a name's part (stg_{{ var('x') }}) is one name with the
+// expression.
+var gluingKeywords = wordSet("SELECT", "FROM", "JOIN", "ON", "WHERE", "AND", "OR", "NOT", "IN", "IS", "AS", "BY", "THEN",
+	"ELSE", "WHEN", "CASE", "END", "USING", "HAVING", "QUALIFY", "UNION", "ALL", "DISTINCT", "LIKE", "ILIKE", "BETWEEN",
+	"INTO", "UPDATE", "SET", "VALUES", "WITH", "LIMIT", "EXISTS", "ANY", "TABLE")
+
+// keywordEndsAt reports whether the word of src that ends at off is one of
+// gluingKeywords.
+func keywordEndsAt(src string, off int) bool {
+	start := off
+	for start > 0 && sqltext.IsWordPart(src[start-1]) {
+		start--
+	}
+	return gluingKeywords[strings.ToUpper(src[start:off])] && (start == 0 || src[start-1] != '.')
+}
+
+// keywordStartsAt reports whether the word of src that starts at off is
+// one of gluingKeywords.
+func keywordStartsAt(src string, off int) bool {
+	end := off
+	for end < len(src) && sqltext.IsWordPart(src[end]) {
+		end++
+	}
+	return gluingKeywords[strings.ToUpper(src[off:end])] && (end == len(src) || src[end] != '.')
 }
 
 // cteBefore returns the name of the WITH query whose body closes at

@@ -10,7 +10,7 @@ type TokenKind int
 
 const (
 	Space        TokenKind = iota
-	LineComment            // -- ... or # ... (BigQuery)
+	LineComment            // -- ..., # ... (BigQuery) or // ... (Snowflake)
 	BlockComment           // /* ... */, nested as in PostgreSQL
 	Word                   // identifier or keyword
 	QuotedIdent            // "..."
@@ -160,7 +160,7 @@ func lexAppend(toks []Token, src string, mode lexMode) ([]Token, *LexError) {
 				i++
 			}
 			kind = Word
-		case strings.HasPrefix(src[i:], "--") || (c == '#' && isHashComment(src, i)):
+		case strings.HasPrefix(src[i:], "--") || strings.HasPrefix(src[i:], "//") || (c == '#' && isHashComment(src, i)):
 			for i < len(src) && src[i] != '\n' {
 				i++
 			}
@@ -225,7 +225,7 @@ func lexAppend(toks []Token, src string, mode lexMode) ([]Token, *LexError) {
 			kind = Punct
 		default:
 			i++
-			for i < len(src) && isOperatorChar(src[i]) && !strings.HasPrefix(src[i:], "--") && !strings.HasPrefix(src[i:], "/*") {
+			for i < len(src) && isOperatorChar(src[i]) && !strings.HasPrefix(src[i:], "--") && !strings.HasPrefix(src[i:], "/*") && !strings.HasPrefix(src[i:], "//") {
 				i++
 			}
 			kind = Operator

@@ -86,7 +86,7 @@ func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 	first := sort.Search(len(edits), func(i int) bool {
 		return edits[i].End > start || (edits[i].Start >= start && edits[i].End == edits[i].Start)
 	})
-	if first == len(edits) || edits[first].Start >= end {
+	if first == len(edits) || edits[first].Start >= end && !atTextEnd(edits[first], src, end) {
 		// Most statements need no rewrite: share the file's text.
 		return src[start:end], &OffsetMap{segments: []segment{{orig: start, length: end - start, copied: true}}}
 	}
@@ -101,7 +101,7 @@ func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 		}
 	}
 	for _, e := range edits[first:] {
-		if e.Start >= end {
+		if e.Start >= end && !atTextEnd(e, src, end) {
 			break
 		}
 		if e.End <= start && e.Start != e.End {
@@ -116,6 +116,13 @@ func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 	}
 	copyTo(end)
 	return b.String(), m
+}
+
+// atTextEnd reports whether e inserts at the end of src, where the span
+// ending there ends too: no statement follows to take the insertion, so it
+// belongs to that one.
+func atTextEnd(e Edit, src string, end int) bool {
+	return e.Start == e.End && e.Start == end && end == len(src)
 }
 
 // SortEdits orders edits by position and drops any that overlap an earlier

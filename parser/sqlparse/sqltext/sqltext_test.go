@@ -37,6 +37,7 @@ func TestLex(t *testing.T) {
 		// quotes end nothing; a template that never closes is text.
 		{`'{{ x | replace("'", "''") }}' AS a, "{% if y %}'{% endif %}" b`, `S:'{{ x | replace("'", "''") }}' W:AS W:a .:, Q:"{% if y %}'{% endif %}" W:b`},
 		{`'{{ x' AS a`, `S:'{{ x' W:AS W:a`},
+		{"SELECT a, // Snowflake's comment\n  b/2 FROM t WHERE u = 'http://x'", "W:SELECT W:a .:, LC:// Snowflake's comment W:b O:/ N:2 W:FROM W:t W:WHERE W:u O:= S:'http://x'"},
 	}
 	for _, c := range cases {
 		toks, err := Lex(c.src)
@@ -170,6 +171,23 @@ func TestRewriteMapsBack(t *testing.T) {
 	out, m = Rewrite(src, 22, len(src), edits)
 	if out != "WHERE x" || m.Orig(0) != 22 || m.Orig(6) != 28 {
 		t.Errorf("untouched statement: %q, Orig(0)=%d, Orig(6)=%d", out, m.Orig(0), m.Orig(6))
+	}
+}
+
+// An insertion at the end of the text belongs to the statement that ends
+// there; one where a statement ends mid-text belongs to the next.
+func TestRewriteInsertsAtTheEnd(t *testing.T) {
+	src := "SELECT 1; SELECT x FROM t JOIN u"
+	edits := []Edit{{Start: 9, End: 9, Text: "/* next */"}, {Start: len(src), End: len(src), Text: " ON TRUE"}}
+	if out, _ := Rewrite(src, 0, 9, edits); out != "SELECT 1;" {
+		t.Errorf("first statement %q, want it without the insertion after it", out)
+	}
+	out, m := Rewrite(src, 9, len(src), edits)
+	if want := "/* next */ SELECT x FROM t JOIN u ON TRUE"; out != want {
+		t.Errorf("last statement %q, want %q", out, want)
+	}
+	if got := m.Orig(len(out) - 1); got != len(src) {
+		t.Errorf("the insertion maps to %d, want %d", got, len(src))
 	}
 }
 

@@ -81,7 +81,7 @@ FROM analytics.core.orders
 WHERE order_ts >= '2024-01-01' AND order_ts < '2024-02-01'
 GROUP BY 1;
 
--- Pivot of revenue by channel, kept as written: bflint does not rewrite PIVOT.
+-- Pivot of revenue by channel.
 SELECT *
 FROM (
     SELECT DATE_TRUNC('month', order_ts) AS month, channel, amount_usd

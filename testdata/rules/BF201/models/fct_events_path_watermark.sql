@@ -1,0 +1,8 @@
+{{ config(materialized='incremental') }}
+-- Only rows newer than any the table holds, compared by path: a re-run
+-- inserts nothing twice.
+select e.payload:id::string as event_id, e.payload:meta:created_at::timestamp as created_at
+from {{ ref('stg_raw_events') }} as e
+{% if is_incremental() %}
+where e.payload:meta:created_at::timestamp > (select max(created_at) from {{ this }})
+{% endif %}
