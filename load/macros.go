@@ -26,7 +26,7 @@ func (l *loader) projectFor(dir string) *dbtproject.Project {
 	}
 	p, ok := l.projects[project]
 	if !ok {
-		p = dbtproject.Open(project, dbtproject.Options{ReadSQL: l.readSQL, MacroFiles: &l.macroFiles})
+		p = dbtproject.Open(project, dbtproject.Options{ReadSQL: l.readSQL, MacroFiles: &l.macroFiles, Boundary: l.boundary(project)})
 		l.projects[project] = p
 	}
 	return p
@@ -126,4 +126,17 @@ type projectKey struct {
 // reads, set on the command line, renames the tables a run writes.
 func NamingVars(project string) []string {
 	return dbtproject.Open(project, dbtproject.Options{}).MacroVars("generate_alias_name")
+}
+
+// boundary is the folder a project's dbt_project.yml may name folders in:
+// the git work tree around it, else the root of the run, which holds it.
+func (l *loader) boundary(project string) string {
+	tree := dbtproject.WorkTree(project)
+	if tree != project {
+		return tree
+	}
+	if root, err := filepath.Abs(l.root); err == nil && dbtproject.Within(root, project) {
+		return root
+	}
+	return project
 }

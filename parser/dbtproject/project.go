@@ -95,6 +95,12 @@ type Options struct {
 	// MacroFiles, when set, shares the macro files read among the
 	// projects of a run: sibling projects often read one macro folder.
 	MacroFiles *MacroFiles
+	// Boundary is the folder, absolute, that the folders dbt_project.yml
+	// names must stay in: a project may read a folder above its own (a
+	// repository's shared macros), never one outside the repository,
+	// which a hostile file could make the whole file system. "" is the
+	// git work tree around the project, else the project's folder.
+	Boundary string
 }
 
 // MacroFiles are macro files read, by path; safe for concurrent use.
@@ -164,6 +170,9 @@ func inParallel(n int, fn func(i int)) {
 func Open(dir string, opts Options) *Project {
 	if opts.ReadSQL == nil {
 		opts.ReadSQL = func(path string) ([]byte, error) { return source.ReadRegular(path, maxFile) }
+	}
+	if opts.Boundary == "" {
+		opts.Boundary = WorkTree(dir)
 	}
 	p := &Project{Dir: dir, Macros: map[string]jinja.Macro{}, opts: opts}
 	r := &reader{p: p}
@@ -331,9 +340,15 @@ func (r *reader) resourcePaths(root *yaml.Node) paths {
 			if n := section(root, k); n != nil {
 				var out []string
 				for _, v := range yamlValue(n).Strings() {
-					if !strings.Contains(v, "{{") {
-						out = append(out, filepath.Clean(filepath.Join(r.p.Dir, filepath.FromSlash(v))))
+					if strings.Contains(v, "{{") {
+						continue
 					}
+					path := filepath.Clean(filepath.Join(r.p.Dir, filepath.FromSlash(v)))
+					if !Within(r.p.opts.Boundary, path) {
+						r.problem(r.projectFile, n.Line, "%s names %q, outside %s: that folder is not read", k, v, r.p.opts.Boundary)
+						continue
+					}
+					out = append(out, path)
 				}
 				return out
 			}
@@ -350,6 +365,25 @@ func (r *reader) resourcePaths(root *yaml.Node) paths {
 		seeds:     list([]string{"seeds"}, "seed-paths", "data-paths"),
 		macros:    list([]string{"macros"}, "macro-paths"),
 	}
+}
+
+// WorkTree returns the git work tree around dir (the nearest folder above
+// it holding .git), or dir itself outside one.
+func WorkTree(dir string) string {
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// Within reports whether path is folder or below it.
+func Within(folder, path string) bool {
+	rel, err := filepath.Rel(folder, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // walk calls visit for each regular file below dir whose name ends in one

@@ -227,3 +227,37 @@ func TestNodeConfigPrefilter(t *testing.T) {
 		}
 	}
 }
+
+// The folders dbt_project.yml names may lie above the project, as a
+// repository's shared macros do, but never outside its work tree: a
+// hostile file would make the walk the whole file system.
+func TestPathsStayInTheRepository(t *testing.T) {
+	repo := writeFiles(t, map[string]string{
+		".git/HEAD":                          "ref: refs/heads/main\n",
+		"shared/macros/cents.sql":            "{% macro cents(x) %}{{ x }} * 100{% endmacro %}",
+		"projects/shop/dbt_project.yml":      "name: shop\nmacro-paths: [\"macros\", \"../../shared/macros\", \"../../..\"]\nmodel-paths: [\"/models\"]\n",
+		"projects/shop/macros/dollars.sql":   "{% macro dollars(x) %}{{ x }} / 100{% endmacro %}",
+		"projects/shop/models/orders.sql":    "select 1 as x",
+		"projects/shop/models/m/refunds.sql": "select 2 as x",
+	})
+	p := Open(filepath.Join(repo, "projects", "shop"), Options{})
+	for _, name := range []string{"cents", "dollars"} {
+		if _, ok := p.Macros[name]; !ok {
+			t.Errorf("macro %s, from a folder inside the repository, not read", name)
+		}
+	}
+	var outside []string
+	for _, pr := range p.Problems {
+		if strings.Contains(pr.Msg, "outside") {
+			outside = append(outside, pr.Msg)
+		}
+	}
+	if len(outside) != 1 || !strings.Contains(outside[0], `"../../.."`) {
+		t.Errorf("problems about folders outside the repository: %q, want one naming ../../..", outside)
+	}
+	// A folder written as absolute is read below the project, never from
+	// the root of the file system.
+	if n := len(p.Nodes().Nodes()); n != 2 {
+		t.Errorf("read %d models from /models, want the 2 below the project", n)
+	}
+}
