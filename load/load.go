@@ -687,6 +687,7 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 	sf := &rules.SQLFile{Source: f, Bqetl: l.bqetlQuery(path)}
 	var memo *jinja.Memo
 	if p := l.projectFor(filepath.Dir(path)); p != nil {
+		sf.Project = p
 		opts.Macros, opts.Vars, memo = p.Macros, p.Vars, &p.Memo
 		if n := m.ModelAt(path); n != nil {
 			sf.Model = n

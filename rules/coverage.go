@@ -38,6 +38,19 @@ type Coverage struct {
 	// Unparsed are the statements read from tokens or not read, by file
 	// and position: what a reviewer checks by hand.
 	Unparsed []Unparsed
+	// ProjectProblems are the dbt project files bflint could not read as
+	// dbt would (a properties file that is no valid YAML, a folder
+	// dbt_project.yml names outside the repository): the config and the
+	// macros they hold are unknown to the rules.
+	ProjectProblems []ProjectProblem
+}
+
+// ProjectProblem is a dbt project file bflint could not read as dbt would;
+// File is as shown to the user, Line 0 for the file as a whole.
+type ProjectProblem struct {
+	File string
+	Line int
+	Msg  string
 }
 
 // Unparsed is a statement that did not parse, or a model whose body is a

@@ -185,6 +185,9 @@ type SQLFile struct {
 	// Bqetl is set for a bigquery-etl query (query.sql in a tree): its
 	// table and what bqetl does with its rows.
 	Bqetl *BqetlQuery
+	// Project is the dbt project the file is in, read from its own files
+	// for its macros and config; nil outside one.
+	Project *dbtproject.Project
 
 	// keySet is Keys as a set, made on the first Has of a file named by
 	// many keys: one query run by every check of a plan is asked about

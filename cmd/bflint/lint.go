@@ -1,10 +1,10 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bflint/bflint/parser/source"
 	"go/token"
 	"io"
 	"os"
@@ -15,7 +15,9 @@ import (
 
 	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
+	"github.com/bflint/bflint/parser/dbtproject"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/yamlx"
 	"github.com/bflint/bflint/rules"
 	"github.com/bflint/bflint/rules/all"
@@ -320,7 +322,40 @@ func (ls *lintSession) lint() ([]*rules.Unit, *rules.Result) {
 	units := load.Units(ls.fset, ls.disc, ls.loadOpts)
 	res := rules.Run(ls.fset, units, ls.settings)
 	res.Coverage.PythonQueries = len(ls.disc.PythonQueries)
+	res.Coverage.ProjectProblems = projectProblems(ls.root, units)
 	return units, res
+}
+
+// projectProblems lists, once per project, the dbt project files the
+// units' SQL files were read with that bflint could not read as dbt
+// would, named from root.
+func projectProblems(root string, units []*rules.Unit) []rules.ProjectProblem {
+	absRoot, err := filepath.Abs(root)
+	if err != nil {
+		absRoot = root
+	}
+	seen := map[*dbtproject.Project]bool{}
+	var out []rules.ProjectProblem
+	for _, u := range units {
+		for _, f := range u.SQL {
+			p := f.Project
+			if p == nil || seen[p] {
+				continue
+			}
+			seen[p] = true
+			for _, pr := range p.Problems {
+				name := pr.File
+				if rel, err := filepath.Rel(absRoot, pr.File); err == nil && filepath.IsLocal(rel) {
+					name = filepath.ToSlash(rel)
+				}
+				out = append(out, rules.ProjectProblem{File: name, Line: pr.Line, Msg: pr.Msg})
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b rules.ProjectProblem) int {
+		return cmp.Or(strings.Compare(a.File, b.File), a.Line-b.Line, strings.Compare(a.Msg, b.Msg))
+	})
+	return out
 }
 
 // failing reports whether an active finding is at or above the threshold.

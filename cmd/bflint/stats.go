@@ -63,6 +63,20 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 		}
 	}
 	writeMacroStats(&b, cov)
+	if n := len(cov.ProjectProblems); n > 0 {
+		fmt.Fprintf(&b, "  dbt project files not read as dbt reads them, their config and macros unknown to the rules: %d\n", n)
+		for i, pr := range cov.ProjectProblems {
+			if i == maxUnreadMacros {
+				fmt.Fprintf(&b, "    and %d more\n", n-i)
+				break
+			}
+			at := pr.File
+			if pr.Line > 0 {
+				at = fmt.Sprintf("%s:%d", pr.File, pr.Line)
+			}
+			fmt.Fprintf(&b, "    %s: %s\n", at, pr.Msg)
+		}
+	}
 	if cov.PythonQueries > 0 {
 		fmt.Fprintf(&b, "  bigquery-etl: %d tables written by a Python query (query.py), whose writes bflint does not read\n", cov.PythonQueries)
 	}

@@ -63,3 +63,39 @@ func TestStats(t *testing.T) {
 		t.Errorf("without --stats, stderr holds %q", stderr.String())
 	}
 }
+
+// The dbt project files bflint could not read as dbt would are listed in
+// --stats and in the JSON report's coverage, never dropped.
+func TestProjectProblemsAreListed(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"dbt_project.yml":        "name: shop\nmacro-paths: [\"macros\", \"../../../..\"]\n",
+		"models/orders.sql":      "select 1 as x",
+		"models/staging/bad.yml": "version: 2\nmodels:\n  - name: stg\n    config: {materialized: [unclosed\n",
+		"models/staging/stg.sql": "select 2 as x",
+		"macros/cents.sql":       "{% macro cents(x) %}{{ x }} * 100{% endmacro %}",
+	})
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"--stats", "--format", "json", "--fail-on", "never", dir}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{
+		"dbt project files not read as dbt reads them, their config and macros unknown to the rules: 2\n",
+		`dbt_project.yml:2: macro-paths names "../../../..", outside `,
+		"models/staging/bad.yml: is not valid YAML",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("--stats does not say %q:\n%s", want, stderr.String())
+		}
+	}
+	var doc struct {
+		Coverage struct {
+			ProjectProblems []struct{ File string } `json:"project_problems"`
+		} `json:"coverage"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Coverage.ProjectProblems; len(got) != 2 || got[0].File != "dbt_project.yml" || got[1].File != "models/staging/bad.yml" {
+		t.Errorf("coverage.project_problems = %+v", got)
+	}
+}

@@ -345,7 +345,7 @@ func (r *reader) resourcePaths(root *yaml.Node) paths {
 					}
 					path := filepath.Clean(filepath.Join(r.p.Dir, filepath.FromSlash(v)))
 					if !Within(r.p.opts.Boundary, path) {
-						r.problem(r.projectFile, n.Line, "%s names %q, outside %s: that folder is not read", k, v, r.p.opts.Boundary)
+						r.problem(r.projectFile, n.Line, "%s names %q, outside the repository: that folder is not read", k, v)
 						continue
 					}
 					out = append(out, path)

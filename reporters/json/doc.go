@@ -63,6 +63,13 @@
 //	        "construct": "\"PIVOT\"", // what stopped the parser, or the unread macro call
 //	        "statements": 1        // more than one for the unread rest of a file
 //	      }
+//	    ],
+//	    "project_problems": [      // dbt project files not read as dbt reads them
+//	      {
+//	        "file": "models/staging/schema.yml",
+//	        "line": 0,             // 0 for the file as a whole
+//	        "message": "is not valid YAML: ..."
+//	      }
 //	    ]
 //	  },
 //	  "inputs": {                  // what else the run linted

@@ -87,10 +87,17 @@ func (doc *document) encode() []byte {
 	})
 	e.WriteString(",\n    \"unparsed\": ")
 	if doc.Coverage.Unparsed == nil {
-		e.WriteString("null\n  }")
+		e.WriteString("null")
 	} else {
 		e.unparsed(doc.Coverage.Unparsed)
 	}
+	e.WriteString(",\n    \"project_problems\": ")
+	if doc.Coverage.ProjectProblems == nil {
+		e.WriteString("null")
+	} else {
+		e.projectProblems(doc.Coverage.ProjectProblems)
+	}
+	e.WriteString("\n  }")
 	e.counts("inputs", []namedCount{
 		{"plans", doc.Inputs.Plans}, {"bqetl_entries", doc.Inputs.BqetlEntries},
 		{"dbt_manifests", doc.Inputs.DBTManifests}, {"dbt_projects", doc.Inputs.DBTProjects}, {"bqetl_trees", doc.Inputs.BqetlTrees},
@@ -99,8 +106,7 @@ func (doc *document) encode() []byte {
 	return e.Bytes()
 }
 
-// unparsed writes the coverage's list of statements that did not parse,
-// and closes the coverage object.
+// unparsed writes the coverage's list of statements that did not parse.
 func (e *encoder) unparsed(list []unparsed) {
 	e.WriteByte('[')
 	for i, u := range list {
@@ -124,7 +130,29 @@ func (e *encoder) unparsed(list []unparsed) {
 	if len(list) > 0 {
 		e.WriteString("\n    ")
 	}
-	e.WriteString("]\n  }")
+	e.WriteByte(']')
+}
+
+// projectProblems writes the coverage's list of dbt project files not
+// read as dbt reads them.
+func (e *encoder) projectProblems(list []projectProblem) {
+	e.WriteByte('[')
+	for i, pr := range list {
+		if i > 0 {
+			e.WriteByte(',')
+		}
+		e.WriteString("\n      {\n        \"file\": ")
+		e.str(pr.File)
+		e.WriteString(",\n        \"line\": ")
+		e.int(pr.Line)
+		e.WriteString(",\n        \"message\": ")
+		e.str(pr.Message)
+		e.WriteString("\n      }")
+	}
+	if len(list) > 0 {
+		e.WriteString("\n    ")
+	}
+	e.WriteByte(']')
 }
 
 // namedCount is one member of an object of counts.

@@ -30,9 +30,9 @@ func TestEncodeMatchesEncodingJSON(t *testing.T) {
 			Coverage: coverage{Statements: 3, Unparsed: []unparsed{
 				{File: s, Line: 1, Column: 2, Read: "tokens", Construct: s, Statements: 1},
 				{File: "f.sql", Line: 3, Column: 4, Read: "none", Construct: "x", Statements: 70},
-			}},
+			}, ProjectProblems: []projectProblem{{File: s, Line: 0, Message: s}, {File: "models/schema.yml", Line: 4, Message: "m"}}},
 		})
-		docs = append(docs, document{Version: 1, Tool: tool{Name: s}, Findings: []finding{}, Errors: []ierror{}, Coverage: coverage{Unparsed: []unparsed{}}})
+		docs = append(docs, document{Version: 1, Tool: tool{Name: s}, Findings: []finding{}, Errors: []ierror{}, Coverage: coverage{Unparsed: []unparsed{}, ProjectProblems: []projectProblem{}}})
 	}
 	for i, doc := range docs {
 		var want bytes.Buffer

@@ -98,6 +98,17 @@ type coverage struct {
 	PythonQueries  int `json:"python_queries"`
 	// Unparsed names each statement read from tokens or not read.
 	Unparsed []unparsed `json:"unparsed"`
+	// ProjectProblems are the dbt project files not read as dbt reads
+	// them.
+	ProjectProblems []projectProblem `json:"project_problems"`
+}
+
+// projectProblem is a dbt project file bflint could not read as dbt
+// would; line is 0 for the file as a whole.
+type projectProblem struct {
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	Message string `json:"message"`
 }
 
 // unparsed is a statement that did not parse: where, how it was read
@@ -125,7 +136,10 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	cov := res.Coverage
 	doc.Coverage = coverage{SQLFiles: cov.Files, Statements: cov.Total(), Parsed: cov.Parsed(), FromTokens: cov.FromTokens(), NotRead: cov.NotRead(),
 		MacroCallsRead: cov.MacrosRead, MacrosUnread: len(cov.MacrosUnread), FiltersUnread: cov.FiltersUnread, PythonQueries: cov.PythonQueries,
-		Unparsed: make([]unparsed, 0, len(cov.Unparsed))}
+		Unparsed: make([]unparsed, 0, len(cov.Unparsed)), ProjectProblems: make([]projectProblem, 0, len(cov.ProjectProblems))}
+	for _, pr := range cov.ProjectProblems {
+		doc.Coverage.ProjectProblems = append(doc.Coverage.ProjectProblems, projectProblem{File: pr.File, Line: pr.Line, Message: pr.Msg})
+	}
 	for _, u := range cov.Unparsed {
 		at, _, _ := reporters.Span(res.Fset, rules.Finding{File: u.File, Pos: u.Pos})
 		doc.Coverage.Unparsed = append(doc.Coverage.Unparsed, unparsed{File: reporters.FileName(u.File), Line: at.Line, Column: at.Column,

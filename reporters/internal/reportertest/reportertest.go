@@ -123,7 +123,8 @@ func Result() *rules.Result {
 			Unparsed: []rules.Unparsed{
 				{File: build, Pos: At(build, 2, "\x1b"), Read: sqlparse.CoverageNone, Construct: "an escape character (0x1B) \"\x1b[2J\"", Statements: 1},
 				{File: build, Pos: At(build, 5, "INSERT"), Read: sqlparse.CoverageTokens, Construct: "\"SELECT\"", Statements: 1},
-			}},
+			},
+			ProjectProblems: []rules.ProjectProblem{{File: "models/staging/schema.yml", Msg: "is not valid YAML: yaml: line 3: did not find expected key"}}},
 		Findings: []rules.Finding{
 			{Rule: BF204, Severity: rules.SeverityWarning, File: build,
 				Pos: At(build, 2, "DELETE"), End: After(build, 4, ";"),
