@@ -89,14 +89,28 @@ func (c config) manifestConfig() manifest.Config {
 	return mc
 }
 
+// Aliases let a few lines of YAML stand for a value without end (&x [*x])
+// or of exponential size: a value is read to a bounded depth and from a
+// bounded number of nodes, the rest left empty.
+const (
+	maxYAMLDepth = 64
+	maxYAMLNodes = 1 << 16
+)
+
 // yamlValue reads a YAML node as the Jinja value it would be in config().
 func yamlValue(n *yaml.Node) jinja.Value {
-	if n == nil {
+	budget := maxYAMLNodes
+	return yamlValueWithin(n, 0, &budget)
+}
+
+func yamlValueWithin(n *yaml.Node, depth int, budget *int) jinja.Value {
+	if n == nil || depth > maxYAMLDepth || *budget <= 0 {
 		return jinja.Value{}
 	}
+	*budget--
 	switch n.Kind {
 	case yaml.AliasNode:
-		return yamlValue(n.Alias)
+		return yamlValueWithin(n.Alias, depth+1, budget)
 	case yaml.ScalarNode:
 		switch n.Tag {
 		case "!!bool":
@@ -110,14 +124,14 @@ func yamlValue(n *yaml.Node) jinja.Value {
 	case yaml.SequenceNode:
 		v := jinja.Value{Kind: jinja.List}
 		for _, c := range n.Content {
-			v.Items = append(v.Items, yamlValue(c))
+			v.Items = append(v.Items, yamlValueWithin(c, depth+1, budget))
 		}
 		return v
 	case yaml.MappingNode:
 		v := jinja.Value{Kind: jinja.Dict}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			v.Keys = append(v.Keys, n.Content[i].Value)
-			v.Items = append(v.Items, yamlValue(n.Content[i+1]))
+			v.Items = append(v.Items, yamlValueWithin(n.Content[i+1], depth+1, budget))
 		}
 		return v
 	}
@@ -135,10 +149,18 @@ type folder struct {
 // without one whose value is not a mapping (dbt's older spelling); a key
 // with a mapping value is a subfolder, or a package at the top.
 func readFolder(n *yaml.Node, file string) *folder {
+	budget := maxYAMLNodes
+	return readFolderWithin(n, file, 0, &budget)
+}
+
+// readFolderWithin is readFolder to a bounded depth and number of nodes:
+// an alias can make a folder its own subfolder.
+func readFolderWithin(n *yaml.Node, file string, depth int, budget *int) *folder {
 	f := &folder{config: config{}, sub: map[string]*folder{}}
-	if n == nil || n.Kind != yaml.MappingNode {
+	if n == nil || n.Kind != yaml.MappingNode || depth > maxYAMLDepth || *budget <= 0 {
 		return f
 	}
+	*budget -= len(n.Content)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
 		if v.Kind == yaml.AliasNode {
@@ -148,7 +170,7 @@ func readFolder(n *yaml.Node, file string) *folder {
 		case strings.HasPrefix(key, "+"):
 			f.config[key[1:]] = setting{yamlValue(v), file, k.Line}
 		case v.Kind == yaml.MappingNode:
-			f.sub[key] = readFolder(v, file)
+			f.sub[key] = readFolderWithin(v, file, depth+1, budget)
 		default:
 			f.config[key] = setting{yamlValue(v), file, k.Line}
 		}
