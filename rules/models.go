@@ -3,6 +3,7 @@ package rules
 import (
 	"cmp"
 	"go/token"
+	"path"
 	"slices"
 	"strings"
 
@@ -121,8 +122,27 @@ func rerunOf(f *SQLFile, findings []Finding, filterUnread bool) (Rerun, string) 
 		return RerunSafe, "unique_key " + strings.Join(c.UniqueKey, ", ") + ": a re-run replaces the rows it wrote"
 	case filterUnread:
 		return RerunUnknown, "no unique_key, and its incremental filter is in a macro bflint cannot read"
+	case f.Parsed != nil && f.GuardsIncrement():
+		return RerunSafe, "no unique_key, but its incremental filter leaves out the rows already loaded"
+	case strategy == "append":
+		return RerunAppend, "incremental_strategy append: every run inserts its rows again"
 	}
-	return RerunSafe, "no unique_key, but its incremental filter leaves out the rows already loaded"
+	return RerunAppend, "no unique_key, and nothing in its incremental filter leaves out the rows already loaded: every run inserts them again"
+}
+
+// GuardsIncrement reports whether the model's is_incremental() branch
+// leaves out the rows {{ this }} already holds (a strict high-watermark,
+// NOT IN, NOT EXISTS, an anti-join): every run inserts only new rows, so
+// a re-run inserts nothing twice.
+func (f *SQLFile) GuardsIncrement() bool {
+	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
+	this := sqlname.Relation{Parts: []string{name}}
+	for _, st := range f.Parsed.Statements {
+		if st.Variant == "incremental" && st.ExcludesExisting(this) {
+			return true
+		}
+	}
+	return false
 }
 
 // readsOf lists what a model reads; for a bigquery-etl query, with the

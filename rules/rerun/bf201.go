@@ -149,7 +149,7 @@ func incrementalAppend(subject string, c manifest.Config) string {
 // file outside any dbt project by its own config().
 func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 	name := strings.TrimSuffix(path.Base(f.Source.Name), path.Ext(f.Source.Name))
-	if guardedIncrement(f, name) || f.Parsed.IncrementalMacro != "" {
+	if f.GuardsIncrement() || f.Parsed.IncrementalMacro != "" {
 		return
 	}
 	own := f.Parsed.Model
@@ -212,20 +212,6 @@ func reportQueryAppend(pass *rules.Pass, f *rules.SQLFile) {
 	d.Message = fmt.Sprintf("the query of %q is appended to the table (--append_table in its metadata.yaml) and leaves out none of the rows the table holds: every run adds its rows again, so re-running a date duplicates them\nhelp: leave out what the table holds (NOT EXISTS over it, or a strict high-watermark > (SELECT MAX(...) FROM it)), or drop --append_table so that bqetl replaces the partition it writes", a.Table.Name())
 	d.Related = []analysis.RelatedInformation{{Pos: a.Appends, Message: "--append_table makes bqetl append the query's rows"}}
 	pass.Report(d)
-}
-
-// guardedIncrement reports whether the model's is_incremental() branch
-// leaves out the rows {{ this }} already holds (a strict high-watermark,
-// NOT IN, NOT EXISTS, an anti-join): every run inserts only new rows, so a
-// re-run inserts nothing twice.
-func guardedIncrement(f *rules.SQLFile, model string) bool {
-	this := sqlname.Relation{Parts: []string{model}}
-	for _, st := range f.Parsed.Statements {
-		if st.Variant == "incremental" && st.ExcludesExisting(this) {
-			return true
-		}
-	}
-	return false
 }
 
 // reportTargetAppend reports a plan whose target the manifest records as
