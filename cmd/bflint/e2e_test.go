@@ -17,7 +17,8 @@ var updateE2E = flag.Bool("update", false, "rewrite the expected stdout of e2e s
 
 // TestScenarios runs each testdata/e2e/*.txtar through the whole CLI. The
 // archive's comment holds "args:" (the command line, run in a fresh folder
-// holding the archive's files and a .git marker), "exit:" (the expected
+// holding the archive's files and a .git marker, or in its subfolder
+// "cd:"), "exit:" (the expected
 // code), optional "stderr:" lines (text stderr must contain) and "creates:"
 // lines (files the run must write). The file
 // "stdout" is the expected standard output; other files are the project.
@@ -45,6 +46,7 @@ func runScenario(t *testing.T, path string) {
 	var args []string
 	wantExit := -1
 	var wantStderr, wantFiles []string
+	cd := ""
 	for _, line := range strings.Split(string(ar.Comment), "\n") {
 		key, value, ok := strings.Cut(line, ":")
 		if !ok {
@@ -60,6 +62,8 @@ func runScenario(t *testing.T, path string) {
 			wantStderr = append(wantStderr, value)
 		case "creates":
 			wantFiles = append(wantFiles, value)
+		case "cd":
+			cd = value
 		}
 	}
 	if wantExit < 0 {
@@ -84,7 +88,7 @@ func runScenario(t *testing.T, path string) {
 			t.Fatal(err)
 		}
 	}
-	t.Chdir(dir)
+	t.Chdir(filepath.Join(dir, filepath.FromSlash(cd)))
 	t.Setenv("NO_COLOR", "")
 	var stdout, stderr bytes.Buffer
 	code := run(args, &stdout, &stderr)

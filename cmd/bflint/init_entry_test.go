@@ -99,7 +99,7 @@ func TestInitEntryIntoBackfillFile(t *testing.T) {
 	}
 
 	lines := strings.Split(string(after), "\n")
-	head := regexp.MustCompile(`^backfill\.yaml:(\d+):\d+: .*\[(BF\d+) `)
+	head := regexp.MustCompile(`^(?:.*/)?backfill\.yaml:(\d+):\d+: .*\[(BF\d+) `)
 	findings := 0
 	for _, l := range strings.Split(lintEntries(t, file), "\n") {
 		m := head.FindStringSubmatch(l)

@@ -239,7 +239,7 @@ func lintCommand(args []string, stdout, stderr io.Writer) error {
 	reportStale(stderr, o.baseline, stale)
 	// On stderr, whatever the format, so machine-read reports stay clean.
 	if o.stats {
-		if err := writeStats(stderr, res.Coverage, settings.Registry.TokenReaders()); err != nil {
+		if err := writeStats(stderr, res.Coverage, settings.Registry.TokenReaders(), fromWorkingDir(root)); err != nil {
 			return internalErrorf("writing --stats: %v", err)
 		}
 	}

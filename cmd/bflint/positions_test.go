@@ -26,9 +26,9 @@ func TestSQLPositions(t *testing.T) {
 		"multibyte.sql:1:42: warning: cannot parse this statement at \"WHERE\": syntax error at or near \"WHERE\"",
 		"tabs.sql:2:29: warning: cannot parse this statement at \"WHERE\": syntax error at or near \"WHERE\"",
 	}
-	dir := writeProject(t, files)
+	t.Chdir(writeProject(t, files))
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"--no-color", "--fail-on", "warning", dir}, &stdout, &stderr); code != exitFindings {
+	if code := run([]string{"--no-color", "--fail-on", "warning", "."}, &stdout, &stderr); code != exitFindings {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var got []string

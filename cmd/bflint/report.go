@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/bflint/bflint/internal/outfile"
@@ -78,7 +79,7 @@ func writeReportFile(path, format string, res *rules.Result, o *lintOptions, roo
 func writeReport(w io.Writer, format string, res *rules.Result, o *lintOptions, root string, terminal bool) error {
 	switch format {
 	case "text":
-		return text.Write(w, res, text.Options{Color: useColor(o, terminal), Verdict: o.quiet, VerdictLabel: strings.Join(o.paths, " ")})
+		return text.Write(w, res, text.Options{Color: useColor(o, terminal), Verdict: o.quiet, VerdictLabel: strings.Join(o.paths, " "), PathOf: fromWorkingDir(root)})
 	case "json":
 		return jsonreport.Write(w, res, jsonreport.Options{ToolVersion: version()})
 	case "sarif":
@@ -108,4 +109,34 @@ func isTerminal(w io.Writer) bool {
 	}
 	f, ok := w.(*os.File)
 	return ok && (isatty.IsTerminal(f.Fd()) || isatty.IsCygwinTerminal(f.Fd()))
+}
+
+// fromWorkingDir returns how the text report names a file shown below
+// root: by its path from the working directory, as compilers and linters
+// print it, so that it opens from the shell and in an editor's problem
+// matcher. Machine formats keep names from the root, which their
+// consumers (code scanning, review tools) resolve against the repository.
+// nil when the two are the same.
+func fromWorkingDir(root string) func(string) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	absRoot, err := filepath.Abs(root)
+	if err != nil || absRoot == wd {
+		return nil
+	}
+	return func(name string) string {
+		local := filepath.FromSlash(name)
+		if !filepath.IsLocal(local) {
+			return name
+		}
+		abs := filepath.Join(absRoot, local)
+		// As the go command does, the shorter of the path from the
+		// working directory and the absolute one.
+		if rel, err := filepath.Rel(wd, abs); err == nil && len(rel) < len(abs) {
+			return filepath.ToSlash(rel)
+		}
+		return filepath.ToSlash(abs)
+	}
 }

@@ -31,8 +31,12 @@ func share(n, whole int) string {
 // writeStats prints, for --stats, how the run's SQL statements were read
 // (rules.Coverage): one line for the run, one per dialect (each file's
 // guess), and the constructs that stopped the parser most often, which
-// say what to normalise next.
-func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
+// say what to normalise next. Files are named by pathOf, as the text
+// report names them.
+func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string, pathOf func(string) string) error {
+	if pathOf == nil {
+		pathOf = func(name string) string { return name }
+	}
 	n := cov.Total()
 	if n == 0 {
 		_, err := fmt.Fprintln(w, "bflint: SQL coverage: no SQL statements")
@@ -59,7 +63,7 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 	if files := cov.TopUnparsedFiles(maxUnparsedFiles); len(files) > 0 {
 		b.WriteString("  files with the most statements not parsed (--format json lists each under coverage.unparsed):\n")
 		for _, f := range files {
-			fmt.Fprintf(&b, "  %6d  %s (%d from tokens, %d not read)\n", f.FromTokens+f.NotRead, f.File, f.FromTokens, f.NotRead)
+			fmt.Fprintf(&b, "  %6d  %s (%d from tokens, %d not read)\n", f.FromTokens+f.NotRead, pathOf(f.File), f.FromTokens, f.NotRead)
 		}
 	}
 	writeMacroStats(&b, cov)
@@ -70,9 +74,9 @@ func writeStats(w io.Writer, cov rules.Coverage, tokenReaders []string) error {
 				fmt.Fprintf(&b, "    and %d more\n", n-i)
 				break
 			}
-			at := pr.File
+			at := pathOf(pr.File)
 			if pr.Line > 0 {
-				at = fmt.Sprintf("%s:%d", pr.File, pr.Line)
+				at = fmt.Sprintf("%s:%d", at, pr.Line)
 			}
 			fmt.Fprintf(&b, "    %s: %s\n", at, pr.Msg)
 		}

@@ -22,9 +22,9 @@ func TestStats(t *testing.T) {
 		"models/m.sql":      "{{ config(materialized='incremental') }}\nselect a from {{ ref('x') }}\n{% if is_incremental() %} where a > (select max(a) from {{ this }}){% endif %}\n",
 		"models/opaque.sql": "{{ config(materialized='table') }}\n{{ some_package.build_it('a') }}\n",
 	}
-	dir := writeProject(t, files)
+	t.Chdir(writeProject(t, files))
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"--stats", "--format", "json", "--fail-on", "never", dir}, &stdout, &stderr); code != exitClean {
+	if code := run([]string{"--stats", "--format", "json", "--fail-on", "never", "."}, &stdout, &stderr); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
 	var doc map[string]any
@@ -58,7 +58,7 @@ func TestStats(t *testing.T) {
 
 	stdout.Reset()
 	stderr.Reset()
-	run([]string{"--format", "json", "--fail-on", "never", dir}, &stdout, &stderr)
+	run([]string{"--format", "json", "--fail-on", "never", "."}, &stdout, &stderr)
 	if stderr.Len() > 0 {
 		t.Errorf("without --stats, stderr holds %q", stderr.String())
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/reporters"
 	"github.com/bflint/bflint/rules"
 	"github.com/fatih/color"
@@ -27,6 +28,19 @@ type Options struct {
 	// the paths linted: bflint -q.
 	Verdict      bool
 	VerdictLabel string
+	// PathOf, when set, turns a file's name (below the project root) into
+	// the path printed: the CLI prints paths from the working directory,
+	// so that they open from the shell and in an editor's problem matcher.
+	PathOf func(name string) string
+}
+
+// path is the name printed for f.
+func (o Options) path(f *source.File) string {
+	name := reporters.FileName(f)
+	if o.PathOf != nil && name != "" {
+		return o.PathOf(name)
+	}
+	return name
 }
 
 // maxSourceWidth bounds the source excerpt: generated or minified SQL can put
@@ -48,10 +62,10 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 			continue
 		}
 		sev := reporters.EffectiveSeverity(f)
-		writeFinding(bw, res, f, sev, p)
+		writeFinding(bw, res, f, sev, p, opts)
 	}
 	for _, e := range res.Errors {
-		name := reporters.FileName(e.File)
+		name := opts.path(e.File)
 		if name == "" {
 			name = "bflint"
 		}
@@ -73,11 +87,11 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	return bw.Flush()
 }
 
-func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Severity, p palette) {
+func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Severity, p palette, opts Options) {
 	start, _, _ := reporters.Span(res.Fset, f)
 	lines := strings.Split(f.Message, "\n")
 	tag := p.code.Sprintf("[%s %s]", reporters.RuleCode(f.Rule), reporters.RuleName(f.Rule))
-	fmt.Fprintf(w, "%s:%d:%d: %s: %s %s\n", printable(reporters.FileName(f.File)), start.Line, start.Column,
+	fmt.Fprintf(w, "%s:%d:%d: %s: %s %s\n", printable(opts.path(f.File)), start.Line, start.Column,
 		p.severity(sev).Sprint(sev.String()), printable(strings.TrimSuffix(lines[0], "\r")), tag)
 	// Further message lines are indented so that tools matching
 	// "path:line:col:" never mistake them for findings of their own.
@@ -94,7 +108,7 @@ func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Sev
 	// Related places follow as notes, indented like further message lines.
 	for _, r := range f.Related {
 		rs, _, _ := reporters.RelatedSpan(res.Fset, r)
-		fmt.Fprintf(w, "\tnote: %s:%d:%d: %s\n", printable(reporters.FileName(r.File)), rs.Line, rs.Column, printable(r.Message))
+		fmt.Fprintf(w, "\tnote: %s:%d:%d: %s\n", printable(opts.path(r.File)), rs.Line, rs.Column, printable(r.Message))
 	}
 	if f.Help != "" {
 		fmt.Fprintf(w, "\t%s %s\n", p.help.Sprint("help:"), printable(f.Help))
