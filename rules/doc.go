@@ -72,7 +72,11 @@ func fenced(ex Example) string {
 func (r *Rule) Markdown() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s %s\n\n", r.Code, r.Name)
-	fmt.Fprintf(&b, "Default severity: **%s**.\n\n", r.Severity)
+	fmt.Fprintf(&b, "Default severity: **%s**", r.Severity)
+	if r.Severities() != r.Severity.String() {
+		fmt.Fprintf(&b, "; **%s** in SQL files no plan names", r.StandaloneSeverity)
+	}
+	b.WriteString(".\n\n")
 	fmt.Fprintf(&b, "%s.\n\n", strings.TrimSuffix(r.Doc.Title, "."))
 	fmt.Fprintf(&b, "## Why it matters\n\n%s\n\n", r.Doc.Why)
 	for _, ex := range r.Doc.examples() {

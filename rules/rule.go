@@ -76,8 +76,11 @@ type Rule struct {
 	Code     string // BFnnn, stable
 	Name     string // kebab-case, stable
 	Severity Severity
-	Scope    Scope
-	Doc      Doc
+	// StandaloneSeverity, when set, is the severity of its findings in SQL
+	// files no plan names, where nothing rests on them yet.
+	StandaloneSeverity Severity
+	Scope              Scope
+	Doc                Doc
 	// ReadsTokens is set for a rule that also checks statements read from
 	// their tokens because they did not parse (Pass.Tokens, Pass.Writes,
 	// Pass.Joined); BF002 names these rules.
@@ -94,6 +97,15 @@ var (
 
 // ProjectURL is bflint's home, named in reports that link back to it.
 const ProjectURL = "https://github.com/bflint/bflint"
+
+// Severities says the rule's default severity in words: "error", or
+// "error (warning standalone)" when SQL files no plan names get another.
+func (r *Rule) Severities() string {
+	if r.StandaloneSeverity == SeverityDefault || r.StandaloneSeverity == r.Severity {
+		return r.Severity.String()
+	}
+	return fmt.Sprintf("%s (%s standalone)", r.Severity, r.StandaloneSeverity)
+}
 
 // URL is the page of the rule's documentation, docs/rules/<CODE>.md.
 func (r *Rule) URL() string {

@@ -88,7 +88,10 @@ func TestRulesJSON(t *testing.T) {
 	if code := run([]string{"rules", "--format", "json"}, &stdout, &stderr); code != exitClean {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	var got []struct{ Code, Name, Severity, Title string }
+	var got []struct {
+		Code, Name, Severity, Title string
+		Standalone                  string `json:"standalone_severity"`
+	}
 	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -100,6 +103,11 @@ func TestRulesJSON(t *testing.T) {
 		if g := got[i]; g.Code != r.Code || g.Name != r.Name || g.Severity != r.Severity.String() || g.Title != r.Doc.Title {
 			t.Errorf("entry %d = %+v, want %s %s %s %q", i, g, r.Code, r.Name, r.Severity, r.Doc.Title)
 		}
+	}
+	// BF002 is an error in a plan's SQL and a warning in a file no plan
+	// names: the listing says both.
+	if got[1].Code != "BF002" || got[1].Standalone != "warning" || got[0].Standalone != "" {
+		t.Errorf("standalone severities: BF001 %q, %s %q; want BF002 warning and none for BF001", got[0].Standalone, got[1].Code, got[1].Standalone)
 	}
 }
 

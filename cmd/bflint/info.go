@@ -105,11 +105,18 @@ func rulesCommand(args []string, stdout io.Writer) error {
 			Code     string `json:"code"`
 			Name     string `json:"name"`
 			Severity string `json:"severity"`
-			Title    string `json:"title"`
+			// Standalone is the severity in SQL files no plan names,
+			// omitted when it is Severity.
+			Standalone string `json:"standalone_severity,omitempty"`
+			Title      string `json:"title"`
 		}
 		out := []ruleJSON{}
 		for _, r := range reg.All() {
-			out = append(out, ruleJSON{r.Code, r.Name, r.Severity.String(), r.Doc.Title})
+			standalone := ""
+			if r.Severities() != r.Severity.String() {
+				standalone = r.StandaloneSeverity.String()
+			}
+			out = append(out, ruleJSON{r.Code, r.Name, r.Severity.String(), standalone, r.Doc.Title})
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -117,7 +124,7 @@ func rulesCommand(args []string, stdout io.Writer) error {
 	case "text":
 		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
 		for _, r := range reg.All() {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Code, r.Severity, r.Name, r.Doc.Title)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", r.Code, r.Severities(), r.Name, r.Doc.Title)
 		}
 		return tw.Flush()
 	}

@@ -12,10 +12,11 @@ import (
 // SQLUnparsed reports SQL that bflint cannot read, so a file is never
 // passed over in silence.
 var SQLUnparsed = &rules.Rule{
-	Code:     "BF002",
-	Name:     "sql-unparsed",
-	Severity: rules.SeverityError,
-	Scope:    rules.ScopeSQL,
+	Code:               "BF002",
+	Name:               "sql-unparsed",
+	Severity:           rules.SeverityError,
+	StandaloneSeverity: rules.SeverityWarning,
+	Scope:              rules.ScopeSQL,
 	Doc: rules.Doc{
 		Title: "Nothing could be read from a SQL statement, even after warehouse syntax and dbt Jinja are normalised and its tokens are read",
 		Why: "Every SQL rule reads what a statement writes, how, and over which dates. " +
@@ -42,7 +43,7 @@ SELECT * FROM raw.orders WHERE order_date BETWEEN '2026-01-14' AND '2026-06-30';
 	Run: func(pass *rules.Pass) error {
 		severity := rules.SeverityDefault
 		if pass.Plan == nil {
-			severity = rules.SeverityWarning
+			severity = pass.Rule.StandaloneSeverity
 		}
 		report := func(pos token.Pos, related []analysis.RelatedInformation, format string, args ...any) {
 			pass.Report(rules.Diagnostic{Diagnostic: analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...), Related: related}, Severity: severity})
