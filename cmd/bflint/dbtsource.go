@@ -40,6 +40,13 @@ var errNoDBTProject = errors.New("no dbt project")
 // so a fresh clone has none), the project's own files, as lint reads
 // them. errNoDBTProject when there is no dbt project either.
 func readDBTLineage(command, manifestFlag string, cached bool) (dbtLineage, error) {
+	return readDBTLineageFrom("", command, manifestFlag, cached)
+}
+
+// readDBTLineageFrom is readDBTLineage looking for the project from the
+// folder from ("" is the working directory), as if run there; paths are
+// still shown from the working directory.
+func readDBTLineageFrom(from, command, manifestFlag string, cached bool) (dbtLineage, error) {
 	load := manifest.Load
 	if cached {
 		load = func(path string) (*manifest.Manifest, error) { return manifest.LoadCached(path, manifest.CacheDir()) }
@@ -55,11 +62,17 @@ func readDBTLineage(command, manifestFlag string, cached bool) (dbtLineage, erro
 	if err != nil {
 		return dbtLineage{}, inputErrorf("%s: %v; pass --manifest FILE", command, err)
 	}
-	project, found := manifest.ProjectDir(wd, "")
+	start := wd
+	if from != "" {
+		if start, err = filepath.Abs(from); err != nil {
+			return dbtLineage{}, inputErrorf("%s: %v", command, err)
+		}
+	}
+	project, found := manifest.ProjectDir(start, "")
 	if !found {
 		return dbtLineage{}, errNoDBTProject
 	}
-	path, _ := manifest.Discover(wd, "")
+	path, _ := manifest.Discover(start, "")
 	if rel, err := filepath.Rel(wd, path); err == nil {
 		path = rel
 	}

@@ -27,7 +27,7 @@ var subcommands = []subcommand{
 		flags: func(fs *flag.FlagSet) { fs.String("format", "text", "output `FORMAT`: text or json") }},
 	{name: "explain", synopsis: "CODE|NAME", summary: "show a rule's documentation with examples and its page",
 		about: "Prints what a rule checks, why, an example it reports and one it does not,\nand the address of its page. The text is wrapped to the terminal (COLUMNS)."},
-	{name: "lineage", synopsis: "TARGET [--manifest FILE | --tree DIR] [--format text|json]", summary: "what is derived from a dbt node or bigquery-etl table: rebuild order, snapshots, exposures",
+	{name: "lineage", synopsis: "TARGET [DIR | --manifest FILE | --tree DIR] [--format text|json]", summary: "what is derived from a dbt node or bigquery-etl table: rebuild order, snapshots, exposures",
 		about: lineageAbout, flags: lineageFlags},
 	{name: "models", synopsis: "[--where FIELD=VALUE] [--format text|markdown|json] [path ...]", summary: "list the dbt models and bigquery-etl tables: how each is built, what a re-run does, whether it can be backfilled by range",
 		about: modelsAbout, flags: modelsFlags},

@@ -24,7 +24,8 @@ name, source_name.table_name, or a schema.table relation) touches downstream:
 the models that must be rebuilt after it, in order; the snapshots, which
 cannot be rebuilt; and the exposures whose readers must be told.
 
-The lineage is a dbt manifest, or, when dbt has not written one (as in a
+The lineage is found from DIR, or the working directory without one: a dbt
+manifest, or, when dbt has not written one (as in a
 fresh clone), the dbt project's own files read as dbt parses them; in a
 bigquery-etl repository (no dbt_project.yml, a sql/ folder of
 project/dataset/table folders) the tree's own: metadata.yaml references where bqetl generated them, else each
@@ -85,8 +86,19 @@ func lineageCommand(args []string, stdout io.Writer) error {
 		return commandUsageErrorf("lineage", "lineage: %v", err)
 	}
 	manifestPath, treePath, format := flagValue(flags, "manifest"), flagValue(flags, "tree"), flagValue(flags, "format")
+	// A folder after the target is where the lineage is found, as if the
+	// command ran there: bflint lineage fct_orders analytics/dbt.
+	from := ""
+	if len(targets) == 2 {
+		if info, err := os.Stat(targets[1]); err == nil && info.IsDir() {
+			from, targets = targets[1], targets[:1]
+		}
+	}
 	if len(targets) != 1 {
-		return commandUsageErrorf("lineage", "lineage takes one target, a unique_id, model name or relation, e.g. bflint lineage model.shop.fct_orders")
+		return commandUsageErrorf("lineage", "lineage takes one target, a unique_id, model name or relation, and at most a folder to find the lineage in, e.g. bflint lineage model.shop.fct_orders analytics/dbt")
+	}
+	if from != "" && (manifestPath != "" || treePath != "") {
+		return commandUsageErrorf("lineage", "lineage: pass a folder or --manifest/--tree, not both")
 	}
 	if format != "text" && format != "json" {
 		return commandUsageErrorf("lineage", "lineage --format %q: use text or json", format)
@@ -94,7 +106,7 @@ func lineageCommand(args []string, stdout io.Writer) error {
 	if manifestPath != "" && treePath != "" {
 		return commandUsageErrorf("lineage", "lineage: pass --manifest or --tree, not both")
 	}
-	m, path, err := lineageSource(manifestPath, treePath)
+	m, path, err := lineageSource(from, manifestPath, treePath)
 	if err != nil {
 		return err
 	}
@@ -152,18 +164,22 @@ func lineageCommand(args []string, stdout io.Writer) error {
 // found from the working directory (its manifest, or without one the
 // project's own files), else the bigquery-etl tree found from it; path
 // is what was read, for messages.
-func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path string, err error) {
+func lineageSource(from, manifestPath, treePath string) (m *manifest.Manifest, path string, err error) {
 	if treePath == "" {
-		d, err := readDBTLineage("lineage", manifestPath, true)
+		d, err := readDBTLineageFrom(from, "lineage", manifestPath, true)
 		switch {
 		case err == nil:
 			return d.m, d.path, nil
 		case !errors.Is(err, errNoDBTProject):
 			return nil, "", err
 		}
-		tree, ok := discoverTree()
+		tree, ok := discoverTreeFrom(from)
 		if !ok {
-			return nil, "", inputErrorf("lineage: no dbt_project.yml in the working directory or any folder above it, and no bigquery-etl sql/ folder; pass --manifest FILE or --tree DIR")
+			where := "the working directory"
+			if from != "" {
+				where = from
+			}
+			return nil, "", inputErrorf("lineage: no dbt_project.yml in %s or any folder above it, and no bigquery-etl sql/ folder; pass --manifest FILE or --tree DIR", where)
 		}
 		treePath = tree
 	}
@@ -178,12 +194,22 @@ func lineageSource(manifestPath, treePath string) (m *manifest.Manifest, path st
 // working directory or a folder above it named sql, or a sql folder
 // beside one of them. The path is relative to the working directory when
 // it can be.
-func discoverTree() (string, bool) {
+func discoverTree() (string, bool) { return discoverTreeFrom("") }
+
+// discoverTreeFrom is discoverTree from the folder from ("" is the working
+// directory).
+func discoverTreeFrom(from string) (string, bool) {
 	wd, err := os.Getwd()
 	if err != nil {
 		return "", false
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
+	start := wd
+	if from != "" {
+		if start, err = filepath.Abs(from); err != nil {
+			return "", false
+		}
+	}
+	for dir := start; ; dir = filepath.Dir(dir) {
 		for _, candidate := range []string{dir, filepath.Join(dir, "sql")} {
 			if filepath.Base(candidate) != "sql" {
 				continue

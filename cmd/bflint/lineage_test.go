@@ -355,3 +355,20 @@ func TestLineageWindows(t *testing.T) {
 		t.Errorf("JSON windows missing:\n%s", js)
 	}
 }
+
+// A folder after the target is where the lineage is found, as if the
+// command ran there; a second word that is no folder is still refused.
+func TestLineageFromAFolder(t *testing.T) {
+	code, stdout, stderr := runLineage(t, "fct_orders", "../../testdata/lineage/shop", "--format", "json")
+	if code != exitClean || !strings.Contains(stdout, `"target": "model.shop.fct_orders"`) {
+		t.Errorf("from the project's folder: exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	code, _, stderr = runLineage(t, "fct_orders", "no_such_folder")
+	if code != exitUsage || !strings.Contains(stderr, "at most a folder to find the lineage in") {
+		t.Errorf("a second word that is no folder: exit %d, stderr %q", code, stderr)
+	}
+	code, _, stderr = runLineage(t, "fct_orders", "../../testdata/lineage/shop", "--manifest", shopManifest)
+	if code != exitUsage || !strings.Contains(stderr, "not both") {
+		t.Errorf("a folder and --manifest: exit %d, stderr %q", code, stderr)
+	}
+}
