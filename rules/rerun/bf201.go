@@ -128,19 +128,45 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 
 // incrementalAppend says why a dbt model configured so inserts its rows
 // again on every run, naming it as subject; "" when its runs converge.
-func incrementalAppend(subject string, c manifest.Config) string {
+func incrementalAppend(subject string, c manifest.Config, adapter string) string {
 	if !c.AppendsUnlessFiltered() {
 		return ""
 	}
 	strategy := strings.ToLower(strings.TrimSpace(c.IncrementalStrategy))
 	if strategy == "append" {
-		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them\nhelp: use merge with a unique_key, insert_overwrite or microbatch", subject)
+		return fmt.Sprintf("%s is incremental with incremental_strategy append: every run inserts its rows again, so re-running a partition duplicates them\nhelp: use merge with a unique_key%s", subject, partitionStrategies(adapter))
 	}
 	how := "incremental_strategy " + strategy
 	if strategy == "" {
 		how = "the adapter's default incremental strategy"
 	}
-	return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them\nhelp: set unique_key, or use insert_overwrite or microbatch", subject, how)
+	return fmt.Sprintf("%s is incremental with %s and no unique_key: with no key to match on, every run inserts its rows again, so re-running a partition duplicates them\nhelp: set unique_key%s", subject, how, partitionStrategies(adapter))
+}
+
+// partitionStrategies names, for a help line, the strategies besides a
+// key that make a re-run replace what it wrote, as the adapter has them:
+// dbt's insert_overwrite replaces the partitions a run writes on BigQuery,
+// Spark and Databricks, the whole table on Snowflake, and other adapters
+// have none; microbatch replaces its batches on all of them.
+func partitionStrategies(adapter string) string {
+	switch strings.ToLower(adapter) {
+	case "bigquery", "spark", "databricks":
+		return ", or use insert_overwrite or microbatch"
+	case "snowflake":
+		return ", or use microbatch (on Snowflake insert_overwrite replaces the whole table, every partition)"
+	case "":
+		return ", or use microbatch, or insert_overwrite where it replaces only the partitions written (BigQuery, Spark, Databricks; on Snowflake it replaces the whole table)"
+	}
+	return ", or use microbatch"
+}
+
+// adapterOf is the dbt adapter of the unit's manifest ("" when unknown:
+// a project read from its own files does not say).
+func adapterOf(pass *rules.Pass) string {
+	if m := pass.Unit.Manifest(); m != nil {
+		return m.AdapterType
+	}
+	return ""
 }
 
 // reportIncrementalAppend judges a dbt model by its config as dbt resolves
@@ -167,7 +193,7 @@ func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 			where = "in dbt_project.yml or a properties file"
 		}
 		subject := fmt.Sprintf("dbt model %q (configured outside the file, %s)", n.UniqueID, where)
-		if msg := incrementalAppend(subject, n.Config); msg != "" {
+		if msg := incrementalAppend(subject, n.Config, adapterOf(pass)); msg != "" {
 			pass.Reportf(f.Pos(at), "%s", msg)
 		}
 	case own != nil:
@@ -175,7 +201,7 @@ func reportIncrementalAppend(pass *rules.Pass, f *rules.SQLFile) {
 		if n != nil {
 			c = n.Config
 		}
-		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), c); msg != "" {
+		if msg := incrementalAppend(fmt.Sprintf("dbt model %q", name), c, adapterOf(pass)); msg != "" {
 			pass.Reportf(f.Pos(own.Offset), "%s", msg)
 		}
 	}
@@ -230,7 +256,7 @@ func reportTargetAppend(pass *rules.Pass) {
 	if n == nil || n.ResourceType != manifest.Model {
 		return
 	}
-	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config); msg != "" {
+	if msg := incrementalAppend(fmt.Sprintf("the target, dbt model %q,", id), n.Config, adapterOf(pass)); msg != "" {
 		pass.Reportf(pass.Plan.Target.At(), "%s", msg)
 	}
 }
