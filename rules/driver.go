@@ -40,8 +40,8 @@ type Finding struct {
 	// Plans are the plans whose lint reported the finding: several when
 	// plans share a SQL file, none for a standalone SQL file.
 	Plans []*plan.Plan
-	// Inventory is Diagnostic.Inventory.
-	Inventory bool
+	// Inventory is Diagnostic.Inventory, Absent Diagnostic.Absent.
+	Inventory, Absent bool
 }
 
 // Listed reports whether a report a person reads shows the finding: it
@@ -315,7 +315,7 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if u.Plan != nil {
 			plans = []*plan.Plan{u.Plan}
 		}
-		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related, Plans: plans, Inventory: d.Inventory})
+		ur.findings = append(ur.findings, Finding{Rule: r, Severity: sev, File: file, Pos: pos, End: end, Message: msg, Help: help, Fixes: d.SuggestedFixes, FromTokens: d.FromTokens, Related: related, Plans: plans, Inventory: d.Inventory, Absent: d.Absent})
 	}
 	if err := r.Run(pass); err != nil {
 		ur.errors = append(ur.errors, InternalError{Rule: r, File: u.File, Message: fmt.Sprintf("rule %s (%s) failed: %v", r.Code, r.Name, err)})

@@ -27,6 +27,9 @@ type Diagnostic struct {
 	// and kept by the machine formats, but not printed one by one by the
 	// formats a person reads, where hundreds would bury the rest.
 	Inventory bool
+	// Absent marks a finding about what a file lacks (a plan section):
+	// no line shows it, so reporters print no source line under it.
+	Absent bool
 }
 
 // TokensNote ends the message of a finding read from a statement's tokens.
@@ -76,6 +79,12 @@ func (p *Pass) Report(d Diagnostic) { p.report(d) }
 // Reportf records a diagnostic at pos with the rule's severity.
 func (p *Pass) Reportf(pos token.Pos, format string, args ...any) {
 	p.report(Diagnostic{Diagnostic: analysis.Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)}})
+}
+
+// ReportAbsentf reports what the plan lacks, at its start (PlanStart),
+// with no source line shown under the message.
+func (p *Pass) ReportAbsentf(format string, args ...any) {
+	p.report(Diagnostic{Diagnostic: analysis.Diagnostic{Pos: p.PlanStart(), Message: fmt.Sprintf(format, args...)}, Absent: true})
 }
 
 // ReportSeverityf records a diagnostic at pos with a severity that differs

@@ -98,7 +98,7 @@ func writeFinding(w io.Writer, res *rules.Result, f rules.Finding, sev rules.Sev
 	for _, l := range lines[1:] {
 		fmt.Fprintf(w, "\t%s\n", printable(strings.TrimSuffix(l, "\r")))
 	}
-	if f.File != nil {
+	if f.File != nil && !f.Absent {
 		if text := f.File.Line(start.Line); strings.TrimSpace(text) != "" {
 			src, caret := excerpt(text, start.Column)
 			fmt.Fprintln(w, src)

@@ -32,7 +32,7 @@ var Unplanned = &rules.Rule{
 		p := pass.Plan
 		c := p.Compute
 		if c == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no compute section: the backfill of %q runs wherever and as wide as it is submitted, competing with scheduled pipelines for capacity\nhelp: add compute with environment and max_concurrency", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no compute section: the backfill of %q runs wherever and as wide as it is submitted, competing with scheduled pipelines for capacity\nhelp: add compute with environment and max_concurrency", p.ID.V, p.Target.V)
 			return nil
 		}
 		if !c.MaxConcurrency.Set {

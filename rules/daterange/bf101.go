@@ -33,7 +33,7 @@ var Missing = &rules.Rule{
 		p := pass.Plan
 		r := p.Range
 		if r == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no range: nothing records which partitions of %q the backfill changes, so no run, SQL or check can be held to it\nhelp: add range.start and range.end; both ends are inclusive partition values", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no range: nothing records which partitions of %q the backfill changes, so no run, SQL or check can be held to it\nhelp: add range.start and range.end; both ends are inclusive partition values", p.ID.V, p.Target.V)
 			return nil
 		}
 		var missing []string

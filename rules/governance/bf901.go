@@ -32,7 +32,7 @@ trial:
 		p := pass.Plan
 		t := p.Trial
 		if t == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no trial: the whole range of %q runs before any single partition has been built, published and inspected\nhelp: add trial.partition with one partition of the range to run end to end first", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no trial: the whole range of %q runs before any single partition has been built, published and inspected\nhelp: add trial.partition with one partition of the range to run end to end first", p.ID.V, p.Target.V)
 			return nil
 		}
 		d := t.Partition

@@ -32,7 +32,7 @@ var CommunicationMissing = &rules.Rule{
 		p := pass.Plan
 		c := p.Communication
 		if c == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no communication section: readers of %q see their numbers move without warning or explanation\nhelp: add communication.consumers and communication.expected_change", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no communication section: readers of %q see their numbers move without warning or explanation\nhelp: add communication.consumers and communication.expected_change", p.ID.V, p.Target.V)
 			return nil
 		}
 		var missing []string

@@ -31,7 +31,7 @@ var Missing = &rules.Rule{
 		p := pass.Plan
 		pub := p.Publish
 		if pub == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no publish section: nothing says how the staged range reaches %q, so it tends to land partition by partition and readers see a half-corrected range\nhelp: add publish with its mode, mechanism and sql", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no publish section: nothing says how the staged range reaches %q, so it tends to land partition by partition and readers see a half-corrected range\nhelp: add publish with its mode, mechanism and sql", p.ID.V, p.Target.V)
 			return nil
 		}
 		// A mechanism the parser rejected is written, just misspelled: BF001

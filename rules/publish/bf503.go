@@ -38,7 +38,7 @@ staging:
 		st := p.Staging
 		switch {
 		case st == nil:
-			pass.Reportf(pass.PlanStart(), "plan %q has no staging section: the recompute of %q has nowhere to land but the live table, where readers see it before it is validated\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no staging section: the recompute of %q has nowhere to land but the live table, where readers see it before it is validated\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.ID.V, p.Target.V)
 			return nil
 		case !st.Relation.Set || strings.TrimSpace(st.Relation.V) == "":
 			pass.Reportf(st.Key, "staging has no relation: nothing says where the recompute of %q is written and validated before publish\nhelp: add staging.relation in a schema no consumer reads, named with the plan id", p.Target.V)

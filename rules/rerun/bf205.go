@@ -34,7 +34,7 @@ var Untested = &rules.Rule{
 		r := p.Rerun
 		switch {
 		case r == nil:
-			pass.Reportf(pass.PlanStart(), "plan %q has no rerun section: nothing shows that re-running a partition of %q converges instead of adding rows again\nhelp: state rerun.write and record a run-twice test in rerun.tested", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no rerun section: nothing shows that re-running a partition of %q converges instead of adding rows again\nhelp: state rerun.write and record a run-twice test in rerun.tested", p.ID.V, p.Target.V)
 		case r.Tested == nil:
 			pass.Reportf(r.Field.Key, "rerun has no tested section: re-running a partition of %q is assumed safe, not shown\nhelp: run one populated partition twice on a copy and record it in rerun.tested with identical: true", p.Target.V)
 		case !r.Tested.Identical.Set:

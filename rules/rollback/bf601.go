@@ -37,7 +37,7 @@ rollback:
 	},
 	Run: func(pass *rules.Pass) error {
 		if pass.Plan.Rollback == nil {
-			pass.Reportf(pass.PlanStart(), "plan %q has no rollback section: once published, the range of %q cannot be restored to what it held before\nhelp: add rollback with its mechanism, location, retention and owner", pass.Plan.ID.V, pass.Plan.Target.V)
+			pass.ReportAbsentf("plan %q has no rollback section: once published, the range of %q cannot be restored to what it held before\nhelp: add rollback with its mechanism, location, retention and owner", pass.Plan.ID.V, pass.Plan.Target.V)
 		}
 		return nil
 	},

@@ -28,7 +28,7 @@ var Missing = &rules.Rule{
 		p := pass.Plan
 		switch v := p.Validation; {
 		case v == nil:
-			pass.Reportf(pass.PlanStart(), "plan %q has no validation section: the staged range of %q would be published with nothing deciding whether it is right\nhelp: add validation.checks, each with a query and a numeric pass criterion, before the run", p.ID.V, p.Target.V)
+			pass.ReportAbsentf("plan %q has no validation section: the staged range of %q would be published with nothing deciding whether it is right\nhelp: add validation.checks, each with a query and a numeric pass criterion, before the run", p.ID.V, p.Target.V)
 		case len(v.Checks) == 0:
 			pass.Reportf(v.Key, "validation has no checks: the staged range of %q would be published with nothing deciding whether it is right\nhelp: add validation.checks, each with a query and a numeric pass criterion, before the run", p.Target.V)
 		}
