@@ -520,8 +520,11 @@ func (sc *tokenScan) clauseEnd(i, to int, from bool) int {
 // where it ends.
 func (sc *tokenScan) where(i, to int, b *scanBlock, c scanCtx) int {
 	end := sc.clauseEnd(i, to, false)
+	before := len(sc.tf.Conds)
 	cond := sc.cond(i, end, c.sub, b.top)
-	sc.tf.Conds[len(sc.tf.Conds)-1].Where = true
+	if len(sc.tf.Conds) > before { // an empty WHERE has no condition
+		sc.tf.Conds[before].Where = true
+	}
 	if f := b.from; f != nil {
 		alone := f.Items == 1 && f.First >= 0
 		for _, j := range b.joins {

@@ -54,8 +54,11 @@ func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nul
 			i++
 		case sc.Word(i) == "ON":
 			end := sc.onEnd(i+1, to)
+			before := len(sc.tf.Conds)
 			f.Ons = append(f.Ons, sc.cond(i+1, end, c.sub, false).Conjuncts...)
-			sc.tf.Conds[len(sc.tf.Conds)-1].Join = true
+			if len(sc.tf.Conds) > before { // an empty ON has no condition
+				sc.tf.Conds[before].Join = true
+			}
 			sc.exprs(i+1, end, c)
 			i = end
 		default:
