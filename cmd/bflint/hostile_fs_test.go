@@ -238,3 +238,30 @@ func TestOutputDestinations(t *testing.T) {
 		t.Errorf("r.json was written by a refused run")
 	}
 }
+
+// The machine formats do not depend on the working directory: the same
+// folder linted from the repository's root and from a subfolder through
+// ../ gives the same JSON, findings and all.
+func TestMachineFormatsIgnoreTheWorkingDirectory(t *testing.T) {
+	dir := writeProject(t, map[string]string{
+		"analytics/load.sql":          "INSERT INTO analytics.fct_orders SELECT * FROM raw.orders;\n",
+		"analytics/staging/stage.sql": "INSERT INTO analytics.fct_refunds SELECT * FROM raw.refunds;\n",
+		"tools/readme.txt":            "not linted\n",
+	})
+	lint := func(wd, path string) string {
+		t.Helper()
+		t.Chdir(filepath.Join(dir, wd))
+		var stdout, stderr bytes.Buffer
+		run([]string{"--now", "2026-11-30", "--format", "json", "--fail-on", "never", path}, &stdout, &stderr)
+		return stdout.String()
+	}
+	fromRoot := lint(".", "analytics")
+	if !strings.Contains(fromRoot, `"file": "analytics/staging/stage.sql"`) {
+		t.Fatalf("from the root, the findings do not name analytics/staging/stage.sql:\n%s", fromRoot)
+	}
+	for _, c := range []struct{ wd, path string }{{"tools", "../analytics"}, {"analytics/staging", ".."}, {"analytics", "."}} {
+		if got := lint(c.wd, c.path); got != fromRoot {
+			t.Errorf("bflint %s in %s gives other JSON than from the root:\n%s\nwant:\n%s", c.path, c.wd, got, fromRoot)
+		}
+	}
+}
