@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/bflint/bflint/internal/outfile"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,11 +11,13 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/bflint/bflint/internal/outfile"
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/runcmd"
+	"github.com/bflint/bflint/reporters"
 	"golang.org/x/mod/module"
 	"golang.org/x/mod/semver"
 )
@@ -192,7 +193,28 @@ func initCommand(args []string, stdout io.Writer) error {
 	if err := outfile.Create(output, []byte(b.String()), 0o644); err != nil {
 		return inputErrorf("init -o: %v", err)
 	}
-	return nil
+	return reportWritten(stdout, "wrote "+output, []byte(b.String()), output)
+}
+
+// reportWritten says, once init has written a plan or an entry to a file,
+// what it did, how many answers are still TODO, and what to run next.
+func reportWritten(w io.Writer, did string, text []byte, path string) error {
+	todo := 0
+	for _, line := range strings.Split(string(text), "\n") {
+		if value, _, _ := strings.Cut(line, "#"); !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			todo += strings.Count(value, "TODO")
+		}
+	}
+	answers := fmt.Sprintf("%d answers are", todo)
+	if todo == 1 {
+		answers = "1 answer is"
+	}
+	msg := fmt.Sprintf("bflint init: %s; %s still TODO: fill them in, then run bflint %s to see what remains\n", did, answers, path)
+	if todo == 0 {
+		msg = fmt.Sprintf("bflint init: %s; run bflint %s to check it\n", did, path)
+	}
+	_, err := io.WriteString(w, reporters.Printable(msg))
+	return err
 }
 
 func validGrain(g plan.Grain) bool {

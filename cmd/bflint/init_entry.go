@@ -184,7 +184,10 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 		_, err := stdout.Write(b.Bytes())
 		return err
 	}
-	return writeEntry(output, filepath.Join(obj.Dir, bqetl.FileName), id, sk.Date, b.Bytes())
+	if err := writeEntry(output, filepath.Join(obj.Dir, bqetl.FileName), id, sk.Date, b.Bytes()); err != nil {
+		return err
+	}
+	return reportWritten(stdout, fmt.Sprintf("added the entry of %s to the top of %s", sk.Date, output), b.Bytes(), output)
 }
 
 // entryNotes says, for the table's metadata, what bqetl will do with the

@@ -78,7 +78,9 @@ func TestInitEntryIntoBackfillFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	args := []string{"--target", "shop-prod.orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-20", "-o", file}
-	if code, stdout, stderr := runInit(t, args...); code != 0 || stdout != "" {
+	// On success it says what it did, what is left and what to run next.
+	if code, stdout, stderr := runInit(t, args...); code != 0 ||
+		stdout != "bflint init: added the entry of 2026-12-03 to the top of "+file+"; 1 answer is still TODO: fill them in, then run bflint "+file+" to see what remains\n" {
 		t.Fatalf("init -o: exit %d, stdout %q, stderr %s", code, stdout, stderr)
 	}
 	after, err := os.ReadFile(file)
