@@ -112,6 +112,16 @@ func ModelLine(res *rules.Result) string {
 	return ModelCounts(c) + "; bflint models lists them"
 }
 
+// PlanHint tells a run over a dbt project or a bigquery-etl tree that
+// linted no plan how to start one; "" when a plan was linted or there is
+// no model to plan for.
+func PlanHint(res *rules.Result) string {
+	if res.Inputs.Plans > 0 || res.Inputs.Entries > 0 || len(res.Models) == 0 {
+		return ""
+	}
+	return "no backfill plan among these files: bflint init --target MODEL --start DATE --end DATE -o FILE writes one, filled from the project"
+}
+
 // ModelCounts is "412 dbt models: 380 can be backfilled by range, 31
 // only by a full refresh (clock 25, high-water mark 6), 1 appends on a
 // re-run".

@@ -1,6 +1,7 @@
 package reporters
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/bflint/bflint/rules"
@@ -61,5 +62,23 @@ func TestSummaryNamesInputs(t *testing.T) {
 	res := &rules.Result{Inputs: rules.Inputs{Plans: 1}, Errors: []rules.InternalError{{}}}
 	if got, want := Summary(res), "no findings in 1 plan; 1 internal error"; got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
+	}
+}
+
+// A run over models with no plan among its files is told how to start one.
+func TestPlanHint(t *testing.T) {
+	models := []rules.Model{{}}
+	for _, tt := range []struct {
+		res  *rules.Result
+		want bool
+	}{
+		{&rules.Result{Models: models}, true},
+		{&rules.Result{Models: models, Inputs: rules.Inputs{Plans: 1}}, false},
+		{&rules.Result{Models: models, Inputs: rules.Inputs{Entries: 2}}, false},
+		{&rules.Result{}, false},
+	} {
+		if got := PlanHint(tt.res); (got != "") != tt.want || tt.want && !strings.Contains(got, "bflint init --target MODEL") {
+			t.Errorf("PlanHint(%+v) = %q", tt.res.Inputs, got)
+		}
 	}
 }

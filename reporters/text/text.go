@@ -82,6 +82,9 @@ func Write(w io.Writer, res *rules.Result, opts Options) error {
 	if line := reporters.ModelLine(res); line != "" && !opts.Verdict {
 		fmt.Fprintln(bw, line)
 	}
+	if line := reporters.PlanHint(res); line != "" && !opts.Verdict {
+		fmt.Fprintln(bw, line)
+	}
 	// bufio keeps the first write error and turns later writes into no-ops,
 	// so checking Flush alone is enough.
 	return bw.Flush()
