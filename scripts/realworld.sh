@@ -124,7 +124,9 @@ for src in "${sources[@]}"; do
     continue
   fi
   echo "  $(grep '^bflint: SQL coverage' "$out/stats" | sed 's/^bflint: //')"
-  echo "  $measured; $(grep -c '' "$out/report.txt") report lines; $(tail -1 "$out/report.txt")"
+  # The line that counts the models, else the report's last line.
+  last=$(grep -E '^[0-9,]+ models?: ' "$out/report.txt" | tail -1 || true)
+  echo "  $measured; $(grep -c '' "$out/report.txt") report lines; ${last:-$(tail -1 "$out/report.txt")}"
   echo "  findings per rule:"
   if command -v jq >/dev/null; then
     # Counted from the JSON report, which also holds the findings the
