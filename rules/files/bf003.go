@@ -2,6 +2,7 @@ package files
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/rules"
@@ -46,16 +47,21 @@ rollback:
 			switch {
 			case pass.Plan != nil:
 			case errors.As(err, &folder):
-				pass.Reportf(pass.Unit.File.Pos(0), "cannot list folder: %v: no file below it was linted", err)
+				pass.Reportf(pass.Unit.File.Pos(0), "cannot list folder: %v: no file below it was linted\nhelp: make the folder readable, or leave it out with exclude: in .bflint.yaml", err)
 			default:
-				pass.Reportf(pass.Unit.File.Pos(0), "cannot read SQL file: %v", err)
+				pass.Reportf(pass.Unit.File.Pos(0), "cannot read SQL file: %v\nhelp: make it a readable regular file, or leave it out with exclude: in .bflint.yaml", err)
 			}
 			return nil
 		}
 		if pass.Plan != nil {
 			for _, ref := range pass.Plan.Paths {
-				if ref.Err != nil {
+				switch {
+				case ref.Err == nil:
+				case strings.Contains(ref.Err.Error(), "did you mean"):
+					// The suggestion is the fix.
 					pass.Reportf(ref.Value.Value, "%s %q %v", ref.Key, ref.Value.V, ref.Err)
+				default:
+					pass.Reportf(ref.Value.Value, "%s %q %v\nhelp: name a file of the project, relative to the plan's folder, or add the file", ref.Key, ref.Value.V, ref.Err)
 				}
 			}
 		}
@@ -67,7 +73,7 @@ rollback:
 					at = d.Manifest.Value
 				}
 			}
-			pass.Reportf(at, "the dbt artifact %s cannot be read, so ref() names, lineage and snapshot columns are unknown for this file: %v", path, err)
+			pass.Reportf(at, "the dbt artifact %s cannot be read, so ref() names, lineage and snapshot columns are unknown for this file: %v\nhelp: write it again with dbt parse, or delete it so that the project's own files are read", path, err)
 		}
 		return nil
 	},
