@@ -229,13 +229,13 @@ func TestNodeConfigPrefilter(t *testing.T) {
 }
 
 // The folders dbt_project.yml names may lie above the project, as a
-// repository's shared macros do, but never outside its work tree: a
+// repository's common macros do, but never outside its work tree: a
 // hostile file would make the walk the whole file system.
 func TestPathsStayInTheRepository(t *testing.T) {
 	repo := writeFiles(t, map[string]string{
 		".git/HEAD":                          "ref: refs/heads/main\n",
-		"shared/macros/cents.sql":            "{% macro cents(x) %}{{ x }} * 100{% endmacro %}",
-		"projects/shop/dbt_project.yml":      "name: shop\nmacro-paths: [\"macros\", \"../../shared/macros\", \"../../..\"]\nmodel-paths: [\"/models\"]\n",
+		"common/macros/cents.sql":            "{% macro cents(x) %}{{ x }} * 100{% endmacro %}",
+		"projects/shop/dbt_project.yml":      "name: shop\nmacro-paths: [\"macros\", \"../../common/macros\", \"../../..\"]\nmodel-paths: [\"/models\"]\n",
 		"projects/shop/macros/dollars.sql":   "{% macro dollars(x) %}{{ x }} / 100{% endmacro %}",
 		"projects/shop/models/orders.sql":    "select 1 as x",
 		"projects/shop/models/m/refunds.sql": "select 2 as x",
