@@ -304,32 +304,12 @@ func onlyJinja(src string, regions []Region) bool {
 	return blankSQL(src[at:])
 }
 
-// blankSQL reports whether s holds nothing but blanks, SQL comments,
-// Jinja comments and semicolons.
+// blankSQL reports whether s holds nothing but blanks, comments and
+// semicolons.
 func blankSQL(s string) bool {
-	for i := 0; i < len(s); {
-		switch {
-		case s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r' || s[i] == ';':
-			i++
-		case strings.HasPrefix(s[i:], "--"):
-			end := strings.IndexByte(s[i:], '\n')
-			if end < 0 {
-				return true
-			}
-			i += end
-		case strings.HasPrefix(s[i:], "/*"), strings.HasPrefix(s[i:], "{#"):
-			closer := "*/"
-			if s[i+1] == '#' {
-				closer = "#}"
-			}
-			end := strings.Index(s[i+2:], closer)
-			if end < 0 {
-				return false
-			}
-			i += 2 + end + 2
-		default:
-			return false
-		}
+	s = skipComments(s)
+	for strings.HasPrefix(s, ";") {
+		s = skipComments(s[1:])
 	}
-	return true
+	return s == ""
 }

@@ -154,7 +154,8 @@ func filterAt(src string, opts Options) int {
 	return -1
 }
 
-// skipComments drops the blanks and SQL comments text starts with: a
+// skipComments drops the blanks, SQL comments and Jinja comments text
+// starts with: a
 // filter's first line is its first line of SQL, not a comment about it.
 func skipComments(text string) string {
 	for {
@@ -166,8 +167,12 @@ func skipComments(text string) string {
 				continue
 			}
 			return text
-		case strings.HasPrefix(text, "/*"):
-			if i := strings.Index(text, "*/"); i >= 0 {
+		case strings.HasPrefix(text, "/*"), strings.HasPrefix(text, "{#"):
+			closer := "*/"
+			if text[1] == '#' {
+				closer = "#}" // a Jinja comment, which dbt drops
+			}
+			if i := strings.Index(text, closer); i >= 0 {
 				text = text[i+2:]
 				continue
 			}
