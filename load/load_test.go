@@ -134,5 +134,9 @@ func TestBqetlChecksAreReadWithTheTreeMacros(t *testing.T) {
 		if cov.Statements != want {
 			t.Errorf("with the check macros %v: statements read %v, want %v (parsed, tokens, not read)", withMacros, cov.Statements, want)
 		}
+		// Unread, the call is named where the reviewer looks.
+		if !withMacros && (len(cov.Unparsed) != 1 || cov.Unparsed[0].Construct != "a call to is_unique, whose SQL bflint did not read") {
+			t.Errorf("without the check macros: unparsed %+v, want the call to is_unique named", cov.Unparsed)
+		}
 	}
 }

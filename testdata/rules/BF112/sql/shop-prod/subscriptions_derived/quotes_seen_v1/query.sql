@@ -3,6 +3,7 @@
 SELECT
   t.trade_id,
   @submission_date AS submission_date,
+  CURRENT_TIMESTAMP() AS loaded_at,  -- an audit column: it decides no row, read from tokens too
   IF(t.settled_at < CURRENT_TIMESTAMP(), 'settled', 'open') AS state  -- want BF112 "compares t.settled_at with CURRENT_TIMESTAMP.*\\(analysed from tokens: the statement did not parse\\)"
 FROM
   shop.trades AS t
