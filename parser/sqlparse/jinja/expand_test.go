@@ -240,3 +240,24 @@ where a > (select max(a) from {{ this }}) -- only new rows
 		t.Errorf("incremental reading %q, want %q", got["incremental"], want)
 	}
 }
+
+// What may stand around a model's Jinja for its SQL to be all the
+// macros': blanks, comments of every kind (one that ends the file too)
+// and semicolons.
+func TestBlankSQL(t *testing.T) {
+	for s, want := range map[string]bool{
+		"":                         true,
+		" \n\t;\n":                 true,
+		"-- a note\n/* more */ ;":  true,
+		"{# dbt drops it #}\n":     true,
+		"// Snowflake's comment":   true,
+		"-- the last line, no end": true,
+		"/* never closed":          false,
+		"select 1":                 false,
+		"-- note\nwith x as (":     false,
+	} {
+		if got := blankSQL(s); got != want {
+			t.Errorf("blankSQL(%q) = %v, want %v", s, got, want)
+		}
+	}
+}

@@ -166,7 +166,7 @@ func skipComments(text string) string {
 				text = text[i+1:]
 				continue
 			}
-			return text
+			return "" // a comment to the end
 		case strings.HasPrefix(text, "/*"), strings.HasPrefix(text, "{#"):
 			closer := "*/"
 			if text[1] == '#' {
