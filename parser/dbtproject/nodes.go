@@ -107,7 +107,11 @@ func (f *sqlFile) scan(read func(string) ([]byte, error), macros map[string]jinj
 		f.err = source.Cause(err)
 		return
 	}
-	src := string(b)
+	f.scanText(string(b), macros, vars)
+}
+
+// scanText is scan of the file's text.
+func (f *sqlFile) scanText(src string, macros map[string]jinja.Macro, vars map[string]jinja.Value) {
 	if f.python {
 		if loc := pythonConfig.FindStringIndex(src); loc != nil {
 			// dbt.config(...) takes keyword arguments as config() does.
@@ -128,8 +132,10 @@ func (f *sqlFile) scan(read func(string) ([]byte, error), macros map[string]jinj
 	regions := jinja.Regions(src)
 	// A macro the model calls may configure it; the model's own config()
 	// comes after, and wins.
-	f.configs = append(jinja.MacroConfigKeys(src, regions, macros, vars), jinja.ConfigKeys(src, regions)...)
-	f.sources = sourceCalls(src, regions)
+	// What is kept outlives the scan: a project holds every model's
+	// config for the run, and a substring would hold its whole file.
+	f.configs = detachedKeys(append(jinja.MacroConfigKeys(src, regions, macros, vars), jinja.ConfigKeys(src, regions)...))
+	f.sources = detachedCalls(sourceCalls(src, regions))
 	if f.kind != manifest.Snapshot {
 		return
 	}
@@ -146,6 +152,50 @@ func (f *sqlFile) scan(read func(string) ([]byte, error), macros map[string]jinj
 			open = nil
 		}
 	}
+}
+
+// detachedKeys copies the text of keys out of the file they were read
+// from.
+func detachedKeys(keys []jinja.ConfigKey) []jinja.ConfigKey {
+	for i := range keys {
+		keys[i].Key = strings.Clone(keys[i].Key)
+		keys[i].Value = detachedValue(keys[i].Value)
+	}
+	return keys
+}
+
+func detachedValue(v jinja.Value) jinja.Value {
+	v.Text = strings.Clone(v.Text)
+	if v.Items != nil {
+		items := make([]jinja.Value, len(v.Items))
+		for i, it := range v.Items {
+			items[i] = detachedValue(it)
+		}
+		v.Items = items
+	}
+	if v.Keys != nil {
+		keys := make([]string, len(v.Keys))
+		for i, k := range v.Keys {
+			keys[i] = strings.Clone(k)
+		}
+		v.Keys = keys
+	}
+	return v
+}
+
+// detachedCalls copies the text of calls out of the file they were read
+// from.
+func detachedCalls(calls []jinja.RelationCall) []jinja.RelationCall {
+	for i := range calls {
+		c := &calls[i]
+		c.Kind, c.Text = strings.Clone(c.Kind), strings.Clone(c.Text)
+		for _, args := range [][]string{c.Args, c.Partial} {
+			for j := range args {
+				args[j] = strings.Clone(args[j])
+			}
+		}
+	}
+	return calls
 }
 
 // sourceCalls are the source() calls written in a template, their
@@ -194,6 +244,7 @@ func (f *sqlFile) readRelations(opts jinja.Options, read func(string) ([]byte, e
 	case strings.Contains(src, "{"):
 		f.refs = relations(src, jinja.Regions(src), opts)
 	}
+	f.refs = detachedCalls(f.refs)
 }
 
 // relations are the ref() and source() calls of a model. Most models call
