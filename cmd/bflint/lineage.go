@@ -377,6 +377,9 @@ func writeBackfill(bw *bufio.Writer, g *lineage.Graph, m *manifest.Manifest, r *
 	if n := count(bqetl.Deprecated); n > 0 {
 		notes = append(notes, fmt.Sprintf("%d deprecated table(s) need none", n))
 	}
+	if n := count(bqetl.Unscheduled); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d table(s) no DAG schedules need none", n))
+	}
 	text := ""
 	if len(notes) > 0 {
 		text = "; " + strings.Join(notes, "; ")

@@ -282,6 +282,7 @@ func TestLineageBqetlTree(t *testing.T) {
     "shop-prod.orders.all_stores",
     "shop-prod.orders.orders",
     "shop-prod.orders_derived.daily_totals_v1",
+    "shop-prod.orders_derived.manual_totals_v1",
     "shop-prod.orders_derived.order_counts_v1",
     "shop-prod.orders_derived.orders_archive_v1",
     "shop-prod.orders_derived.orders_by_channel_v1",
@@ -292,6 +293,7 @@ func TestLineageBqetlTree(t *testing.T) {
     "shop-prod.orders_derived.orders_by_channel_v1",
     "shop-prod.orders_derived.orders_archive_v1",
     "shop-prod.orders_derived.order_counts_v1",
+    "shop-prod.orders_derived.manual_totals_v1",
     "shop-prod.orders_derived.daily_totals_v1",
     "shop-prod.orders_derived.revenue_monthly_v1",
     "shop-prod.orders_derived.outlet_revenue_v1"
@@ -317,13 +319,14 @@ func TestLineageBqetlTree(t *testing.T) {
 	}
 	for _, line := range []string{
 		"├── shop-prod.orders.orders (view)",
-		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental, insert_overwrite) [rebuild 4]",
+		"│   └── shop-prod.orders_derived.daily_totals_v1 (incremental, insert_overwrite) [rebuild 5]",
+		"├── shop-prod.orders_derived.manual_totals_v1 (unscheduled) [rebuild 4]",
 		"├── shop-prod.orders_derived.orders_archive_v1 (deprecated) [rebuild 2]",
-		"Backfill entries needed, in the order above (3 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none:",
+		"Backfill entries needed, in the order above (3 incremental tables); the 1 table written whole is recomputed by its next scheduled run; 1 deprecated table(s) need none; 1 table(s) no DAG schedules need none:",
 		"│   ├── shop-prod.orders.all_stores (view, union)",
 		"Through a union only (1 incremental table(s)): each reads the target through a view marked union that combines it with other relations; whether it reads the target's rows depends on its filters:",
 		"  shop-prod.orders_derived.outlet_revenue_v1",
-		"Through views: 3 of the 6 tables read the target only through views or other tables; 3 read it directly.",
+		"Through views: 3 of the 7 tables read the target only through views or other tables; 4 read it directly.",
 	} {
 		if !strings.Contains(stdout, line+"\n") {
 			t.Errorf("output lacks %q:\n%s", line, stdout)

@@ -130,6 +130,16 @@ func TestCorrects(t *testing.T) {
 		{"sales_channel values are missing before the launch", false},
 		{"Fix missing sales_channel", true},
 		{"Backfill for the dashboard", false},
+		// Plain corrections, whatever else the entry fills.
+		{"Backfill dates where error in query caused Pocket clicks to be 0.", true},
+		{"Fix some known issues and populate the new ended_reason field", true},
+		{"Update historical records after some ETL join conditions were corrected", true},
+		{"Backfill downstream of attribution_clients_v1 logic update", true},
+		{"Backfill due to upstream query change.", true},
+		{"Need to redo backfill to make sure the data matches the query.", true},
+		{"Exclude some nonsensical subscription attribution values", true},
+		// A run that failed is not a correction of rows.
+		{"The previous backfill failed, possibly due to Kubernetes errors. Trying again.", false},
 	}
 	for _, tt := range tests {
 		e := &Entry{}

@@ -210,6 +210,9 @@ func (e *Entry) Corrects() bool {
 		return false
 	}
 	reason := strings.ToLower(e.Reason.V)
+	if plainCorrection.MatchString(reason) {
+		return true
+	}
 	return !newData.MatchString(reason) && correction.MatchString(reason)
 }
 
@@ -218,8 +221,14 @@ var (
 	// of a field; a field is also named by itself, as in "install_source
 	// missing period" (a column added after the dates it fills).
 	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field|\b[a-z][a-z0-9]*(_[a-z0-9]+)+ (values? )?(is |are |was |were )?missing\b`)
-	// correction are the words of a reason for rows that were wrong.
-	correction = regexp.MustCompile(`\bfix|\bbug\b|incorrect|\bwrong\b|duplicat|inflated|logic change|\brevert|\bmissing\b|recompute|reprocess|corrupt|broken|erroneous`)
+	// plainCorrection are the words of a reason for rows that were
+	// wrong, whatever else the entry fills: "fix some known issues and
+	// populate the new field" still corrects rows other tables read.
+	plainCorrection = regexp.MustCompile(`\bfix|\bbug\b|incorrect|\bwrong\b|duplicat|inflated|corrupt|erroneous|\bcorrected\b|nonsensical|\berrors? (in|caus)|\bcaused\b.*\bto (be|show)\b|(logic|query) (change|update)|\brevert|\brepopulate|\bredo\b`)
+	// correction are the words of a reason for rows that were wrong or
+	// absent, unless the reason is also a first fill: a reason naming
+	// a new field as missing fills it.
+	correction = regexp.MustCompile(`\bmissing\b|recompute|reprocess|broken`)
 )
 
 // Settled reports whether the entry is Complete or Cancelled: its run, if

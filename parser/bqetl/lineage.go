@@ -105,7 +105,7 @@ func ReadLineageCached(root string, references bool, cacheDir string) (*Lineage,
 
 // lineageVersion changes when assemble reads more of a tree, so that
 // lineages cached by an earlier bflint are read again.
-const lineageVersion = 2
+const lineageVersion = 3
 
 func assemble(root string, objects []Object, references bool) *manifest.Manifest {
 	parents := make([][]string, len(objects))
@@ -133,8 +133,20 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 	wg.Wait()
 
 	defined := make(map[string]bool, len(objects))
+	// Names read from SQL and references are folded to lower case; a
+	// folder may keep capitals (fx_share_of_private_URI_loads_v1), and
+	// its readers' edges must reach the object the folder defines.
+	named := make(map[string]string, len(objects))
 	for _, o := range objects {
 		defined[o.Name] = true
+		named[strings.ToLower(o.Name)] = o.Name
+	}
+	for _, ps := range parents {
+		for j, p := range ps {
+			if name, ok := named[p]; ok {
+				ps[j] = name
+			}
+		}
 	}
 	nodes := make([]*manifest.Node, 0, len(objects))
 	sources := map[string]bool{}
@@ -170,7 +182,8 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 // reaches it only through a backfill; "table" for a table its query
 // writes whole on every run (date_partition_parameter: null, or no time
 // partitioning), which the next scheduled run recomputes from corrected
-// data by itself; Deprecated for a table no longer maintained. The
+// data by itself; Deprecated for a table no longer maintained;
+// Unscheduled for a partitioned table no DAG of the tree runs. The
 // strategy of an incremental table is dbt's word for what bqetl does with
 // a run's rows: insert_overwrite (the partition replaced), or append
 // (--append_table).
@@ -184,6 +197,8 @@ func materialization(o Object, meta []byte) (materialized, strategy string) {
 		return Deprecated, ""
 	case t.Partitioning.V == "" || t.Null:
 		return "table", ""
+	case !t.Scheduled:
+		return Unscheduled, ""
 	case t.Appends.Set:
 		return "incremental", "append"
 	}
@@ -194,6 +209,13 @@ func materialization(o Object, meta []byte) (materialized, strategy string) {
 // deprecated: no longer maintained, it needs no backfill of its own, and
 // lineage still shows it.
 const Deprecated = "deprecated"
+
+// Unscheduled is the materialization of a partitioned table whose
+// metadata.yaml names no DAG (no scheduling.dag_name): its partitions are
+// written by hand or by a job outside the tree, never by a bqetl run, so
+// no backfill entry of the tree can be asked of it, and lineage still
+// shows it.
+const Unscheduled = "unscheduled"
 
 // relationNode is the node of the relation project.dataset.name.
 func relationNode(name, kind string) *manifest.Node {

@@ -42,6 +42,9 @@ type Table struct {
 	// takes a date (or other values) that way, not only through
 	// date_partition_parameter.
 	Parameters bool
+	// Scheduled is set when scheduling.dag_name names the DAG that runs
+	// the query: without one no bqetl run computes the table's partitions.
+	Scheduled bool
 	// Owners are the table's owners, the people an entry's watchers
 	// usually are.
 	Owners []string
@@ -165,6 +168,9 @@ func readTable(content []byte, at func(line, col int) token.Pos) *Table {
 	}
 	if _, v := lookup(root, "scheduling", "parameters"); v != nil && v.Kind == yaml.SequenceNode && len(v.Content) > 0 {
 		t.Parameters = true
+	}
+	if _, v := lookup(root, "scheduling", "dag_name"); v != nil && v.Kind == yaml.ScalarNode && strings.TrimSpace(v.Value) != "" {
+		t.Scheduled = true
 	}
 	if _, v := lookup(root, "owners"); v != nil && v.Kind == yaml.SequenceNode {
 		for _, o := range v.Content {

@@ -1,6 +1,7 @@
 package bqetl
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -25,6 +26,7 @@ func TestObjectsAndRoot(t *testing.T) {
 		"shop-prod.orders.all_stores view.sql",
 		"shop-prod.orders.orders view.sql",
 		"shop-prod.orders_derived.daily_totals_v1 query.sql",
+		"shop-prod.orders_derived.manual_totals_v1 query.sql",
 		"shop-prod.orders_derived.order_counts_v1 query.sql",
 		"shop-prod.orders_derived.orders_archive_v1 query.sql",
 		"shop-prod.orders_derived.orders_by_channel_v1 query.sql",
@@ -148,12 +150,15 @@ func TestMaterialization(t *testing.T) {
 	cases := []struct {
 		meta, want string
 	}{
-		{"bigquery:\n  time_partitioning:\n    type: day\n    field: d\n", "incremental"},
+		{"bigquery:\n  time_partitioning:\n    type: day\n    field: d\nscheduling:\n  dag_name: bqetl_shop\n", "incremental"},
+		// No DAG runs it: its partitions are no bqetl run's to recompute.
+		{"bigquery:\n  time_partitioning:\n    type: day\n    field: d\n", Unscheduled},
+		{"bigquery:\n  time_partitioning:\n    type: day\nscheduling:\n  depends_on_past: false\n", Unscheduled},
 		{"bigquery:\n  time_partitioning:\n    type: day\nscheduling:\n  date_partition_parameter: null\n", "table"},
 		{"friendly_name: no partitioning\n", "table"},
 		{"deprecated: true\nbigquery:\n  time_partitioning:\n    type: day\n", Deprecated},
 		{"labels:\n  deprecated: true\nbigquery:\n  time_partitioning:\n    type: day\n", Deprecated},
-		{"labels:\n  deprecated: false\nbigquery:\n  time_partitioning:\n    type: day\n", "incremental"},
+		{"labels:\n  deprecated: false\nbigquery:\n  time_partitioning:\n    type: day\nscheduling:\n  dag_name: bqetl_shop\n", "incremental"},
 		{"not: [yaml", "table"},
 	}
 	for _, c := range cases {
@@ -166,12 +171,42 @@ func TestMaterialization(t *testing.T) {
 	}
 	// What bqetl does with a run's rows, in dbt's words.
 	for meta, want := range map[string]string{
-		"bigquery:\n  time_partitioning:\n    type: day\n":                                             "insert_overwrite",
-		"scheduling:\n  arguments: [--append_table]\nbigquery:\n  time_partitioning:\n    type: day\n": "append",
-		"scheduling:\n  date_partition_parameter: null\n":                                              "",
+		"bigquery:\n  time_partitioning:\n    type: day\nscheduling:\n  dag_name: bqetl_shop\n":                                "insert_overwrite",
+		"scheduling:\n  dag_name: bqetl_shop\n  arguments: [--append_table]\nbigquery:\n  time_partitioning:\n    type: day\n": "append",
+		"scheduling:\n  date_partition_parameter: null\n":                                                                      "",
 	} {
 		if _, got := materialization(table, []byte(meta)); got != want {
 			t.Errorf("strategy of %q = %q, want %q", meta, got, want)
 		}
+	}
+}
+
+// A folder may keep capitals; SQL names are read folded, and the edge
+// from a table's reader must still reach it.
+func TestLineageKeepsCapitalizedTables(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "sql")
+	files := map[string]string{
+		"shop-prod/web_derived/share_of_URI_loads_v1/query.sql": "SELECT submission_date FROM `shop-prod.web_stable.loads_v1` WHERE submission_date = @submission_date",
+		"shop-prod/web/share_of_URI_loads/view.sql":             "CREATE OR REPLACE VIEW `shop-prod.web.share_of_URI_loads` AS SELECT * FROM `shop-prod.web_derived.share_of_URI_loads_v1`",
+	}
+	for name, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := ReadLineage(root, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	view := l.Manifest.Node("shop-prod.web.share_of_URI_loads")
+	if view == nil {
+		t.Fatal("the view is no node")
+	}
+	if want := []string{"shop-prod.web_derived.share_of_URI_loads_v1"}; !slices.Equal(view.DependsOn.Nodes, want) {
+		t.Errorf("the view depends on %v, want %v", view.DependsOn.Nodes, want)
 	}
 }

@@ -32,8 +32,8 @@ var UnlistedDownstream = &rules.Rule{
 			"a logic change; not a first fill of a table or a column, including a reason that names a column as missing), every " +
 			"incremental table built from the target (through views and tables written whole) needs an entry of its own, dated on or " +
 			"after this one and covering some of its dates; " +
-			"one finding per entry names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
-			"required; the tables a query.py builds are not read, so what they read from the target is not known. A table reached " +
+			"one finding per entry names them, except the tables reached only through a table whose own later entry is a correction too: that entry's finding names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
+			"required, nor is a table no DAG runs (a metadata.yaml without scheduling.dag_name: its partitions are written outside the tree) or a deprecated one; the tables a query.py builds are not read, so what they read from the target is not known. A table reached " +
 			"only through a view that unions the target with other relations (a per-app or per-channel view) is not counted: whether " +
 			"it reads the target's rows depends on the values it filters on, which bflint does not follow; bflint lineage lists such " +
 			"tables apart, and a table that does read them is missed. For a Complete " +

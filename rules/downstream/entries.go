@@ -31,18 +31,28 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 		return nil
 	}
 	later := laterEntries(pass, l)
-	ps, required := entryRebuilds(pass, l, target, e)
-	missing := slices.DeleteFunc(required, func(id string) bool {
+	// following is the entry of a table that backfills it after this
+	// one over some of its dates, nil when none does.
+	following := func(id string) *bqetl.Planned {
 		for _, other := range later[id] {
 			if other.Entry.Date.T.Before(e.Date.T) {
 				break
 			}
 			if other.Follows(pl) {
-				return true
+				return other
 			}
 		}
-		return false
-	})
+		return nil
+	}
+	// A table whose following entry is itself a correction answers for
+	// the tables built from it: BF801 on that entry names those missing,
+	// so they are not named again under every entry upstream.
+	handedOver := func(id string) bool {
+		other := following(id)
+		return other != nil && other.Entry.Corrects()
+	}
+	ps, required := entryRebuilds(pass, l, target, e, handedOver)
+	missing := slices.DeleteFunc(required, func(id string) bool { return following(id) != nil })
 	if len(missing) == 0 {
 		return nil
 	}
@@ -109,9 +119,15 @@ type laterEntriesKey struct{ g *lineage.Graph }
 // that keep partitions computed from its rows, with the paths that reach
 // them: tables reached only through a view unioning several relations
 // may read none of the corrected rows and are left out, as are, for a
-// Complete entry, tables created since its day (createdBefore).
-func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry) (*paths, []string) {
-	avoid := bqetl.UnionViews(l.m)
+// Complete entry, tables created since its day (createdBefore), and the
+// tables reached only through one handedOver says answers for them (nil:
+// none does).
+func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry, handedOver func(id string) bool) (*paths, []string) {
+	union := bqetl.UnionViews(l.m)
+	avoid := union
+	if handedOver != nil {
+		avoid = func(id string) bool { return union(id) || handedOver(id) }
+	}
 	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
 	var required []string
 	for _, id := range l.g.RebuildAvoiding(target, avoid) {
