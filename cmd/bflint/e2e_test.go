@@ -195,6 +195,10 @@ func TestBqetlEntryAlone(t *testing.T) {
 		!strings.Contains(out, "backfill.yaml:22:1:") {
 		t.Errorf("want two BF801, on the 2026-04-02 entry (line 14, with the table created later) and the 2026-03-10 one (line 22); got:\n%s", out)
 	}
+	// Both entries are Complete and judged without history: each says so.
+	if n := strings.Count(out, "git history before 2026-"); n != 2 {
+		t.Errorf("want both findings to say the history could not be read; got:\n%s", out)
+	}
 }
 
 // TestBqetlHistory lints a bigquery-etl tree in a git repository whose
@@ -233,5 +237,8 @@ func TestBqetlHistory(t *testing.T) {
 	out := stdout.String()
 	if n := strings.Count(out, "[BF801 "); n != 1 || !strings.Contains(out, "orders_v1/backfill.yaml:14:1: error: 2 incremental tables built from shop-prod.orders_derived.orders_v1 keep the partitions computed from its uncorrected rows") {
 		t.Errorf("want one BF801, on the 2026-04-02 entry and without orders_by_channel_v1; got:\n%s", out)
+	}
+	if strings.Contains(out, "could not be read") {
+		t.Errorf("the history was read, and a finding says it was not:\n%s", out)
 	}
 }

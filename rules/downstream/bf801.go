@@ -39,7 +39,7 @@ var UnlistedDownstream = &rules.Rule{
 			"tables apart, and a table that does read them is missed. For a Complete " +
 			"entry in a git repository, a table created on or after the entry's date (its folder absent from the last commit " +
 			"before that day) is not counted: it computed every partition from corrected rows. Outside git, or when the " +
-			"history does not reach back to that day, every table is counted; a table created between the entry's date and its " +
+			"history does not reach back to that day, every table is counted and the finding says so; a table created between the entry's date and its " +
 			"completion and filled from the uncorrected rows in that time is missed.",
 		Bad: rules.Example{Lang: "yaml", Text: `target: model.shop.fct_orders
 downstream:

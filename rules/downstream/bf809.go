@@ -69,7 +69,7 @@ func entryRangeShort(pass *rules.Pass, pl *bqetl.Planned) {
 	if target == "" {
 		return
 	}
-	ps, required := entryRebuilds(pass, l, target, e, nil)
+	ps, required, _ := entryRebuilds(pass, l, target, e, nil)
 	var short []string
 	for _, id := range required {
 		// The partitions after the entry's day are computed by the

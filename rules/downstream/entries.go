@@ -51,7 +51,7 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 		other := following(id)
 		return other != nil && other.Entry.Corrects()
 	}
-	ps, required := entryRebuilds(pass, l, target, e, handedOver)
+	ps, required, unknownHistory := entryRebuilds(pass, l, target, e, handedOver)
 	missing := slices.DeleteFunc(required, func(id string) bool { return following(id) != nil })
 	if len(missing) == 0 {
 		return nil
@@ -76,6 +76,9 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	tables, keep := fmt.Sprintf("%d incremental tables", len(missing)), "keep"
 	if len(missing) == 1 {
 		tables, keep = "1 incremental table", "keeps"
+	}
+	if unknownHistory {
+		list += fmt.Sprintf(" (the tree's git history before %s could not be read, so a table created since, whose partitions were all computed from corrected rows, is counted too)", e.Date.Raw)
 	}
 	pass.Reportf(e.Key, "%s built from %s %s the partitions computed from its uncorrected rows, and no entry dated %s or later backfills them over these dates: %s\nhelp: add an entry to each table's backfill.yaml once this one is complete",
 		tables, pl.Target, keep, e.Date.Raw, list)
@@ -121,24 +124,26 @@ type laterEntriesKey struct{ g *lineage.Graph }
 // may read none of the corrected rows and are left out, as are, for a
 // Complete entry, tables created since its day (createdBefore), and the
 // tables reached only through one handedOver says answers for them (nil:
-// none does).
-func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry, handedOver func(id string) bool) (*paths, []string) {
+// none does). unknownHistory is set when a Complete entry's tables were
+// kept because the tree's history could not tell when they were created.
+func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry, handedOver func(id string) bool) (ps *paths, required []string, unknownHistory bool) {
 	union := bqetl.UnionViews(l.m)
 	avoid := union
 	if handedOver != nil {
 		avoid = func(id string) bool { return union(id) || handedOver(id) }
 	}
-	ps := pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
-	var required []string
+	ps = pathsThrough(l, target, func(id string) bool { return l.carries(id) && !avoid(id) })
 	for _, id := range l.g.RebuildAvoiding(target, avoid) {
 		if l.g.Materialization(id) == "incremental" {
 			required = append(required, id)
 		}
 	}
-	if strings.EqualFold(e.Status.V, "Complete") {
-		required = createdBefore(pass, e.Date.T, required)
+	if strings.EqualFold(e.Status.V, "Complete") && len(required) > 0 {
+		var known bool
+		required, known = createdBefore(pass, e.Date.T, required)
+		unknownHistory = !known
 	}
-	return ps, required
+	return ps, required, unknownHistory
 }
 
 // createdBefore keeps the tables of missing the tree defined before the
@@ -147,14 +152,14 @@ func entryRebuilds(pass *rules.Pass, l *lookup, target string, e *bqetl.Entry, h
 // existed but read the corrected one through another source then (an
 // earlier version, since swapped for this one behind a view) is kept: the
 // partitions it computed then may hold the error the entry corrects.
-// Without the tree's history, every table is kept.
-func createdBefore(pass *rules.Pass, day time.Time, missing []string) []string {
+// Without the tree's history, every table is kept and known is false.
+func createdBefore(pass *rules.Pass, day time.Time, missing []string) (kept []string, known bool) {
 	if pass.Unit.DBT == nil || pass.Unit.DBT.History == nil {
-		return missing
+		return missing, false
 	}
 	defined, ok := pass.Unit.DBT.History.DefinedOn(day, missing)
 	if !ok {
-		return missing
+		return missing, false
 	}
-	return slices.DeleteFunc(missing, func(id string) bool { return !defined[id] })
+	return slices.DeleteFunc(missing, func(id string) bool { return !defined[id] }), true
 }
