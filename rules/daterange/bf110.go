@@ -2,6 +2,8 @@ package daterange
 
 import (
 	"slices"
+	"strings"
+	"time"
 
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/plan"
@@ -19,8 +21,9 @@ var RangeChangedAfterStart = &rules.Rule{
 		Title: "The dates of an entry that already ran were changed",
 		Why: "bqetl starts an entry's backfill about an hour after the entry is merged and runs it once, into a staging table named " +
 			"after the table and the entry date. Once that table exists the entry counts as running: editing start_date, end_date " +
-			"or excluded_dates afterwards computes nothing new, and completing the entry copies the dates that first ran while " +
-			"the file says otherwise. Add a new entry, dated the day it is written, for the dates that were missed, and complete or " +
+			"or excluded_dates afterwards computes nothing new, and completing the entry copies the dates the file holds then from " +
+			"a staging table that lacks the ones added. A range narrowed (a later start, an earlier end, a date newly excluded) " +
+			"only copies fewer of the partitions that ran and is no finding. Add a new entry, dated the day it is written, for the dates that were missed, and complete or " +
 			"cancel the first one as it stands. " +
 			"Checked only with --new-from-rev: the entry as it is is compared with the entry of the same date at that revision " +
 			"(the one merged, and so run); an entry that was cancelled there never ran, and neither did one that bqetl's own " +
@@ -55,23 +58,33 @@ var RangeChangedAfterStart = &rules.Rule{
 			return nil
 		}
 		e, was := pl.Entry, pl.Before
-		report := func(field plan.Date, key string, before string) {
-			pass.Reportf(field.Key, "%s was %s when this entry was merged, and its backfill ran then into %s; bqetl never runs an entry twice, so the new dates are not computed and completing the entry copies the dates that first ran\nhelp: restore %s and add a new entry for the dates missed",
-				key, before, pl.Staging, key)
+		// Only dates added matter: bqetl completes an entry by copying
+		// the dates the file holds then, so a narrowed range copies
+		// fewer of the partitions that ran, and nothing is lost.
+		report := func(field plan.Date, key, before, added string) {
+			pass.Reportf(field.Key, "%s was %s when this entry was merged, and its backfill ran then into %s; bqetl never runs an entry twice, so the dates added (%s) are not computed, and completing the entry copies them from a staging table that lacks them\nhelp: restore %s and add a new entry for the dates missed",
+				key, before, pl.Staging, added, key)
 		}
-		if e.StartDate.Valid() && was.StartDate.Valid() && !e.StartDate.T.Equal(was.StartDate.T) {
-			report(e.StartDate, "start_date", was.StartDate.Raw)
+		if e.StartDate.Valid() && was.StartDate.Valid() && e.StartDate.T.Before(was.StartDate.T) {
+			report(e.StartDate, "start_date", was.StartDate.Raw, span(e.StartDate.T, was.StartDate.T.AddDate(0, 0, -1)))
 		}
-		if e.EndDate.Valid() && was.EndDate.Valid() && !e.EndDate.T.Equal(was.EndDate.T) {
-			report(e.EndDate, "end_date", was.EndDate.Raw)
+		if e.EndDate.Valid() && was.EndDate.Valid() && e.EndDate.T.After(was.EndDate.T) {
+			report(e.EndDate, "end_date", was.EndDate.Raw, span(was.EndDate.T.AddDate(0, 0, 1), e.EndDate.T))
 		}
-		if now, before := dateSet(e.ExcludedDates), dateSet(was.ExcludedDates); !slices.Equal(now, before) {
+		now := dateSet(e.ExcludedDates)
+		var readded []string
+		for _, d := range dateSet(was.ExcludedDates) {
+			if !slices.Contains(now, d) && within(e, d) {
+				readded = append(readded, d)
+			}
+		}
+		if len(readded) > 0 {
 			at := e.ExcludedDates.Key
 			if !at.IsValid() {
 				at = e.Key
 			}
-			pass.Reportf(at, "excluded_dates changed after this entry was merged, and its backfill ran then into %s with the dates excluded as they were; bqetl never runs an entry twice, so the change computes nothing\nhelp: restore the list and add a new entry for the dates missed",
-				pl.Staging)
+			pass.Reportf(at, "excluded_dates no longer lists %s, excluded when this entry was merged and its backfill ran into %s; bqetl never runs an entry twice, so those dates are not computed, and completing the entry copies them from a staging table that lacks them\nhelp: restore the list and add a new entry for the dates missed",
+				strings.Join(readded, ", "), pl.Staging)
 		}
 		return nil
 	},
@@ -95,6 +108,23 @@ func refused(e *bqetl.Entry, t *bqetl.Table) bool {
 		return true
 	}
 	return t.DependsOnPast.V && !e.OverrideDependsOnPastEndDate.V && e.EndDate.Valid() && e.EndDate.T.Before(e.Date.T)
+}
+
+// span writes the days from..to, one day as itself.
+func span(from, to time.Time) string {
+	if !to.After(from) {
+		return from.Format(time.DateOnly)
+	}
+	return from.Format(time.DateOnly) + ".." + to.Format(time.DateOnly)
+}
+
+// within reports whether the day d (2006-01-02) is in the entry's range.
+func within(e *bqetl.Entry, d string) bool {
+	t, err := time.Parse(time.DateOnly, d)
+	if err != nil || !e.StartDate.Valid() || !e.EndDate.Valid() {
+		return false
+	}
+	return !t.Before(e.StartDate.T) && !t.After(e.EndDate.T)
 }
 
 // dateSet is a list of dates as sorted days.
