@@ -132,6 +132,19 @@ func (pl *Planned) Follows(first *Planned) bool {
 	return !e.StartDate.T.After(f.EndDate.T) && !f.StartDate.T.After(e.EndDate.T)
 }
 
+// RunsWholeTablePerDate reports whether an entry still to run runs a
+// query that writes the whole table (date_partition_parameter null, the
+// date passed as a parameter) once for each of several dates: each run
+// replaces all of the staging table, and the last to finish is what
+// completing the entry publishes (BF302).
+func (pl *Planned) RunsWholeTablePerDate() bool {
+	e, t := pl.Entry, pl.Table
+	if e.Settled() || !t.Null || !t.Parameters || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
+		return false
+	}
+	return e.StartDate.Valid() && e.EndDate.Valid() && e.EndDate.T.After(e.StartDate.T)
+}
+
 // OffsetDays is how far the partition each run writes lies from the date
 // it runs for: date_partition_offset, unless the entry ignores it. bqetl
 // applies offsets to daily partitions only.

@@ -115,10 +115,7 @@ func checkRunCommand(pass *rules.Pass) {
 // runs but publishes what one run would.
 func checkWholeTableEntry(pass *rules.Pass, pl *bqetl.Planned) {
 	e, t := pl.Entry, pl.Table
-	if e.Settled() || !t.Null || !t.Parameters || t.Offset.V != 0 || e.ReinitializeTable.V || e.OverrideDependsOnPastNullPartition.V {
-		return
-	}
-	if !e.StartDate.Valid() || !e.EndDate.Valid() || !e.EndDate.T.After(e.StartDate.T) {
+	if !pl.RunsWholeTablePerDate() {
 		return
 	}
 	// A partitioned table whose query takes a date most often computes
