@@ -347,6 +347,30 @@ func TestBriefBqetlEntries(t *testing.T) {
 	}
 }
 
+// A partitioned table whose query writes it whole: bqetl copies a
+// partitioned table date by date, finds no partition to copy and stops;
+// the brief says so instead of describing copies one by one.
+func TestBriefBqetlWholeTableQuery(t *testing.T) {
+	t.Chdir("../..")
+	const entries = "testdata/rules/BF102/bqetl/sql/shop-prod/ops_derived/table_sizes_v1/backfill.yaml"
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"brief", "--now", "2026-11-30T09:00:00Z", "--format", "json", entries}, &stdout, &stderr); code != exitClean {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var doc brief.Document
+	if err := json.Unmarshal(stdout.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if len(doc.Briefs) == 0 {
+		t.Fatal("no brief")
+	}
+	for _, b := range doc.Briefs {
+		if !strings.Contains(b.Moves.Window, "stops before copying anything") || strings.Contains(b.Moves.Window, "one by one") {
+			t.Errorf("window %q, want the completion that stops", b.Moves.Window)
+		}
+	}
+}
+
 // TestBriefOfSkeleton: the TODOs bflint init leaves are never stated as
 // answers; the brief says what is not stated, and the findings say why.
 func TestBriefOfSkeleton(t *testing.T) {

@@ -267,9 +267,16 @@ func entryMoves(u *rules.Unit, pl *bqetl.Planned, all []*plan.Plan) *Moves {
 	whole := pl.Entry.ReinitializeTable.V || pl.Table.Partitioning.V == ""
 	mv.Publish = &Publish{Mode: "per_partition", Mechanism: "bqetl backfill complete: each partition of the staging table copied over the table's"}
 	mv.Window = fmt.Sprintf("When the entry is marked Complete, bqetl clones %s to its backup, then copies the staging table's partitions over the table's one by one: while the copies run, consumers read some partitions corrected and some not.", pl.Target)
-	if whole {
+	switch {
+	case whole:
 		mv.Publish = &Publish{Mode: "whole_range", Mechanism: "bqetl backfill complete: the staging table copied over the whole table"}
 		mv.Window = fmt.Sprintf("When the entry is marked Complete, bqetl clones %s to its backup, then copies the staging table over the whole table in one copy: consumers see it change at one instant.", pl.Target)
+	case pl.Table.Null && pl.OffsetDays() == 0 && !pl.Entry.OverrideDependsOnPastNullPartition.V:
+		// bqetl copies a partitioned table date by date, and a query
+		// written whole (date_partition_parameter null) names no
+		// partition for any date: completing stops before the copy.
+		mv.Publish = &Publish{Mode: "whole_range", Mechanism: "bqetl backfill complete: stops with no partition to copy (the query writes the whole table); with reinitialize_table: true the staging table is copied over the whole table, once"}
+		mv.Window = fmt.Sprintf("%s is written whole by its query, so no date of the entry names a partition: bqetl backfill complete stops before copying anything ('Null partition found') and consumers keep the table as it was. Set reinitialize_table: true to have bqetl rebuild the table once in staging and copy it over the whole table in one copy.", pl.Target)
 	}
 	l := lineageOf(u)
 	target := l.resolve(pl.Target)
