@@ -588,6 +588,9 @@ type loader struct {
 	projectGraphs map[projectKey]*rules.DBT
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
 	trees map[string]*rules.DBT
+	// opened are the project files rules asked to read (DBT.Open).
+	opened   map[string]openedFile
+	openedMu sync.Mutex
 	// checkMacros are the data-check macros of bigquery-etl trees, by sql/
 	// folder, read when a checks.sql first asks.
 	checkMacros   map[string]map[string]jinja.Macro

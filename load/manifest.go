@@ -40,6 +40,7 @@ func (l *loader) manifest(path string) *rules.DBT {
 	}
 	d := &rules.DBT{Path: displayName(l.root, path)}
 	d.ProjectDir, _ = manifest.ProjectDir(filepath.Dir(path), "/")
+	d.Open = l.openProjectFile
 	d.Manifest, d.Err = manifest.LoadCached(path, l.cacheDir)
 	d.Err = relativeError(d.Err, d.Path)
 	if d.Err == nil {
@@ -72,4 +73,32 @@ func resolver(d *rules.DBT) func(kind string, args []string) string {
 		return nil
 	}
 	return d.Graph.RefRelation
+}
+
+// openProjectFile reads a project file a rule asks for once per run, and
+// places it in the file set under the name the user sees.
+func (l *loader) openProjectFile(path string) (*source.File, error) {
+	l.openedMu.Lock()
+	defer l.openedMu.Unlock()
+	if o, ok := l.opened[path]; ok {
+		return o.file, o.err
+	}
+	var o openedFile
+	// Raw bytes: dbt's checksum counts a byte-order mark too.
+	content, err := source.ReadRegular(path, maxFileSize)
+	if err != nil {
+		o.err = source.Cause(err)
+	} else {
+		o.file = source.Add(l.fset, displayName(l.root, path), content)
+	}
+	if l.opened == nil {
+		l.opened = map[string]openedFile{}
+	}
+	l.opened[path] = o
+	return o.file, o.err
+}
+
+type openedFile struct {
+	file *source.File
+	err  error
 }

@@ -288,6 +288,12 @@ func (ur *unitResult) runRule(r *Rule, u *Unit, s *Settings) {
 		if sev == SeverityDefault {
 			sev = r.Severity
 		}
+		// A finding placed at the plan's start for want of the section it
+		// is about would show the version line under it, which says
+		// nothing: it shows no line, as ReportAbsentf's do.
+		if u.Plan != nil && d.Pos == pass.PlanStart() && d.Pos == u.Plan.Version.Key {
+			d.Absent = true
+		}
 		pos, file := d.Pos, u.fileOf(d.Pos)
 		if file == nil {
 			// A position outside the unit is a bug in the rule; the finding

@@ -2,7 +2,9 @@ package rules
 
 import (
 	"errors"
+	"fmt"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -173,5 +175,35 @@ func TestParseDirective(t *testing.T) {
 		if strings.Join(names, ",") != c.names || reason != c.reason || ok != c.ok {
 			t.Errorf("ParseDirective(%q) = %v %q %v; want %s %q %v", c.text, names, reason, ok, c.names, c.reason, c.ok)
 		}
+	}
+}
+
+// A finding placed at the plan's version line for want of its section
+// shows no line under it; one at another key, or at a plan that starts
+// with another key, still does.
+func TestFindingAtVersionLineIsAbsent(t *testing.T) {
+	at := testRule("BF995", "at", func(p *Pass) error {
+		p.Reportf(p.SectionOr(p.Plan.After.Field), "no after")
+		p.Reportf(p.Plan.ID.Key, "on id")
+		return nil
+	})
+	fset := token.NewFileSet()
+	units := []*Unit{
+		planUnit(fset, "a.backfill.yaml", "bflint: 1\nid: a\n"),
+		planUnit(fset, "b.backfill.yaml", "id: b\nbflint: 1\n"),
+	}
+	var got []string
+	for _, f := range Run(fset, units, settings(at)).Findings {
+		got = append(got, fmt.Sprintf("%s %s absent=%v", f.File.Name, f.Message, f.Absent))
+	}
+	slices.Sort(got)
+	want := []string{
+		"a.backfill.yaml no after absent=true",
+		"a.backfill.yaml on id absent=false",
+		"b.backfill.yaml no after absent=false",
+		"b.backfill.yaml on id absent=false",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"go/token"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -75,9 +76,45 @@ type DBT struct {
 	// nodes' original_file_path values are relative; "" for a
 	// bigquery-etl tree.
 	ProjectDir string
+	// Open reads a file of the project (path absolute) and places it in
+	// the run's file set; nil when the loader offers none. The loader
+	// reads files; rules ask it through OpenFile.
+	Open func(path string) (*source.File, error)
+
+	openedMu sync.Mutex
+	opened   []*source.File
 
 	filesOnce sync.Once
 	files     map[string]string // original_file_path to unique_id
+}
+
+// OpenFile reads a file of the project (path absolute) so that a finding
+// can point into it; os.ErrNotExist when the loader offers no reading.
+func (d *DBT) OpenFile(path string) (*source.File, error) {
+	if d == nil || d.Open == nil {
+		return nil, os.ErrNotExist
+	}
+	f, err := d.Open(path)
+	if f != nil {
+		d.openedMu.Lock()
+		if !slices.Contains(d.opened, f) {
+			d.opened = append(d.opened, f)
+		}
+		d.openedMu.Unlock()
+	}
+	return f, err
+}
+
+// openedAt returns the file OpenFile read that holds pos, or nil.
+func (d *DBT) openedAt(pos token.Pos) *source.File {
+	d.openedMu.Lock()
+	defer d.openedMu.Unlock()
+	for _, f := range d.opened {
+		if f.Contains(pos) {
+			return f
+		}
+	}
+	return nil
 }
 
 // ModelAt returns the model or snapshot of the project's own package whose
@@ -254,6 +291,11 @@ func (u *Unit) fileOf(pos token.Pos) *source.File {
 	}
 	if tr := u.TargetRange; tr != nil && tr.File.Contains(pos) {
 		return tr.File
+	}
+	if u.DBT != nil {
+		if f := u.DBT.openedAt(pos); f != nil {
+			return f
+		}
 	}
 	if u.Plan != nil && u.Plan.Origin != nil {
 		for _, f := range u.Plan.Origin.Sources {

@@ -3,13 +3,14 @@ package downstream
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
-	"github.com/bflint/bflint/parser/source"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
+
+	"golang.org/x/tools/go/analysis"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/rules"
@@ -50,22 +51,24 @@ downstream:
 		if root == "" {
 			return nil
 		}
-		pos := pass.PlanStart()
-		if m := downstreamOf(pass.Plan).Manifest; m.Key.IsValid() {
-			pos = m.Key
-		}
+		key := downstreamOf(pass.Plan).Manifest.Key
 		for _, id := range onLineage(l, target) {
 			n := l.m.Node(id)
 			if n == nil || !checkable(l.m, n) {
 				continue
 			}
-			content, err := readRegular(filepath.Join(root, filepath.FromSlash(n.OriginalFilePath)))
-			if err != nil {
+			f, err := pass.Unit.DBT.OpenFile(filepath.Join(root, filepath.FromSlash(n.OriginalFilePath)))
+			if err != nil || strings.EqualFold(dbtChecksum(f.Content), n.Checksum.Checksum) {
 				continue
 			}
-			if !strings.EqualFold(dbtChecksum(content), n.Checksum.Checksum) {
-				pass.Reportf(pos, "%q has changed since the manifest was written: %s no longer matches the checksum dbt recorded, so the lineage bflint checked (what must be rebuilt, and in which order) may be wrong\nhelp: run dbt parse or dbt compile and lint again", id, n.OriginalFilePath)
+			d := rules.Diagnostic{}
+			d.Pos = pass.PlanStart()
+			if key.IsValid() {
+				d.Pos = key
 			}
+			d.Message = fmt.Sprintf("%q has changed since the manifest was written: %s no longer matches the checksum dbt recorded, so the lineage bflint checked (what must be rebuilt, and in which order) may be wrong\nhelp: run dbt parse or dbt compile and lint again", id, n.OriginalFilePath)
+			d.Related = []analysis.RelatedInformation{{Pos: f.Pos(0), Message: "changed after the manifest was written"}}
+			pass.Report(d)
 		}
 		return nil
 	},
@@ -93,14 +96,6 @@ func checkable(m *manifest.Manifest, n *manifest.Node) bool {
 	return n.Checksum.Name == "sha256" && n.Checksum.Checksum != "" &&
 		(m.ProjectName == "" || n.PackageName == m.ProjectName) &&
 		n.OriginalFilePath != "" && filepath.IsLocal(filepath.FromSlash(n.OriginalFilePath))
-}
-
-func readRegular(path string) ([]byte, error) {
-	b, err := source.ReadRegular(path, source.MaxFileSize)
-	if errors.Is(err, source.ErrNotRegular) {
-		return nil, os.ErrNotExist
-	}
-	return b, err
 }
 
 // dbtChecksum hashes a file as dbt does: the sha256 of its text with
