@@ -26,7 +26,9 @@ var SQLMismatch = &rules.Rule{
 			"cover yet another span. Each literal that bounds the partition column must denote the plan's range at its grain: " +
 			"the start inclusive, the end inclusive, or the partition after the end exclusive (< DATE '2026-07-01' for a range ending 2026-06-30). " +
 			"At month grain DATE '2026-01-01' is 2026-01; a date in the middle of a partition is not its start. Without range.partition_column, " +
-			"the configured partition column patterns say which column is meant.",
+			"the configured partition column patterns say which column is meant. " +
+			"When range.end reaches a partition the scheduled pipeline still writes (BF102), the SQL's end is held to the end BF102 advises, " +
+			"so that the two rules never ask for opposite edits.",
 		Bad: rules.Example{Lang: "sql", Text: `-- range: 2026-01-14 .. 2026-06-30, grain day
 CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
 SELECT * FROM raw.orders_events
@@ -47,6 +49,15 @@ WHERE order_date >= DATE '2026-01-14'
 			return nil
 		}
 		r := planRange{g: p.Grain(), start: start, end: end}
+		// A range.end that reaches the partitions the scheduled pipeline
+		// still writes is BF102's: the SQL is held to the end BF102
+		// advises, so the two rules never ask for opposite edits.
+		var advised *planRange
+		if o := ownedBy(pass); !end.Before(o.oldest) {
+			if last := r.g.Add(o.oldest, -1); !last.Before(start) {
+				advised = &planRange{g: r.g, start: start, end: last}
+			}
+		}
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql", "rollback.capture") {
 			reported := map[int]bool{}
 			for _, st := range f.Parsed.Statements {
@@ -62,11 +73,20 @@ WHERE order_date >= DATE '2026-01-14'
 						if !ok {
 							continue
 						}
-						if denotes, want, wrong := r.judge(b, v); wrong {
-							reported[b.Value.Offset] = true
-							pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved\nhelp: write %s",
-								b.Column, b.Op, b.Value.Text, denotes, want)
+						denotes, want, wrong := r.judge(b, v)
+						if !wrong {
+							continue
 						}
+						if advised != nil && b.Op != ">=" && b.Op != ">" {
+							_, advisedWant, advisedWrong := advised.judge(b, v)
+							if !advisedWrong {
+								continue
+							}
+							want = fmt.Sprintf("%s, the end BF102 advises for range.end (%s reaches the partitions the scheduled pipeline still writes)", advisedWant, p.Range.End.Raw)
+						}
+						reported[b.Value.Offset] = true
+						pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved\nhelp: write %s",
+							b.Column, b.Op, b.Value.Text, denotes, want)
 					}
 				}
 			}
