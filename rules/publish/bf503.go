@@ -22,7 +22,9 @@ var StagingNotIsolated = &rules.Rule{
 			"and only then reaches the live table in one operation. A staging table in the consumers' schema is read, joined " +
 			"and granted like any other table there, so half-built numbers escape before they are validated. " +
 			"A staging name without the run id collides with the next correction of the same table: two runs write one relation " +
-			"and each validates, or publishes, the other's output.",
+			"and each validates, or publishes, the other's output. " +
+			"A target named as a dbt node has the schema its manifest records; a dbt project read without a manifest records none " +
+			"(the schema dbt writes depends on the profile and generate_schema_name), so there only a target written as schema.table is compared.",
 		Bad: rules.Example{Lang: "yaml", Text: `target: analytics.fct_orders
 staging:
   relation: analytics.fct_orders_new   # consumers' schema, no run id
@@ -49,6 +51,9 @@ staging:
 		rel := sqlname.Parse(st.Relation.V)
 		key := rel.Key()
 		target, targetKnown := pass.TargetRelation()
+		if built, ok := builtRelation(pass); ok {
+			target = built
+		}
 		inTargetSchema := targetKnown && sameSchema(rel, target)
 		id := strings.ToLower(p.ID.V)
 		lacksID := id != "" && !strings.Contains(key[len(key)-1], id)
@@ -88,9 +93,30 @@ func stagingName(key []string, target sqlname.Relation, targetKnown bool, id str
 	return strings.Join(parts, ".")
 }
 
+// builtRelation is the relation a dbt manifest records for the node the
+// plan targets, so that a target given as a node has a schema. A dbt
+// project read without a manifest has none to offer: the schema dbt
+// writes depends on the profile and generate_schema_name, which bflint
+// does not evaluate.
+func builtRelation(pass *rules.Pass) (sqlname.Relation, bool) {
+	d := pass.Unit.DBT
+	if d == nil || d.Project != nil || d.Graph == nil || d.Manifest == nil || d.ProjectDir == "" {
+		return sqlname.Relation{}, false
+	}
+	id, err := d.Graph.Resolve(pass.Plan.Target.V)
+	if err != nil {
+		return sqlname.Relation{}, false
+	}
+	name := d.Manifest.RelationName(d.Manifest.Node(id))
+	if name == "" {
+		return sqlname.Relation{}, false
+	}
+	return sqlname.Parse(name), true
+}
+
 // sameSchema reports whether a staging relation lies in the target's
 // schema. A target given as a dbt node or a bare name has no schema without
-// a manifest, so it never matches; a two-part name matches the last two
+// a manifest (builtRelation), so it never matches; a two-part name matches the last two
 // parts of a three-part one.
 func sameSchema(staging, target sqlname.Relation) bool {
 	s, t := staging.Key(), target.Key()

@@ -1,0 +1,2 @@
+select order_id, order_date, amount_minor
+from {{ ref('stg_orders') }}
