@@ -80,6 +80,11 @@ type Write struct {
 	// TRUNCATE ... PARTITION (...), which replace or empty the named
 	// partitions rather than the whole table.
 	Partitioned bool
+	// Replaces is set for a MERGE ON FALSE that deletes with WHEN NOT
+	// MATCHED BY SOURCE: it matches no row, so it deletes the target rows
+	// its condition names and inserts every source row, replacing them in
+	// one statement with no key to merge on (BigQuery's idiom).
+	Replaces bool
 	// Where is the WHERE of a DELETE or UPDATE.
 	Where *pg_query.Node
 	// Offset is the statement's keyword (after any WITH queries).
@@ -149,6 +154,7 @@ func (s *Statement) writes() []Write {
 				break
 			}
 		}
+		w.Replaces = s.Flags&dialect.MergeBySource != 0 && isFalse(n.MergeStmt.GetJoinCondition()) && deletesMatched(n.MergeStmt)
 		out = append(out, w)
 	case *pg_query.Node_CreateTableAsStmt:
 		x := n.CreateTableAsStmt
@@ -293,3 +299,21 @@ func (s *Statement) keyword() int {
 }
 
 var mainKeywords = map[string]bool{"SELECT": true, "INSERT": true, "UPDATE": true, "DELETE": true, "MERGE": true, "VALUES": true, "TABLE": true}
+
+// isFalse reports whether n is the constant FALSE.
+func isFalse(n *pg_query.Node) bool {
+	b := n.GetAConst().GetBoolval()
+	return b != nil && !b.GetBoolval()
+}
+
+// deletesMatched reports whether a MERGE deletes the rows its WHEN MATCHED
+// clauses reach: under ON FALSE only a NOT MATCHED BY SOURCE clause,
+// rewritten as WHEN MATCHED, reaches any.
+func deletesMatched(m *pg_query.MergeStmt) bool {
+	for _, c := range m.GetMergeWhenClauses() {
+		if wc := c.GetMergeWhenClause(); wc.GetMatched() && wc.GetCommandType() == pg_query.CmdType_CMD_DELETE {
+			return true
+		}
+	}
+	return false
+}

@@ -716,3 +716,27 @@ func TestInsertsParameters(t *testing.T) {
 		}
 	}
 }
+
+// A MERGE ON FALSE that deletes by NOT MATCHED BY SOURCE replaces the rows
+// it deletes with the source's, with no key: both readers say so, and a
+// MERGE on a key, or ON FALSE without the delete, does not.
+func TestMergeReplaces(t *testing.T) {
+	for _, c := range []struct {
+		src  string
+		want bool
+	}{
+		{"MERGE t USING (SELECT * FROM s WHERE d >= DATE '2026-01-14') AS s ON FALSE\nWHEN NOT MATCHED BY SOURCE AND t.d >= DATE '2026-01-14' THEN DELETE\nWHEN NOT MATCHED THEN INSERT ROW", true},
+		{"MERGE t USING s ON t.k = s.k\nWHEN NOT MATCHED BY SOURCE THEN DELETE\nWHEN NOT MATCHED THEN INSERT ROW", false},
+		{"MERGE t USING s ON FALSE\nWHEN NOT MATCHED THEN INSERT ROW", false},
+	} {
+		st := last(t, c.src)
+		w, ok := st.Write()
+		if !ok || w.Replaces != c.want {
+			t.Errorf("tree: Replaces = %v, want %v:\n%s", w.Replaces, c.want, c.src)
+		}
+		tf := st.TokenFacts()
+		if len(tf.Writes) != 1 || tf.Writes[0].Replaces != c.want {
+			t.Errorf("tokens: writes %+v, want Replaces %v:\n%s", tf.Writes, c.want, c.src)
+		}
+	}
+}

@@ -162,6 +162,13 @@ func (sc *tokenScan) merge(i, to int) {
 		sc.joins = append(sc.joins, src)
 	}
 	whens := sc.mergeWhens(j, to)
+	if sc.Word(j) == "ON" && sc.Word(j+1) == "FALSE" && whens[0] == j+2 && sc.st.Flags&dialect.MergeBySource != 0 {
+		for n, k := range whens[:len(whens)-1] {
+			if sc.indexWord(k, whens[n+1], "DELETE") >= 0 && sc.Word(k+1) == "MATCHED" {
+				sc.tf.Writes[w].Replaces = true
+			}
+		}
+	}
 	if sc.Word(j) == "ON" {
 		on := sc.cond(j+1, whens[0], false, false)
 		sc.exprs(j+1, whens[0], scanCtx{})

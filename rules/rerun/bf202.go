@@ -22,7 +22,8 @@ var MergeKeyUnchecked = &rules.Rule{
 			"two different rows that share it are merged into one, or a single source row updates several target rows, " +
 			"and the result changes from one run to the next. The key has to be written down and checked against the staged range " +
 			"before the publish, with a query that returns the duplicates (GROUP BY the key HAVING COUNT(*) > 1). " +
-			"A publish written as MERGE or INSERT ... ON CONFLICT ... DO UPDATE is a merge whatever rerun.write says.",
+			"A publish written as MERGE or INSERT ... ON CONFLICT ... DO UPDATE is a merge whatever rerun.write says, " +
+			"except a MERGE ... ON FALSE that deletes with WHEN NOT MATCHED BY SOURCE: it matches no row, so it replaces the range it deletes with every staged row, and has no key to check.",
 		Bad: rules.Example{Lang: "yaml", Text: `rerun:
   write: merge           # on which columns, and are they unique?
 `},
@@ -74,6 +75,8 @@ func reportUncheckedMerges(pass *rules.Pass, hasKey, hasCheck bool) {
 			}
 			var how string
 			switch {
+			case w.Kind == sqlparse.WriteMerge && w.Replaces:
+				continue // replaces the range it deletes; there is no key to merge on
 			case w.Kind == sqlparse.WriteMerge:
 				how = "MERGE"
 			case w.Kind == sqlparse.WriteInsertOnConflict && w.DoUpdate:
