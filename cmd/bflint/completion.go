@@ -31,6 +31,7 @@ func collectCompletion() completionWords {
 		"--fail-on":     {"error", "warning", "never"},
 		"--plan-format": {"auto", "bflint", "bqetl"},
 		"--grain":       {"hour", "day", "week", "month"},
+		"--dialect":     dialectList(),
 	}}
 	for _, c := range subcommands {
 		w.commands = append(w.commands, c.name)

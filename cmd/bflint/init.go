@@ -34,6 +34,17 @@ not record it). bflint keeps reporting the TODOs until they are answered
 is written to FILE, which must not exist, and the manifest path in it is
 relative to FILE's folder; without it, to stdout.
 
+With -o and a known warehouse (the manifest's adapter_type, or --dialect:
+bigquery, snowflake, databricks, postgres, duckdb), init also writes the
+SQL of the steps that depend only on where the rows live, under
+sql/ID/ beside the plan, and names it in the plan: the key's uniqueness in
+staging, a reconciliation of staging against the target per partition,
+the rollback capture, a publish that replaces the range in one operation,
+and the rollback that puts the capture back. Each is bounded by the
+range's literal partitions. It needs the partition column (partition_by,
+or --partition-column) and never overwrites a file; the build, the
+control check and the boundary evidence stay TODO (docs/run-sql.md).
+
 In a bigquery-etl repository (a sql/ tree and no dbt project, or --tree),
 init writes a backfill entry instead, in bqetl's own format: dated today
 (or --now), with the range, the table's owners as watchers, status
@@ -54,10 +65,14 @@ func initFlags(fs *flag.FlagSet) {
 	fs.String("id", "", "plan `ID`, [a-z0-9_]+ (default: bf, the start date as YYYYMMDD, then _a)")
 	fs.String("grain", "", "partition `GRAIN`: hour, day, week or month (default: partition_by.granularity of the manifest, else day)")
 	fs.String("tree", "", "the sql/ `FOLDER` of a bigquery-etl repository, to write a backfill entry for one of its tables (default: found from the working directory when there is no dbt project)")
+	fs.String("partition-column", "", "the column the target is partitioned on (`COLUMN`), when the model's config names none (partition_by)")
+	fs.String("dialect", "", "with -o, the warehouse whose SQL init writes beside the plan (`DIALECT`): bigquery, snowflake, databricks, postgres or duckdb (default: the manifest's adapter_type)")
 	fs.String("now", "", "bigquery-etl only: the entry `DATE`, the day it is merged and starts (default: today, UTC)")
 }
 
 var planID = regexp.MustCompile(`^[a-z0-9_]+$`)
+
+var sqlIdentifier = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_$]*$`)
 
 func initCommand(args []string, stdout io.Writer) error {
 	fs, err := parseCommandFlags(lookupSubcommand("init"), args, stdout)
@@ -114,6 +129,15 @@ func initCommand(args []string, stdout io.Writer) error {
 	}
 	node := m.Node(nodeID)
 	known := fromManifest(node, dbt.source())
+	partitionColumn := flagValue(fs, "partition-column")
+	if partitionColumn != "" {
+		if !sqlIdentifier.MatchString(partitionColumn) {
+			return commandUsageErrorf("init", "init --partition-column %q: name one column", partitionColumn)
+		}
+		known.PartitionColumn = partitionColumn
+	} else if node != nil {
+		partitionColumn = node.Config.PartitionBy.Field
+	}
 	g := plan.Grain(flagValue(fs, "grain"))
 	if g == "" {
 		g = known.grain
@@ -184,16 +208,40 @@ func initCommand(args []string, stdout io.Writer) error {
 			name, vars, runcmd.EventTimeValue(from.T), runcmd.EventTimeValue(g.Add(to.T, 1)))
 	}
 	if output == "" {
+		if flagValue(fs, "dialect") != "" {
+			return commandUsageErrorf("init", "init --dialect writes SQL files beside the plan, so it needs -o FILE")
+		}
 		return skeletonTemplate.Execute(stdout, sk)
+	}
+	files, why, err := runSQL(fs, &sk, m, node, partitionColumn, from.T, to.T, output)
+	if err != nil {
+		return err
 	}
 	var b strings.Builder
 	if err := skeletonTemplate.Execute(&b, sk); err != nil {
 		return internalErrorf("init: %v", err)
 	}
+	if err := os.MkdirAll(filepath.Dir(output), 0o755); err != nil {
+		return inputErrorf("init -o: %v", err)
+	}
+	for _, f := range files {
+		if err := os.MkdirAll(filepath.Dir(f.path), 0o755); err != nil {
+			return inputErrorf("init -o: %v", err)
+		}
+		if err := outfile.Create(f.path, []byte(f.text), 0o644); err != nil {
+			return inputErrorf("init -o: %v", err)
+		}
+	}
 	if err := outfile.Create(output, []byte(b.String()), 0o644); err != nil {
 		return inputErrorf("init -o: %v", err)
 	}
-	return reportWritten(stdout, "wrote "+output, []byte(b.String()), output)
+	did := "wrote " + output
+	if len(files) > 0 {
+		did += fmt.Sprintf(" and %d %s SQL files under %s", len(files), sk.Dialect, filepath.Dir(files[0].path))
+	} else if why != "" {
+		did += " (no SQL: " + why + ")"
+	}
+	return reportWritten(stdout, did, []byte(b.String()), output)
 }
 
 // reportWritten says, once init has written a plan or an entry to a file,
@@ -310,7 +358,11 @@ rerun:
   write: {{.Known.Write}}
 {{- if .Known.Key}}
   key: {{.Known.Key}}
+{{- with index .SQL "rerun.uniqueness_check"}}
+  uniqueness_check: {{.}}  # written by bflint init: rows of staging that share the key
+{{- else}}
   uniqueness_check: sql/TODO_assert_unique.sql
+{{- end}}
 {{- end}}
   tested: {}  # TODO partition: the partition run twice against a populated copy; identical: true once both runs gave the same rows
 
@@ -337,24 +389,46 @@ staging:
 validation:
   checks:
     - name: reconciliation
+{{- with index .SQL "validation.checks"}}
+      sql: {{.}}  # written by bflint init: rows per partition, staging against the target
+      pass: "{{$.ReconciliationPass}}"  # a correction of values keeps each partition's rows; state the change one that adds or drops rows makes
+{{- else}}
       sql: sql/TODO_validate_reconciliation.sql
       pass: "TODO"
+{{- end}}
     - name: control_period
       sql: sql/TODO_validate_control.sql
       control: {}  # TODO start and end of a period the bug did not touch
       pass: "TODO"
 
+{{with index .SQL "publish.sql" -}}
+publish:
+  mechanism: {{$.PublishMechanism}}
+  mode: {{$.PublishMode}}
+  sql: {{.}}  # written by bflint init for {{$.Dialect}}: the staged range replaces the target's in one operation
+{{- else -}}
 publish:  # TODO mechanism (merge | partition_swap | snapshot_swap | view_swap | insert_overwrite)
   mode: TODO  # whole_range | per_partition
   sql: sql/TODO_publish.sql
+{{- end}}
 
 rollback:  # TODO retained_until: the day the copy may be dropped
+{{- with index .SQL "rollback.capture"}}
+  mechanism: restore_copy
+  location: {{$.Rollback}}
+{{- else}}
   mechanism: TODO  # restore_copy | time_travel | snapshot_restore
   location: TODO
+{{- end}}
   restorable_by: TODO
   restore_time: TODO
+{{- with index .SQL "rollback.capture"}}
+  capture: {{.}}  # written by bflint init: a copy of the range before the publish
+  sql: {{index $.SQL "rollback.sql"}}  # written by bflint init: the copy put back in one operation
+{{- else}}
   capture: sql/TODO_capture.sql
   sql: sql/TODO_rollback.sql
+{{- end}}
   tested: false  # TODO true once the rollback has run on the trial partition
 
 trial:  # TODO partition: one partition to run end to end first

@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 
+	"github.com/bflint/bflint/internal/runsql"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 )
@@ -21,6 +22,13 @@ type skeleton struct {
 	// manifest", or "the dbt project" when it has none.
 	Source                     string
 	Rebuild, Notify, Snapshots []string
+	// SQL names the files init wrote for the run, by the plan key that
+	// names each (publish.sql, rollback.capture, ...), as the plan writes
+	// them; empty when it wrote none. Dialect is their warehouse, and
+	// Rollback the relation the capture writes.
+	SQL      map[string]string
+	Dialect  string
+	Rollback string
 }
 
 // known is what the manifest answers of the plan, each value with the
@@ -99,3 +107,14 @@ func fromManifest(n *manifest.Node, source string) known {
 	}
 	return k
 }
+
+// ReconciliationPass is the pass criterion of the written reconciliation.
+func (sk skeleton) ReconciliationPass() string { return runsql.ReconciliationPass }
+
+// PublishMechanism is publish.mechanism of the written publish.
+func (sk skeleton) PublishMechanism() string {
+	return runsql.PublishMechanism(runsql.Dialect(sk.Dialect))
+}
+
+// PublishMode is publish.mode of the written publish.
+func (sk skeleton) PublishMode() string { return runsql.PublishMode }

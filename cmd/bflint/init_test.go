@@ -357,7 +357,7 @@ func TestInitOutputFile(t *testing.T) {
 	}
 	args := []string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--manifest", "target/manifest.json", "-o", "backfills/fct_orders.backfill.yaml"}
 	var stdout, stderr bytes.Buffer
-	if code := run(args, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "bflint init: wrote backfills/fct_orders.backfill.yaml; ") ||
+	if code := run(args, &stdout, &stderr); code != 0 || !strings.HasPrefix(stdout.String(), "bflint init: wrote backfills/fct_orders.backfill.yaml (no SQL: ") ||
 		!strings.HasSuffix(stdout.String(), " answers are still TODO: fill them in, then run bflint backfills/fct_orders.backfill.yaml to see what remains\n") {
 		t.Fatalf("init -o: exit %d, stdout %q, stderr %s", code, stdout.String(), stderr.String())
 	}

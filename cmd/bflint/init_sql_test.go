@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// initWithSQL runs init -o in a copy of examples/two_plans without its
+// plans, and returns the folder and what init said.
+func initWithSQL(t *testing.T, extra ...string) (dir, said string) {
+	t.Helper()
+	dir = skeletonProject(t, "")
+	if err := os.Remove(filepath.Join(dir, "new.backfill.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	args := append([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "-o", "plans/fct_orders.backfill.yaml"}, extra...)
+	if code := run(args, &stdout, &stderr); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr.String())
+	}
+	return dir, stdout.String()
+}
+
+// TestInitWritesRunSQL is the promise of init -o with a warehouse: the
+// plan names the SQL it wrote, and every finding on the result is an
+// answer only a person can give (a TODO line), none on the SQL.
+func TestInitWritesRunSQL(t *testing.T) {
+	names := []string{"assert_unique.sql", "validate_reconciliation.sql", "capture.sql", "publish.sql", "rollback.sql"}
+	for _, dialect := range []string{"bigquery", "snowflake", "databricks", "postgres", "duckdb"} {
+		t.Run(dialect, func(t *testing.T) {
+			dir, said := initWithSQL(t, "--dialect", dialect, "--partition-column", "order_date")
+			if want := "and 5 " + dialect + " SQL files under plans/sql/bf20260114_a"; !strings.Contains(said, want) {
+				t.Errorf("init said %q, want it to contain %q", said, want)
+			}
+			plan, err := os.ReadFile(filepath.Join(dir, "plans", "fct_orders.backfill.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, name := range names {
+				if _, err := os.Stat(filepath.Join(dir, "plans", "sql", "bf20260114_a", name)); err != nil {
+					t.Errorf("%s not written: %v", name, err)
+				}
+				if !strings.Contains(string(plan), "sql/bf20260114_a/"+name) {
+					t.Errorf("the plan does not name sql/bf20260114_a/%s", name)
+				}
+			}
+			code, out := lintProject(t, dir)
+			if code != exitFindings {
+				t.Fatalf("exit %d, want 1 (the TODOs):\n%s", code, out)
+			}
+			lines := strings.Split(string(plan), "\n")
+			head := regexp.MustCompile(`^(\S+):(\d+):\d+: .*\[(BF\d+) `)
+			for _, l := range strings.Split(out, "\n") {
+				m := head.FindStringSubmatch(l)
+				if m == nil {
+					continue
+				}
+				if m[1] != "plans/fct_orders.backfill.yaml" {
+					t.Errorf("finding outside the plan: %s", l)
+					continue
+				}
+				n := 0
+				for _, c := range m[2] {
+					n = n*10 + int(c-'0')
+				}
+				if !strings.Contains(lines[n-1], "TODO") {
+					t.Errorf("finding on a line init answered (%q): %s", lines[n-1], l)
+				}
+			}
+			if !strings.Contains(out, "100.0% parsed") {
+				t.Errorf("the written SQL is not all parsed:\n%s", out)
+			}
+		})
+	}
+}
+
+// The adapter of the manifest chooses the dialect; BigQuery's backquoted
+// relation names go into the SQL as dbt records them.
+func TestInitRunSQLFromAdapter(t *testing.T) {
+	manifestPath, err := filepath.Abs("../../testdata/manifests/init_strategies.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--manifest", manifestPath, "--target", "sessions", "--start", "2026-03-01", "--end", "2026-03-31", "-o", "s.backfill.yaml"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr.String())
+	}
+	publish, err := os.ReadFile(filepath.Join("sql", "bf20260301_a", "publish.sql"))
+	if err != nil {
+		t.Fatalf("%v; init said %q", err, stdout.String())
+	}
+	for _, want := range []string{"MERGE `proj`.`analytics`.`sessions` AS t", "ON FALSE", "session_date < DATE '2026-04-01'"} {
+		if !strings.Contains(string(publish), want) {
+			t.Errorf("publish.sql lacks %q:\n%s", want, publish)
+		}
+	}
+}
+
+// init writes no SQL it cannot place, says why, and never overwrites.
+func TestInitRunSQLRefusals(t *testing.T) {
+	_, said := initWithSQL(t)
+	if !strings.Contains(said, "(no SQL: the model's config names no partition_by field; pass --partition-column)") {
+		t.Errorf("init said %q", said)
+	}
+	var stdout, stderr bytes.Buffer
+	code := run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--partition-column", "order_date", "--dialect", "postgres", "-o", "plans/again.backfill.yaml"}, &stdout, &stderr)
+	if code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr.String())
+	}
+	code = run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--partition-column", "order_date", "--dialect", "postgres", "-o", "plans/third.backfill.yaml"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), "exists; bflint init does not overwrite SQL") {
+		t.Errorf("second init over the same id: exit %d: %s", code, stderr.String())
+	}
+	if _, err := os.Stat("plans/third.backfill.yaml"); err == nil {
+		t.Error("the plan was written though its SQL was refused")
+	}
+	stderr.Reset()
+	code = run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--dialect", "oracle", "-o", "plans/o.backfill.yaml"}, &stdout, &stderr)
+	if code != exitUsage || !strings.Contains(stderr.String(), `--dialect "oracle": use bigquery, snowflake, databricks, postgres or duckdb`) {
+		t.Errorf("--dialect oracle: exit %d: %s", code, stderr.String())
+	}
+}

@@ -1,0 +1,225 @@
+// Package runsql writes the SQL a backfill plan names for the steps that
+// depend only on where the rows live: the key's uniqueness in staging,
+// the reconciliation of staging against the target, the rollback capture,
+// the publish and the rollback, in the dialect of the target's warehouse.
+// Each statement is bounded by literal partition values, the range's
+// first partition inclusive and the one after its last exclusive, so the
+// set reads as the plan does (BF104) whatever the grain.
+package runsql
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/bflint/bflint/parser/plan"
+)
+
+// Dialect is a warehouse whose SQL Generate writes.
+type Dialect string
+
+const (
+	BigQuery   Dialect = "bigquery"
+	Snowflake  Dialect = "snowflake"
+	Databricks Dialect = "databricks"
+	Postgres   Dialect = "postgres"
+	DuckDB     Dialect = "duckdb"
+)
+
+// Dialects are the dialects Generate writes, in the order help lists them.
+var Dialects = []Dialect{BigQuery, Snowflake, Databricks, Postgres, DuckDB}
+
+// ForAdapter is the dialect of a dbt adapter (the manifest's
+// adapter_type), and false for one Generate does not write.
+func ForAdapter(adapter string) (Dialect, bool) {
+	switch a := strings.ToLower(adapter); a {
+	case "spark":
+		return Databricks, true
+	default:
+		d := Dialect(a)
+		return d, slices.Contains(Dialects, d)
+	}
+}
+
+// Spec is what the SQL is written from: the plan's answers.
+type Spec struct {
+	Dialect Dialect
+	// Target, Staging and Rollback are relations as the SQL names them:
+	// the live table, staging.relation and rollback.location.
+	Target, Staging, Rollback string
+	PartitionColumn           string
+	Grain                     plan.Grain
+	// Start and End are the range's first and last partitions.
+	Start, End time.Time
+	// Key is rerun.key, empty when the write has none.
+	Key []string
+}
+
+// File is one SQL file of the set: its name in the plan's sql folder, the
+// plan key that names it, and its text.
+type File struct {
+	Name, Key, Text string
+}
+
+// Publish mechanism and mode the generated publish implements, for the
+// plan's publish section.
+const (
+	PublishMode = "whole_range"
+)
+
+// PublishMechanism is publish.mechanism for the dialect's publish.
+func PublishMechanism(d Dialect) string {
+	if d == Databricks {
+		return "insert_overwrite"
+	}
+	return "merge"
+}
+
+// Generate writes the set. It never reads a clock: the range is the plan's.
+func Generate(s Spec) []File {
+	w := writer{s}
+	var out []File
+	if len(s.Key) > 0 {
+		out = append(out, File{"assert_unique.sql", "rerun.uniqueness_check", w.assertUnique()})
+	}
+	return append(out,
+		File{"validate_reconciliation.sql", "validation.checks", w.reconciliation()},
+		File{"capture.sql", "rollback.capture", w.capture()},
+		File{"publish.sql", "publish.sql", w.publish()},
+		File{"rollback.sql", "rollback.sql", w.rollback()},
+	)
+}
+
+// ReconciliationPass is the pass criterion of the reconciliation check:
+// the row count of no partition changes by more than one percent, which a
+// correction of values keeps; a correction that adds or drops rows
+// states its own bound.
+const ReconciliationPass = "max_row_delta_pct <= 1"
+
+type writer struct{ s Spec }
+
+// literal is a partition value as the dialect writes it.
+func (w writer) literal(t time.Time) string {
+	if w.s.Grain == plan.Hour {
+		return "TIMESTAMP '" + t.Format("2006-01-02 15:04:05") + "'"
+	}
+	return "DATE '" + t.Format("2006-01-02") + "'"
+}
+
+// inRange is the predicate on the partition column for the range, with
+// the column qualified by alias when one is given.
+func (w writer) inRange(alias string) string {
+	col := w.s.PartitionColumn
+	if alias != "" {
+		col = alias + "." + col
+	}
+	next := w.s.Grain.Add(w.s.End, 1)
+	return fmt.Sprintf("%s >= %s AND %s < %s", col, w.literal(w.s.Start), col, w.literal(next))
+}
+
+func (w writer) header(what string) string {
+	s := w.s
+	return fmt.Sprintf("-- Written by bflint init for %s, %s: %s\n-- The range is %s..%s (%s), bounded by literal partitions: the last\n-- one exclusive.\n",
+		s.Target, s.Dialect, what, s.Grain.Format(s.Start), s.Grain.Format(s.End), s.Grain)
+}
+
+func (w writer) assertUnique() string {
+	s := w.s
+	keys := strings.Join(s.Key, ", ")
+	return w.header("rows that share a key in staging; none may come back, since the publish\n-- merges on it") + fmt.Sprintf(`SELECT %s, COUNT(*) AS copies
+FROM %s
+WHERE %s
+GROUP BY %s
+HAVING COUNT(*) > 1;
+`, keys, s.Staging, w.inRange(""), keys)
+}
+
+func (w writer) reconciliation() string {
+	s := w.s
+	col := s.PartitionColumn
+	return w.header("rows per partition in staging against the target. A partition\n-- missing on either side counts as 100%.") + fmt.Sprintf(`WITH staged AS (
+    SELECT %[1]s AS partition_value, COUNT(*) AS row_count
+    FROM %[2]s
+    WHERE %[3]s
+    GROUP BY %[1]s
+),
+live AS (
+    SELECT %[1]s AS partition_value, COUNT(*) AS row_count
+    FROM %[4]s
+    WHERE %[3]s
+    GROUP BY %[1]s
+)
+SELECT
+    COALESCE(MAX(
+        CASE
+            WHEN s.partition_value IS NULL OR l.partition_value IS NULL THEN 100.0
+            ELSE 100.0 * ABS(s.row_count - l.row_count) / l.row_count
+        END
+    ), 0) AS max_row_delta_pct,
+    COUNT(*) AS partitions_compared
+FROM staged AS s
+FULL OUTER JOIN live AS l
+    ON l.partition_value = s.partition_value;
+`, col, s.Staging, w.inRange(""), s.Target)
+}
+
+func (w writer) capture() string {
+	s := w.s
+	return w.header("a copy of the range as it stands, taken before the publish; the\n-- rollback restores from it") + fmt.Sprintf(`CREATE TABLE %s AS
+SELECT *
+FROM %s
+WHERE %s;
+`, s.Rollback, s.Target, w.inRange(""))
+}
+
+func (w writer) publish() string {
+	return w.header("the staged range replaces the target's in one operation, so\n-- readers see the old range or the new one, never a mix") + w.replace(w.s.Staging)
+}
+
+func (w writer) rollback() string {
+	return w.header("the captured range replaces the published one in one operation") + w.replace(w.s.Rollback)
+}
+
+// replace writes the range of from over the target's in one operation.
+func (w writer) replace(from string) string {
+	s := w.s
+	switch s.Dialect {
+	case BigQuery:
+		// ON FALSE matches nothing: every target row of the range is
+		// deleted, every source row inserted, in one atomic MERGE.
+		return fmt.Sprintf(`MERGE %s AS t
+USING (
+    SELECT *
+    FROM %s
+    WHERE %s
+) AS s
+ON FALSE
+WHEN NOT MATCHED BY SOURCE AND %s THEN DELETE
+WHEN NOT MATCHED THEN INSERT ROW;
+`, s.Target, from, w.inRange(""), w.inRange("t"))
+	case Databricks:
+		return fmt.Sprintf(`INSERT INTO %s
+REPLACE WHERE %s
+SELECT *
+FROM %s
+WHERE %s;
+`, s.Target, w.inRange(""), from, w.inRange(""))
+	}
+	begin, commit := "BEGIN;", "COMMIT;"
+	if s.Dialect == Snowflake {
+		begin, commit = "BEGIN TRANSACTION;", "COMMIT;"
+	}
+	return fmt.Sprintf(`%s
+
+DELETE FROM %s
+WHERE %s;
+
+INSERT INTO %s
+SELECT *
+FROM %s
+WHERE %s;
+
+%s
+`, begin, s.Target, w.inRange(""), s.Target, from, w.inRange(""), commit)
+}

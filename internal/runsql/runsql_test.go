@@ -1,0 +1,50 @@
+package runsql
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/bflint/bflint/parser/plan"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// Spec of the goldens: the example's correction of fct_orders.
+func goldenSpec(d Dialect) Spec {
+	return Spec{
+		Dialect: d, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260826_a",
+		Rollback: "backfill_rollback.fct_orders__pre_bf20260826_a", PartitionColumn: "order_date", Grain: plan.Day,
+		Start: time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC),
+		Key: []string{"order_id"},
+	}
+}
+
+// TestGolden keeps each dialect's set under testdata/runsql/DIALECT; the
+// lint test in cmd/bflint reads them back with a plan and expects no
+// finding on them.
+func TestGolden(t *testing.T) {
+	for _, d := range Dialects {
+		for _, f := range Generate(goldenSpec(d)) {
+			path := filepath.Join("..", "..", "testdata", "runsql", string(d), f.Name)
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(path, []byte(f.Text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				continue
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test ./internal/runsql -update)", err)
+			}
+			if string(want) != f.Text {
+				t.Errorf("%s differs from what Generate writes (run go test ./internal/runsql -update):\n%s", path, f.Text)
+			}
+		}
+	}
+}

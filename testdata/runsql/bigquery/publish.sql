@@ -1,0 +1,13 @@
+-- Written by bflint init for analytics.fct_orders, bigquery: the staged range replaces the target's in one operation, so
+-- readers see the old range or the new one, never a mix
+-- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions: the last
+-- one exclusive.
+MERGE analytics.fct_orders AS t
+USING (
+    SELECT *
+    FROM backfill_staging.fct_orders__bf20260826_a
+    WHERE order_date >= DATE '2026-01-14' AND order_date < DATE '2026-07-01'
+) AS s
+ON FALSE
+WHEN NOT MATCHED BY SOURCE AND t.order_date >= DATE '2026-01-14' AND t.order_date < DATE '2026-07-01' THEN DELETE
+WHEN NOT MATCHED THEN INSERT ROW;
