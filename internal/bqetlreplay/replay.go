@@ -1,20 +1,22 @@
 // Package bqetlreplay replays the review of bigquery-etl backfill entries:
-// each entry of each backfill.yaml is put back as it stood in its pull
-// request (the entries after it gone, its own status Initiate) and linted
-// with the clock on its entry date, so that what bflint would have said to
-// its reviewer can be judged. scripts/bqetl-replay.sh runs it.
+// each entry is linted on the tree of the first commit of the branch that
+// held it (the state its pull request was merged into), its file as it
+// stood then with its status Initiate and the entries after it gone, and
+// the clock on its entry date, so that what bflint would have told its
+// reviewer can be judged. scripts/bqetl-replay.sh runs it.
 //
-//	bqetlreplay -bflint BIN -tree DIR -out DIR [-judged FILE] [-sample N]
+//	bqetlreplay -bflint BIN -git GITDIR [-ref generated-sql] -out DIR [-judged FILE] [-sample N]
 //
-// DIR (-tree) is a bigquery-etl checkout (its generated-sql branch holds
-// every query bqetl runs). Each backfill.yaml is edited in place and
-// restored after its last run; an interrupted run restores the file it
-// was editing. In -out it writes findings.tsv (every finding of every
-// replayed entry), clean.tsv (the entries with none) and, with -sample N,
-// sample.tsv: N findings spread over the rules, ready to be judged. With
-// -judged FILE (rows of sample.tsv with a verdict, and clean entries
-// judged clean) it prints how many judged findings are still reported and
-// accepted, and any finding on an entry judged clean.
+// GITDIR is the git directory of a bigquery-etl clone or mirror, whose
+// generated-sql branch holds every query bqetl runs. The commits are
+// checked out into DIR/tree with an index of their own; the clone's work
+// tree and index are not touched. In DIR it writes findings.tsv (every
+// finding of every replayed entry), clean.tsv (the entries with none)
+// and, with -sample N, sample.tsv: N findings spread over the rules,
+// ready to be judged. With -judged FILE (rows of sample.tsv with a
+// verdict, and clean entries judged clean) it prints how many judged
+// findings are still reported and accepted, and any finding on an entry
+// judged clean.
 package bqetlreplay
 
 import (

@@ -9,21 +9,18 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 )
 
-// Finding is one finding of a replayed entry. Line is in the file as it
-// is in the tree (not as replayed), Where says whether it is on the
-// replayed entry ("entry"), on an older entry of the same file ("older"),
-// or in another file ("file").
+// Finding is one finding of a replayed entry. Where says whether it is
+// on the replayed entry ("entry"), on an older entry of the same file
+// ("older"), or in another file ("file"). Line is counted from the
+// entry's date key (1) in its own file, from the file's start elsewhere.
 type Finding struct {
 	Path, Date, Where, Rule string
 	Line                    int
@@ -51,49 +48,45 @@ type report struct {
 func Run(args []string, w io.Writer) error {
 	fl := flag.NewFlagSet("bqetlreplay", flag.ContinueOnError)
 	bin := fl.String("bflint", "", "the bflint binary")
-	tree := fl.String("tree", "", "the bigquery-etl checkout")
-	out := fl.String("out", "", "the folder for findings.tsv, clean.tsv and sample.tsv")
+	gitDir := fl.String("git", "", "the git directory of a bigquery-etl clone or mirror")
+	ref := fl.String("ref", "generated-sql", "the branch whose history is replayed")
+	out := fl.String("out", "", "the folder for findings.tsv, clean.tsv, sample.tsv and the scratch tree")
 	judged := fl.String("judged", "", "judged sample and clean entries (TSV)")
 	sample := fl.Int("sample", 0, "write a sample of N findings spread over the rules")
 	if err := fl.Parse(args); err != nil {
 		return err
 	}
-	if *bin == "" || *tree == "" || *out == "" {
-		return errors.New("-bflint, -tree and -out are required")
+	if *bin == "" || *gitDir == "" || *out == "" {
+		return errors.New("-bflint, -git and -out are required")
 	}
-	files, err := backfillFiles(*tree)
+	g := repo{dir: *gitDir, work: filepath.Join(*out, "tree"), index: filepath.Join(*out, "tree.index")}
+	props, err := g.proposals(*ref)
 	if err != nil {
 		return err
 	}
 	var (
-		mu       sync.Mutex
 		findings []Finding
 		clean    []string
-		entries  int
 		failures []string
 	)
-	restore := newRestorer()
-	defer restore.stop()
-	work := make(chan string)
-	var wg sync.WaitGroup
-	for range 2 {
-		wg.Go(func() {
-			for rel := range work {
-				found, cl, n, err := replayFile(*bin, *tree, rel, restore)
-				mu.Lock()
-				findings, clean, entries = append(findings, found...), append(clean, cl...), entries+n
-				if err != nil {
-					failures = append(failures, rel+": "+err.Error())
-				}
-				mu.Unlock()
+	checkedOut := ""
+	for _, p := range props {
+		if p.commit != checkedOut {
+			if err := g.checkout(p.commit, checkedOut == ""); err != nil {
+				return err
 			}
-		})
+			checkedOut = p.commit
+		}
+		found, err := replayEntry(*bin, g.work, p)
+		if err != nil {
+			failures = append(failures, p.path+" "+p.date+": "+err.Error())
+			continue
+		}
+		findings = append(findings, found...)
+		if !hasReviewed(found) {
+			clean = append(clean, p.path+"\t"+p.date)
+		}
 	}
-	for _, f := range files {
-		work <- f
-	}
-	close(work)
-	wg.Wait()
 	slices.SortFunc(findings, func(a, b Finding) int { return strings.Compare(a.key(), b.key()) })
 	slices.Sort(clean)
 	if err := writeFindings(filepath.Join(*out, "findings.tsv"), findings); err != nil {
@@ -102,7 +95,7 @@ func Run(args []string, w io.Writer) error {
 	if err := os.WriteFile(filepath.Join(*out, "clean.tsv"), []byte(strings.Join(clean, "\n")+"\n"), 0o644); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "%d backfill.yaml files, %d entries replayed, %d with no finding\n", len(files), entries, len(clean))
+	fmt.Fprintf(w, "%d entries replayed, each on the tree of the first %s commit that held it; %d with no finding\n", len(props), *ref, len(clean))
 	for _, f := range failures {
 		fmt.Fprintln(w, "failed:", f)
 	}
@@ -119,60 +112,44 @@ func Run(args []string, w io.Writer) error {
 	return nil
 }
 
-// backfillFiles lists the backfill.yaml files under tree's sql folder.
-func backfillFiles(tree string) ([]string, error) {
-	var out []string
-	err := filepath.WalkDir(filepath.Join(tree, "sql"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() && d.Name() == "backfill.yaml" {
-			rel, _ := filepath.Rel(tree, path)
-			out = append(out, filepath.ToSlash(rel))
-		}
-		return nil
-	})
-	return out, err
-}
-
-// replayFile replays every entry of one backfill.yaml, restoring it after.
-func replayFile(bin, tree, rel string, restore *restorer) (findings []Finding, clean []string, n int, err error) {
-	path := filepath.Join(tree, filepath.FromSlash(rel))
+// replayEntry lints one entry in the checked-out tree, its file as the
+// pull request left it, and puts the file back.
+func replayEntry(bin, tree string, p proposal) (found []Finding, err error) {
+	path := filepath.Join(tree, filepath.FromSlash(p.path))
 	original, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, 0, err
+		return nil, err
 	}
-	restore.hold(path, original)
-	defer restore.release(path)
-	for _, e := range Entries(string(original)) {
-		r, _ := Review(string(original), e.Date)
-		if err := os.WriteFile(path, []byte(r.Text), 0o644); err != nil {
-			return findings, clean, n, err
+	defer func() {
+		if werr := os.WriteFile(path, original, 0o644); err == nil {
+			err = werr
 		}
-		rep, err := lint(bin, tree, rel, e.Date)
-		if err != nil {
-			return findings, clean, n, fmt.Errorf("entry %s: %w", e.Date, err)
-		}
-		n++
-		before := len(findings)
-		for _, f := range rep.Findings {
-			got := Finding{Path: f.File, Date: e.Date, Rule: f.Code, Line: f.Line, Message: firstLine(f.Message), Where: "file"}
-			if f.File == rel {
-				got.Where = "older"
-				if f.Line >= r.First && f.Line <= r.Last {
-					got.Where = "entry"
-				}
-				if f.Line >= 1 && f.Line <= len(r.Lines) {
-					got.Line = r.Lines[f.Line-1]
-				}
+	}()
+	r, ok := Review(string(original), p.date)
+	if !ok {
+		return nil, fmt.Errorf("no entry %s in %s at %s", p.date, p.path, p.commit)
+	}
+	if err := os.WriteFile(path, []byte(r.Text), 0o644); err != nil {
+		return nil, err
+	}
+	rep, err := lint(bin, tree, p.path, p.date)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range rep.Findings {
+		got := Finding{Path: f.File, Date: p.date, Rule: f.Code, Line: f.Line, Message: firstLine(f.Message), Where: "file"}
+		if f.File == p.path {
+			got.Where = "older"
+			if f.Line >= r.First && f.Line <= r.Last {
+				got.Where = "entry"
 			}
-			findings = append(findings, got)
+			// Counted from the entry's date key, a line that stays
+			// where it is in the entry however the file grows.
+			got.Line = f.Line - r.First + 1
 		}
-		if !hasReviewed(findings[before:]) {
-			clean = append(clean, rel+"\t"+e.Date)
-		}
+		found = append(found, got)
 	}
-	return findings, clean, n, nil
+	return found, nil
 }
 
 // lint runs bflint on one backfill.yaml with the clock on date.
@@ -352,44 +329,4 @@ func compare(w io.Writer, judgedPath string, findings []Finding, clean []string)
 	}
 	fmt.Fprintf(w, "entries judged clean: %d with no finding, %d with findings (%d entries replayed clean in all)\n", cleanOK, cleanFlagged, len(clean))
 	return nil
-}
-
-// restorer puts back the files being edited when the run is interrupted.
-type restorer struct {
-	mu    sync.Mutex
-	files map[string][]byte
-	sig   chan os.Signal
-}
-
-func newRestorer() *restorer {
-	r := &restorer{files: map[string][]byte{}, sig: make(chan os.Signal, 1)}
-	signal.Notify(r.sig, os.Interrupt)
-	go func() {
-		if _, ok := <-r.sig; ok {
-			r.mu.Lock()
-			for p, b := range r.files {
-				_ = os.WriteFile(p, b, 0o644)
-			}
-			os.Exit(130)
-		}
-	}()
-	return r
-}
-
-func (r *restorer) hold(path string, b []byte) {
-	r.mu.Lock()
-	r.files[path] = b
-	r.mu.Unlock()
-}
-
-func (r *restorer) release(path string) {
-	r.mu.Lock()
-	_ = os.WriteFile(path, r.files[path], 0o644)
-	delete(r.files, path)
-	r.mu.Unlock()
-}
-
-func (r *restorer) stop() {
-	signal.Stop(r.sig)
-	close(r.sig)
 }
