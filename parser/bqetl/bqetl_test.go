@@ -128,6 +128,8 @@ func TestCorrects(t *testing.T) {
 		// A field named by itself and missing is a first fill of it.
 		{"discount_code missing period", false},
 		{"sales_channel values are missing before the launch", false},
+		// A schema change reprocessed fills the columns it added.
+		{"Schema changes requiring reprocessing", false},
 		{"Fix missing sales_channel", true},
 		{"Backfill for the dashboard", false},
 		// Plain corrections, whatever else the entry fills.

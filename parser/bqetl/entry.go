@@ -218,9 +218,10 @@ func (e *Entry) Corrects() bool {
 
 var (
 	// newData are the words of a reason for a first fill of a table or
-	// of a field; a field is also named by itself, as in "install_source
+	// of a field (a schema change reprocessed fills the columns it
+	// added); a field is also named by itself, as in "install_source
 	// missing period" (a column added after the dates it fills).
-	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field|\b[a-z][a-z0-9]*(_[a-z0-9]+)+ (values? )?(is |are |was |were )?missing\b`)
+	newData = regexp.MustCompile(`initial|new table|newly added|new (field|column)s?|populate the new|add new|missing field|schema change|\b[a-z][a-z0-9]*(_[a-z0-9]+)+ (values? )?(is |are |was |were )?missing\b`)
 	// plainCorrection are the words of a reason for rows that were
 	// wrong, whatever else the entry fills: "fix some known issues and
 	// populate the new field" still corrects rows other tables read.

@@ -32,6 +32,8 @@ var UnlistedDownstream = &rules.Rule{
 			"a logic change; not a first fill of a table or a column, including a reason that names a column as missing), every " +
 			"incremental table built from the target (through views and tables written whole) needs an entry of its own, dated on or " +
 			"after this one and covering some of its dates; " +
+			"when the reason names the columns it changes (snake_case names before the word fields or columns, a_b_* for all that begin so), " +
+			"a table is required only if its query names one of them or selects every column, or a query between it and the target names one; " +
 			"one finding per entry names them, except the tables reached only through a table whose own later entry is a correction too: that entry's finding names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
 			"required, nor is a table no DAG runs (a metadata.yaml without scheduling.dag_name: its partitions are written outside the tree) or a deprecated one; the tables a query.py builds are not read, so what they read from the target is not known. A table reached " +
 			"only through a view that unions the target with other relations (a per-app or per-channel view) is not counted: whether " +

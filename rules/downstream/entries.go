@@ -53,6 +53,9 @@ func entryDownstream(pass *rules.Pass, pl *bqetl.Planned) error {
 	}
 	ps, required, unknownHistory := entryRebuilds(pass, l, target, e, handedOver)
 	missing := slices.DeleteFunc(required, func(id string) bool { return following(id) != nil })
+	if cols := e.Columns(); len(cols) > 0 {
+		missing = slices.DeleteFunc(missing, func(id string) bool { return !mayRead(pass, ps, target, id, cols) })
+	}
 	if len(missing) == 0 {
 		return nil
 	}
@@ -162,4 +165,36 @@ func createdBefore(pass *rules.Pass, day time.Time, missing []string) (kept []st
 		return missing, false
 	}
 	return slices.DeleteFunc(missing, func(id string) bool { return !defined[id] }), true
+}
+
+// mayRead reports whether table id may read one of the columns an entry
+// names as those it changes: its query names one or selects every
+// column, a query between the corrected table and it names one (under
+// another name further on), or one of them cannot be read. A view
+// selecting every column passes them on by name, so only the names the
+// table itself reads decide; a table reached only through queries that
+// name none of them computed its partitions from columns the entry left
+// as they were.
+func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool {
+	names := pass.Unit.DBT.QueryNames
+	if names == nil {
+		return true
+	}
+	seen := map[string]bool{id: true}
+	stack := []string{id}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		q, ok := names(v)
+		if !ok || q.Names(cols) || v == id && q.Star {
+			return true
+		}
+		for _, p := range ps.l.m.Parents(v) {
+			if _, reached := ps.prev[p]; reached && p != target && !seen[p] {
+				seen[p] = true
+				stack = append(stack, p)
+			}
+		}
+	}
+	return false
 }

@@ -1,0 +1,4 @@
+SELECT
+  COUNT(*) AS orders
+FROM
+  orders_derived.orders_v1
