@@ -126,11 +126,11 @@ func checkEntryEnd(pass *rules.Pass, pl *bqetl.Planned) {
 		return
 	}
 	if pl.Table.Null {
-		pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: its query writes the whole table (date_partition_parameter is null), and the upstream runs for today have not happened yet, so the run writes all of %s from partial data, and completing the entry copies that over the table\nhelp: end the entry at %s",
+		pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: its query writes the whole table (date_partition_parameter is null), so merged before the upstream runs for today complete, the run writes all of %s from partial data, and completing the entry copies that over the table\nhelp: end the entry at %s",
 			e.EndDate.Raw, today.Format(time.DateOnly), pl.Target, pl.Staging, today.AddDate(0, 0, -1).Format(time.DateOnly))
 		return
 	}
-	pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: the upstream runs for that day have not happened yet, so the backfill writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed\nhelp: end the entry at %s",
+	pass.Reportf(e.EndDate.Key, "end_date %s reaches today, %s, and bqetl starts the backfill of %q as soon as the entry is merged: merged before the upstream runs for that day complete, it writes an empty or partial partition to %s, and completing the entry later copies it over the partition the scheduled run completed; the entry is right only if merged after them\nhelp: end the entry at %s",
 		e.EndDate.Raw, today.Format(time.DateOnly), pl.Target, pl.Staging, today.AddDate(0, 0, -1).Format(time.DateOnly))
 }
 

@@ -31,7 +31,8 @@ var UnlistedDownstream = &rules.Rule{
 			"A bigquery-etl entry has no rebuild list: when its reason says it corrects rows (a fix, duplicates, missing data, " +
 			"a logic change; not a first fill of a table or a column, including a reason that names a column as missing), every " +
 			"incremental table built from the target (through views and tables written whole) needs an entry of its own, dated on or " +
-			"after this one and covering some of its dates; " +
+			"after this one and covering some of its dates; on an entry still to run (status Initiate) they can only follow once it is complete, " +
+			"so the finding is a warning saying what remains to do; on a Complete entry it is an error; " +
 			"when the reason names the columns it changes (snake_case names before the word fields or columns, a_b_* for all that begin so), " +
 			"a table is required only if its query names one of them or selects every column, or a query between it and the target names one; " +
 			"one finding per entry names them, except the tables reached only through a table whose own later entry is a correction too: that entry's finding names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
