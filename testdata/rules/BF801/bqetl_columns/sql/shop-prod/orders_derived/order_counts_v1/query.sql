@@ -1,4 +1,0 @@
-SELECT
-  COUNT(*) AS orders
-FROM
-  orders_derived.orders_v1
