@@ -3,6 +3,7 @@ package bqetl
 import (
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/bflint/bflint/parser/manifest"
@@ -42,6 +43,10 @@ func (e *Entry) Columns() []string {
 type QueryNames struct {
 	Idents map[string]bool
 	Star   bool
+	// Aliases are, for an identifier, the names of the output columns
+	// whose expression uses it (udf(x) AS y gives x: [y]), so that a
+	// column can be followed under its new name.
+	Aliases map[string][]string
 }
 
 // Mentions reports whether the query may read one of columns (as
@@ -63,6 +68,22 @@ func (q QueryNames) Names(columns []string) bool {
 	return false
 }
 
+// Renamed returns the output names the query gives expressions that use
+// one of columns: the columns' names further down the lineage.
+func (q QueryNames) Renamed(columns []string) []string {
+	var out []string
+	for _, c := range columns {
+		prefix, glob := strings.CutSuffix(c, "*")
+		for n, aliases := range q.Aliases {
+			if n == c || glob && strings.HasPrefix(n, prefix) {
+				out = append(out, aliases...)
+			}
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // ReadQueryNames reads what the query of object id of a tree's lineage m
 // names; ok is false when it has no readable SQL file. root is the tree's
 // sql folder. Words, quoted and backquoted names and strings count (a
@@ -78,17 +99,23 @@ func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames,
 	}
 	src := string(text)
 	toks, _ := sqltext.Lex(src)
+	code := slices.DeleteFunc(toks, func(t sqltext.Token) bool { return !t.IsCode() })
 	q.Idents = map[string]bool{}
+	q.Aliases = map[string][]string{}
+	depth := depths(src, code)
 	prev := ""
-	for _, t := range toks {
-		if !t.IsCode() {
-			continue
-		}
+	for i, t := range code {
 		text := t.Text(src)
 		switch t.Kind {
 		case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick, sqltext.String:
 			for _, w := range identifier.FindAllString(text, -1) {
-				q.Idents[strings.ToLower(w)] = true
+				w = strings.ToLower(w)
+				q.Idents[w] = true
+				if t.Kind != sqltext.String {
+					if alias := aliasAfter(src, code, depth, i); alias != "" && alias != w {
+						q.Aliases[w] = append(q.Aliases[w], alias)
+					}
+				}
 			}
 		case sqltext.Operator:
 			// * after SELECT, DISTINCT, a dot or a comma selects every
@@ -100,4 +127,65 @@ func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames,
 		prev = text
 	}
 	return q, true
+}
+
+// itemEnds are the words that end a select item or the select list.
+var itemEnds = map[string]bool{"from": true, "where": true, "group": true, "order": true, "having": true, "qualify": true, "window": true, "limit": true, "union": true, "except": true, "intersect": true}
+
+// depths gives each token its bracket depth.
+func depths(src string, code []sqltext.Token) []int {
+	out := make([]int, len(code))
+	d := 0
+	for i, t := range code {
+		switch t.Text(src) {
+		case "(", "[":
+			out[i] = d
+			d++
+			continue
+		case ")", "]":
+			d--
+		}
+		out[i] = d
+	}
+	return out
+}
+
+// aliasAfter returns the name the select item holding the identifier at
+// code[i] is given (its AS name at the depth of its SELECT), "" when the
+// identifier is in no select item or the item has no AS name. CAST(x AS
+// type) is inside brackets and so is not taken.
+func aliasAfter(src string, code []sqltext.Token, depth []int, i int) string {
+	level := -1
+	for j := i - 1; j >= 0; j-- {
+		if depth[j] <= depth[i] && code[j].Kind == sqltext.Word && strings.EqualFold(code[j].Text(src), "select") {
+			level = depth[j]
+			break
+		}
+		if depth[j] <= depth[i] && code[j].Kind == sqltext.Word && itemEnds[strings.ToLower(code[j].Text(src))] && depth[j] < depth[i] {
+			return "" // in a FROM, WHERE, ... of a query around it
+		}
+	}
+	if level < 0 {
+		return ""
+	}
+	for j := i + 1; j < len(code); j++ {
+		if depth[j] < level {
+			return ""
+		}
+		if depth[j] > level {
+			continue
+		}
+		text := code[j].Text(src)
+		switch {
+		case text == "," || text == ";" || code[j].Kind == sqltext.Word && itemEnds[strings.ToLower(text)]:
+			return ""
+		case code[j].Kind == sqltext.Word && strings.EqualFold(text, "as") && j+1 < len(code):
+			switch next := code[j+1]; next.Kind {
+			case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick:
+				return strings.ToLower(strings.Trim(next.Text(src), "`\""))
+			}
+			return ""
+		}
+	}
+	return ""
 }

@@ -1,6 +1,8 @@
 package bqetl
 
 import (
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -42,5 +44,34 @@ func TestQueryNamesMentions(t *testing.T) {
 	}
 	if !(QueryNames{Star: true}).Mentions([]string{"a_b"}) {
 		t.Error("a query selecting every column mentions every column")
+	}
+}
+
+func TestQueryNamesAliases(t *testing.T) {
+	dir := t.TempDir()
+	sqlDir := filepath.Join(dir, "sql")
+	view := filepath.Join(sqlDir, "p", "d", "v")
+	if err := os.MkdirAll(view, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := "CREATE OR REPLACE VIEW `p.d.v` AS\nSELECT\n  CASE WHEN a_b IS NULL THEN 'x' ELSE a_b END AS a_b_label,\n  udf.f(c_d) AS c_d_kind,\n  COALESCE(e_f, g_h) AS e_or_g,\n  CAST(i_j AS INT64) AS i_j_int,\n  * EXCEPT (k_l)\nFROM t\nWHERE m_n > 0\n"
+	if err := os.WriteFile(filepath.Join(view, "view.sql"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lin, err := ReadLineage(sqlDir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := ReadQueryNames(sqlDir, lin.Manifest, "p.d.v")
+	if !ok {
+		t.Fatal("not read")
+	}
+	for col, want := range map[string][]string{"a_b": {"a_b_label"}, "c_d": {"c_d_kind"}, "e_f": {"e_or_g"}, "g_h": {"e_or_g"}, "i_j": {"i_j_int"}, "m_n": nil, "k_l": nil} {
+		if got := q.Renamed([]string{col}); !slices.Equal(got, want) {
+			t.Errorf("Renamed(%s) = %v, want %v", col, got, want)
+		}
+	}
+	if !q.Star {
+		t.Error("* EXCEPT selects every other column")
 	}
 }

@@ -34,7 +34,7 @@ var UnlistedDownstream = &rules.Rule{
 			"after this one and covering some of its dates; on an entry still to run (status Initiate) they can only follow once it is complete, " +
 			"so the finding is a warning saying what remains to do; on a Complete entry it is an error; " +
 			"when the reason names the columns it changes (snake_case names before the word fields or columns, a_b_* for all that begin so), " +
-			"a table is required only if its query names one of them or selects every column, or a query between it and the target names one; " +
+			"a table is required only if its query names one of them, or the name a query between gives an expression using one (udf(x) AS y), or selects every column; " +
 			"one finding per entry names them, except the tables reached only through a table whose own later entry is a correction too: that entry's finding names them. A table written whole on every run is recomputed by its next scheduled run and is not " +
 			"required, nor is a table no DAG runs (a metadata.yaml without scheduling.dag_name: its partitions are written outside the tree) or a deprecated one; the tables a query.py builds are not read, so what they read from the target is not known. A table reached " +
 			"only through a view that unions the target with other relations (a per-app or per-channel view) is not counted: whether " +

@@ -176,33 +176,56 @@ func createdBefore(pass *rules.Pass, day time.Time, missing []string) (kept []st
 }
 
 // mayRead reports whether table id may read one of the columns an entry
-// names as those it changes: its query names one or selects every
-// column, a query between the corrected table and it names one (under
-// another name further on), or one of them cannot be read. A view
-// selecting every column passes them on by name, so only the names the
-// table itself reads decide; a table reached only through queries that
-// name none of them computed its partitions from columns the entry left
-// as they were.
+// names as those it changes: its query names one, under its own name or
+// the name a query between gives an expression using it (udf(x) AS y),
+// or selects every column, or a query on the way cannot be read. A table
+// whose query names none of them computed its partitions from columns
+// the entry left as they were.
 func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool {
 	names := pass.Unit.DBT.QueryNames
 	if names == nil {
 		return true
 	}
-	seen := map[string]bool{id: true}
+	// between are the tables and views on a path from the target to id.
+	between := map[string]bool{}
 	stack := []string{id}
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		q, ok := names(v)
-		if !ok || q.Names(cols) || v == id && q.Star {
-			return true
-		}
 		for _, p := range ps.l.m.Parents(v) {
-			if _, reached := ps.prev[p]; reached && p != target && !seen[p] {
-				seen[p] = true
+			if _, reached := ps.prev[p]; reached && p != target && !between[p] {
+				between[p] = true
 				stack = append(stack, p)
 			}
 		}
 	}
-	return false
+	// carried are the names the columns go by where they reach v.
+	memo := map[string][]string{}
+	var carried func(v string) ([]string, bool)
+	carried = func(v string) ([]string, bool) {
+		if c, done := memo[v]; done {
+			return c, true
+		}
+		memo[v] = nil // a cycle adds nothing
+		var out []string
+		for _, p := range ps.l.m.Parents(v) {
+			switch {
+			case p == target:
+				out = append(out, cols...)
+			case between[p]:
+				c, ok := carried(p)
+				q, read := names(p)
+				if !ok || !read {
+					return nil, false
+				}
+				out = append(append(out, c...), q.Renamed(c)...)
+			}
+		}
+		slices.Sort(out)
+		memo[v] = slices.Compact(out)
+		return memo[v], true
+	}
+	c, ok := carried(id)
+	q, read := names(id)
+	return !ok || !read || q.Star || q.Names(c)
 }
