@@ -38,21 +38,34 @@ func (e *Entry) Columns() []string {
 }
 
 // QueryNames is what a query's text names: every identifier, lower
-// case, and whether it selects every column of something (SELECT *, t.*,
-// * EXCEPT), which passes columns on without naming them.
+// case, and what it selects every column of (SELECT *, t.*, * EXCEPT),
+// which passes columns on without naming them.
 type QueryNames struct {
 	Idents map[string]bool
-	Star   bool
+	// StarFrom are the relations (or their aliases) a * selects every
+	// column of, lower case; "" for one read from a subquery or not read.
+	StarFrom []string
+	// Relations are the relations the query reads by their aliases.
+	Relations map[string]string
 	// Aliases are, for an identifier, the names of the output columns
 	// whose expression uses it (udf(x) AS y gives x: [y]), so that a
 	// column can be followed under its new name.
 	Aliases map[string][]string
 }
 
-// Mentions reports whether the query may read one of columns (as
-// Entry.Columns gives them): it names one, or selects every column.
-func (q QueryNames) Mentions(columns []string) bool {
-	return q.Star || q.Names(columns)
+// SelectsAll reports whether a * of the query may select every column of
+// a relation is says is one of those asked about (by its name as written,
+// dataset.table or project.dataset.table); a * over a subquery may.
+func (q QueryNames) SelectsAll(is func(relation string) bool) bool {
+	for _, s := range q.StarFrom {
+		if r, ok := q.Relations[s]; ok {
+			s = r
+		}
+		if s == "" || is(s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Names reports whether the query names one of columns.
@@ -102,6 +115,7 @@ func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames,
 	code := slices.DeleteFunc(toks, func(t sqltext.Token) bool { return !t.IsCode() })
 	q.Idents = map[string]bool{}
 	q.Aliases = map[string][]string{}
+	q.Relations = map[string]string{}
 	depth := depths(src, code)
 	prev := ""
 	for i, t := range code {
@@ -117,17 +131,85 @@ func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames,
 					}
 				}
 			}
+			if w := strings.ToLower(text); t.Kind == sqltext.Word && (w == "from" || w == "join") {
+				if rel, next := relationAt(src, code, i+1); rel != "" {
+					q.Relations[rel] = rel
+					if alias := aliasAt(src, code, next); alias != "" {
+						q.Relations[alias] = rel
+					}
+				}
+			}
 		case sqltext.Operator:
-			// * after SELECT, DISTINCT, a dot or a comma selects every
-			// column; after anything else it multiplies.
-			if text == "*" && (strings.EqualFold(prev, "select") || strings.EqualFold(prev, "distinct") || prev == "." || prev == ",") {
-				q.Star = true
+			// * after SELECT, DISTINCT or a comma selects every column of
+			// what the FROM at its depth reads; after a dot, of what the
+			// name before it names; after anything else it multiplies.
+			switch {
+			case text != "*":
+			case prev == "." && i >= 2:
+				q.StarFrom = append(q.StarFrom, unquote(code[i-2].Text(src)))
+			case strings.EqualFold(prev, "select") || strings.EqualFold(prev, "distinct") || prev == ",":
+				q.StarFrom = append(q.StarFrom, fromAt(src, code, depth, i))
 			}
 		}
 		prev = text
 	}
 	return q, true
 }
+
+// relationAt reads the relation name at code[i] (parts joined by dots),
+// and returns it lower case without quotes, with the index after it; ""
+// when a subquery or anything else is there.
+func relationAt(src string, code []sqltext.Token, i int) (string, int) {
+	var parts []string
+	for i < len(code) {
+		switch code[i].Kind {
+		case sqltext.Word, sqltext.Backtick, sqltext.QuotedIdent:
+			parts = append(parts, unquote(code[i].Text(src)))
+			i++
+		default:
+			return strings.Join(parts, "."), i
+		}
+		if i >= len(code) || code[i].Text(src) != "." {
+			break
+		}
+		i++
+	}
+	return strings.Join(parts, "."), i
+}
+
+// notAlias are the words that may follow a relation and are no alias.
+var notAlias = map[string]bool{"on": true, "using": true, "where": true, "left": true, "right": true, "inner": true, "full": true, "cross": true, "join": true, "group": true, "order": true, "union": true, "window": true, "qualify": true, "limit": true, "tablesample": true, "for": true, "unnest": true, "having": true, "except": true, "intersect": true}
+
+// aliasAt reads the alias at code[i] ([AS] name), "" when there is none.
+func aliasAt(src string, code []sqltext.Token, i int) string {
+	if i < len(code) && code[i].Kind == sqltext.Word && strings.EqualFold(code[i].Text(src), "as") {
+		i++
+	}
+	if i >= len(code) || code[i].Kind != sqltext.Word && code[i].Kind != sqltext.Backtick {
+		return ""
+	}
+	if a := unquote(code[i].Text(src)); !notAlias[a] {
+		return a
+	}
+	return ""
+}
+
+// fromAt is the relation the FROM of the select holding code[i] reads: the
+// first FROM after it at its depth; "" for a subquery or none.
+func fromAt(src string, code []sqltext.Token, depth []int, i int) string {
+	for j := i + 1; j < len(code); j++ {
+		if depth[j] < depth[i] {
+			return ""
+		}
+		if depth[j] == depth[i] && code[j].Kind == sqltext.Word && strings.EqualFold(code[j].Text(src), "from") {
+			rel, _ := relationAt(src, code, j+1)
+			return rel
+		}
+	}
+	return ""
+}
+
+func unquote(s string) string { return strings.ToLower(strings.Trim(s, "`\"")) }
 
 // itemEnds are the words that end a select item or the select list.
 var itemEnds = map[string]bool{"from": true, "where": true, "group": true, "order": true, "having": true, "qualify": true, "window": true, "limit": true, "union": true, "except": true, "intersect": true}
@@ -182,7 +264,7 @@ func aliasAfter(src string, code []sqltext.Token, depth []int, i int) string {
 		case code[j].Kind == sqltext.Word && strings.EqualFold(text, "as") && j+1 < len(code):
 			switch next := code[j+1]; next.Kind {
 			case sqltext.Word, sqltext.QuotedIdent, sqltext.Backtick:
-				return strings.ToLower(strings.Trim(next.Text(src), "`\""))
+				return unquote(next.Text(src))
 			}
 			return ""
 		}

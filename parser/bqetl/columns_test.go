@@ -27,7 +27,7 @@ func TestEntryColumns(t *testing.T) {
 	}
 }
 
-func TestQueryNamesMentions(t *testing.T) {
+func TestQueryNamesNames(t *testing.T) {
 	q := QueryNames{Idents: map[string]bool{"play_store_attribution_campaign": true, "client_id": true}}
 	for _, c := range []struct {
 		columns []string
@@ -38,12 +38,9 @@ func TestQueryNamesMentions(t *testing.T) {
 		{[]string{"client_id"}, true},
 		{[]string{"client_*", "x_y"}, true},
 	} {
-		if got := q.Mentions(c.columns); got != c.want {
-			t.Errorf("Mentions(%q) = %v, want %v", c.columns, got, c.want)
+		if got := q.Names(c.columns); got != c.want {
+			t.Errorf("Names(%q) = %v, want %v", c.columns, got, c.want)
 		}
-	}
-	if !(QueryNames{Star: true}).Mentions([]string{"a_b"}) {
-		t.Error("a query selecting every column mentions every column")
 	}
 }
 
@@ -71,7 +68,35 @@ func TestQueryNamesAliases(t *testing.T) {
 			t.Errorf("Renamed(%s) = %v, want %v", col, got, want)
 		}
 	}
-	if !q.Star {
-		t.Error("* EXCEPT selects every other column")
+	if !q.SelectsAll(func(r string) bool { return r == "t" }) || q.SelectsAll(func(r string) bool { return r == "u" }) {
+		t.Errorf("* EXCEPT selects every other column of t alone: %q", q.StarFrom)
+	}
+}
+
+// A * selects every column of what its FROM reads, or of the relation its
+// qualifier names: a * over another relation passes none of the target's.
+func TestQueryNamesSelectsAll(t *testing.T) {
+	dir := t.TempDir()
+	sqlDir := filepath.Join(dir, "sql")
+	table := filepath.Join(sqlDir, "p", "d", "x_v1")
+	if err := os.MkdirAll(table, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text := "SELECT ac.client_id, r.* EXCEPT (client_id)\nFROM `p.d.clients` AS ac\nLEFT JOIN (SELECT * FROM `p.d.retention`) AS r USING (client_id)\nLEFT JOIN p.d.events ev USING (client_id)\nWHERE ac.submission_date = @submission_date\n"
+	if err := os.WriteFile(filepath.Join(table, "query.sql"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	lin, err := ReadLineage(sqlDir, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, ok := ReadQueryNames(sqlDir, lin.Manifest, "p.d.x_v1")
+	if !ok {
+		t.Fatal("not read")
+	}
+	for rel, want := range map[string]bool{"p.d.clients": false, "p.d.retention": true, "p.d.events": false} {
+		if got := q.SelectsAll(func(r string) bool { return r == rel }); got != want {
+			t.Errorf("SelectsAll(%s) = %v, want %v (stars %q, relations %v)", rel, got, want, q.StarFrom, q.Relations)
+		}
 	}
 }

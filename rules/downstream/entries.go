@@ -178,7 +178,8 @@ func createdBefore(pass *rules.Pass, day time.Time, missing []string) (kept []st
 // mayRead reports whether table id may read one of the columns an entry
 // names as those it changes: its query names one, under its own name or
 // the name a query between gives an expression using it (udf(x) AS y),
-// or selects every column, or a query on the way cannot be read. A table
+// or selects every column of the target or of a query between, or a
+// query on the way cannot be read. A table
 // whose query names none of them computed its partitions from columns
 // the entry left as they were.
 func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool {
@@ -227,5 +228,32 @@ func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool
 	}
 	c, ok := carried(id)
 	q, read := names(id)
-	return !ok || !read || q.Star || q.Names(c)
+	if !ok || !read || q.Names(c) {
+		return true
+	}
+	// A * passes the columns on only from the target or a query on the
+	// way: one over another relation the table also reads does not.
+	var from []string
+	for _, p := range ps.l.m.Parents(id) {
+		if p == target || between[p] {
+			from = append(from, p)
+		}
+	}
+	return q.SelectsAll(func(relation string) bool {
+		return slices.ContainsFunc(from, func(id string) bool { return sameTable(relation, id) })
+	})
+}
+
+// sameTable reports whether a relation as a query writes it names the
+// bigquery-etl object id (project.dataset.table): the same dataset and
+// table, the project left out or the same.
+func sameTable(relation, id string) bool {
+	r, n := strings.Split(relation, "."), strings.Split(strings.ToLower(id), ".")
+	if len(r) < 2 || len(n) < 2 {
+		return false
+	}
+	if r[len(r)-1] != n[len(n)-1] || r[len(r)-2] != n[len(n)-2] {
+		return false
+	}
+	return len(r) < 3 || len(n) < 3 || r[len(r)-3] == n[len(n)-3]
 }
