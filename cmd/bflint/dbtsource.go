@@ -90,3 +90,19 @@ func readDBTLineageFrom(from, command, manifestFlag string, cached bool) (dbtLin
 	}
 	return dbtLineage{m: p.Graph(), path: shown, project: p}, nil
 }
+
+// projectDir is the folder of the dbt project the lineage belongs to,
+// against which its nodes' original_file_path values are relative: the
+// project read from its files, or the nearest dbt_project.yml above the
+// manifest; "" when there is none.
+func (d dbtLineage) projectDir() string {
+	if d.project != nil {
+		return d.project.Dir
+	}
+	abs, err := filepath.Abs(d.path)
+	if err != nil {
+		return ""
+	}
+	dir, _ := manifest.ProjectDir(filepath.Dir(abs), "/")
+	return dir
+}

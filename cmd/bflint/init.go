@@ -36,14 +36,15 @@ relative to FILE's folder; without it, to stdout.
 
 With -o and a known warehouse (the manifest's adapter_type, or --dialect:
 bigquery, snowflake, databricks, postgres, duckdb), init also writes the
-SQL of the steps that depend only on where the rows live, under
-sql/ID/ beside the plan, and names it in the plan: the key's uniqueness in
+SQL of the run under sql/ID/ beside the plan, and names it in the plan:
+the build (the model's own SQL with ref() and source() resolved and the
+incremental branch left out, for a model with no other Jinja), the key's uniqueness in
 staging, a reconciliation of staging against the target per partition,
 the rollback capture, a publish that replaces the range in one operation,
 and the rollback that puts the capture back. Each is bounded by the
 range's literal partitions. It needs the partition column (partition_by,
-or --partition-column) and never overwrites a file; the build, the
-control check and the boundary evidence stay TODO (docs/run-sql.md).
+or --partition-column) and never overwrites a file; the control check
+and the boundary evidence stay TODO (docs/run-sql.md).
 
 In a bigquery-etl repository (a sql/ tree and no dbt project, or --tree),
 init writes a backfill entry instead, in bqetl's own format: dated today
@@ -213,7 +214,7 @@ func initCommand(args []string, stdout io.Writer) error {
 		}
 		return skeletonTemplate.Execute(stdout, sk)
 	}
-	files, why, err := runSQL(fs, &sk, m, node, partitionColumn, from.T, to.T, output)
+	files, why, err := runSQL(fs, &sk, m, graph, node, dbt.projectDir(), partitionColumn, from.T, to.T, output)
 	if err != nil {
 		return err
 	}
@@ -383,7 +384,11 @@ run:
 staging:
   relation: {{.Staging}}{{.StagingNote}}
 {{- if not .RunCommand}}
+{{- with index .SQL "staging.build"}}
+  build: {{.}}  # written by bflint init: the model's query as a full run executes it, bounded to the range
+{{- else}}
   build: sql/TODO_build.sql
+{{- end}}
 {{- end}}
 
 validation:

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/internal/runsql"
+	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
 )
@@ -21,7 +22,7 @@ type sqlFile struct{ path, text string }
 // records in sk the paths the plan names. It writes none, and says why,
 // when the warehouse, the partition column, the staging relation or the
 // target's relation is unknown: the skeleton's TODOs then stay.
-func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, node *manifest.Node, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
+func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage.Graph, node *manifest.Node, projectDir, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
 	dialect, ok := runsql.ForAdapter(m.AdapterType)
 	if name := flagValue(fs, "dialect"); name != "" {
 		if dialect, ok = runsql.ForAdapter(name); !ok {
@@ -48,6 +49,9 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, node *manifest
 	}
 	if sk.Known.Key != "" {
 		spec.Key = node.Config.UniqueKey
+	}
+	if sk.RunCommand == "" {
+		spec.Model, _ = modelSQL(m, graph, node, projectDir, target)
 	}
 	dir := filepath.Join(filepath.Dir(output), "sql", sk.ID)
 	var files []sqlFile

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/lineage"
 )
 
 // initWithSQL runs init -o in a copy of examples/two_plans without its
@@ -30,11 +32,11 @@ func initWithSQL(t *testing.T, extra ...string) (dir, said string) {
 // plan names the SQL it wrote, and every finding on the result is an
 // answer only a person can give (a TODO line), none on the SQL.
 func TestInitWritesRunSQL(t *testing.T) {
-	names := []string{"assert_unique.sql", "validate_reconciliation.sql", "capture.sql", "publish.sql", "rollback.sql"}
+	names := []string{"build.sql", "assert_unique.sql", "validate_reconciliation.sql", "capture.sql", "publish.sql", "rollback.sql"}
 	for _, dialect := range []string{"bigquery", "snowflake", "databricks", "postgres", "duckdb"} {
 		t.Run(dialect, func(t *testing.T) {
 			dir, said := initWithSQL(t, "--dialect", dialect, "--partition-column", "order_date")
-			if want := "and 5 " + dialect + " SQL files under plans/sql/bf20260114_a"; !strings.Contains(said, want) {
+			if want := "and 6 " + dialect + " SQL files under plans/sql/bf20260114_a"; !strings.Contains(said, want) {
 				t.Errorf("init said %q, want it to contain %q", said, want)
 			}
 			plan, err := os.ReadFile(filepath.Join(dir, "plans", "fct_orders.backfill.yaml"))
@@ -124,5 +126,33 @@ func TestInitRunSQLRefusals(t *testing.T) {
 	code = run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--dialect", "oracle", "-o", "plans/o.backfill.yaml"}, &stdout, &stderr)
 	if code != exitUsage || !strings.Contains(stderr.String(), `--dialect "oracle": use bigquery, snowflake, databricks, postgres or duckdb`) {
 		t.Errorf("--dialect oracle: exit %d: %s", code, stderr.String())
+	}
+}
+
+// The build is the model's own SQL with its relations resolved and the
+// incremental branch left out; a model with other Jinja gets none.
+func TestInitModelSQL(t *testing.T) {
+	dir := skeletonProject(t, "")
+	d, err := readDBTLineage("init", filepath.Join(dir, "target", "manifest.json"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := lineage.New(d.m)
+	node := d.m.Node("model.shop.fct_orders")
+	got, ok := modelSQL(d.m, g, node, dir, "analytics.fct_orders")
+	if !ok || !strings.Contains(got, `FROM "warehouse"."raw"."orders_events" AS r`) || strings.Contains(got, "{") || strings.Contains(got, "MAX(order_date)") {
+		t.Errorf("modelSQL = %v:\n%s", ok, got)
+	}
+	path := filepath.Join(dir, "models", "fct_orders.sql")
+	text, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withVar := strings.Replace(string(text), "SELECT", "SELECT {{ var('extra_column') }},", 1)
+	if err := os.WriteFile(path, []byte(withVar), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, ok := modelSQL(d.m, g, node, dir, "analytics.fct_orders"); ok {
+		t.Errorf("a model reading a var got a build:\n%s", got)
 	}
 }

@@ -31,16 +31,10 @@ func spec() runsql.Spec {
 		Dialect: runsql.DuckDB, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260114_a",
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260114_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: start, End: end, Key: []string{"order_id"},
+		// The model's query, as init reads it from a dbt model's file.
+		Model: "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders",
 	}
 }
-
-// build is the recompute a plan's staging.build would hold: written here,
-// as init leaves it to the author.
-const build = `CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260114_a AS
-SELECT order_id, order_date, amount,
-       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded
-FROM raw.orders
-WHERE order_date >= DATE '2026-01-14' AND order_date < DATE '2026-01-17';`
 
 func open(t *testing.T) *sql.DB {
 	t.Helper()
@@ -134,6 +128,7 @@ func reconciliation(t *testing.T, db *sql.DB) float64 {
 func TestRunOnDuckDB(t *testing.T) {
 	db := open(t)
 	before := rows(t, db, table)
+	build := file(t, "build.sql")
 
 	exec(t, db, build)
 	once := rows(t, db, "SELECT * FROM backfill_staging.fct_orders__bf20260114_a")
@@ -176,6 +171,7 @@ func TestRunOnDuckDB(t *testing.T) {
 // The checks fail on the defects they exist for.
 func TestChecksCatchPlantedDefects(t *testing.T) {
 	db := open(t)
+	build := file(t, "build.sql")
 	exec(t, db, build)
 	exec(t, db, "INSERT INTO backfill_staging.fct_orders__bf20260114_a SELECT * FROM backfill_staging.fct_orders__bf20260114_a WHERE order_id = 20")
 	if dup := rows(t, db, file(t, "assert_unique.sql")); !slices.Equal(dup, []string{"20 2"}) {

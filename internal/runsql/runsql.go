@@ -54,6 +54,10 @@ type Spec struct {
 	Start, End time.Time
 	// Key is rerun.key, empty when the write has none.
 	Key []string
+	// Model is the query a full run of the target's model executes
+	// (its SQL with ref() and source() resolved), "" when unknown: the
+	// build is then left to the author.
+	Model string
 }
 
 // File is one SQL file of the set: its name in the plan's sql folder, the
@@ -80,6 +84,9 @@ func PublishMechanism(d Dialect) string {
 func Generate(s Spec) []File {
 	w := writer{s}
 	var out []File
+	if s.Model != "" {
+		out = append(out, File{"build.sql", "staging.build", w.build()})
+	}
 	if len(s.Key) > 0 {
 		out = append(out, File{"assert_unique.sql", "rerun.uniqueness_check", w.assertUnique()})
 	}
@@ -120,14 +127,41 @@ func (w writer) inRange(alias string) string {
 
 func (w writer) header(what string) string {
 	s := w.s
-	return fmt.Sprintf("-- Written by bflint init for %s, %s: %s\n-- The range is %s..%s (%s), bounded by literal partitions: the last\n-- one exclusive.\n",
+	return fmt.Sprintf("-- Written by bflint init for %s (%s).\n-- %s.\n-- The range is %s..%s (%s), bounded by literal partitions, the one\n-- after its last exclusive.\n",
 		s.Target, s.Dialect, what, s.Grain.Format(s.Start), s.Grain.Format(s.End), s.Grain)
+}
+
+func (w writer) build() string {
+	s := w.s
+	create := "CREATE OR REPLACE TABLE " + s.Staging + " AS"
+	if s.Dialect == Postgres {
+		// PostgreSQL has no CREATE OR REPLACE TABLE: a re-run drops
+		// what the last one built.
+		create = "DROP TABLE IF EXISTS " + s.Staging + ";\n\nCREATE TABLE " + s.Staging + " AS"
+	}
+	return w.header("The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model") + fmt.Sprintf(`%s
+SELECT *
+FROM (
+%s
+) AS model
+WHERE %s;
+`, create, indent(s.Model), w.inRange("model"))
+}
+
+func indent(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "    " + l
+		}
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (w writer) assertUnique() string {
 	s := w.s
 	keys := strings.Join(s.Key, ", ")
-	return w.header("rows that share a key in staging; none may come back, since the publish\n-- merges on it") + fmt.Sprintf(`SELECT %s, COUNT(*) AS copies
+	return w.header("Rows that share a key in staging: none may come back before the\n-- publish") + fmt.Sprintf(`SELECT %s, COUNT(*) AS copies
 FROM %s
 WHERE %s
 GROUP BY %s
@@ -138,7 +172,7 @@ HAVING COUNT(*) > 1;
 func (w writer) reconciliation() string {
 	s := w.s
 	col := s.PartitionColumn
-	return w.header("rows per partition in staging against the target. A partition\n-- missing on either side counts as 100%.") + fmt.Sprintf(`WITH staged AS (
+	return w.header("Rows per partition in staging against the target; a partition\n-- missing on either side counts as 100%") + fmt.Sprintf(`WITH staged AS (
     SELECT %[1]s AS partition_value, COUNT(*) AS row_count
     FROM %[2]s
     WHERE %[3]s
@@ -166,7 +200,7 @@ FULL OUTER JOIN live AS l
 
 func (w writer) capture() string {
 	s := w.s
-	return w.header("a copy of the range as it stands, taken before the publish; the\n-- rollback restores from it") + fmt.Sprintf(`CREATE TABLE %s AS
+	return w.header("A copy of the range as it stands, taken before the publish; the\n-- rollback restores from it") + fmt.Sprintf(`CREATE TABLE %s AS
 SELECT *
 FROM %s
 WHERE %s;
@@ -174,11 +208,11 @@ WHERE %s;
 }
 
 func (w writer) publish() string {
-	return w.header("the staged range replaces the target's in one operation, so\n-- readers see the old range or the new one, never a mix") + w.replace(w.s.Staging)
+	return w.header("The staged range replaces the target's in one operation, so\n-- readers see the old range or the new one, never a mix") + w.replace(w.s.Staging)
 }
 
 func (w writer) rollback() string {
-	return w.header("the captured range replaces the published one in one operation") + w.replace(w.s.Rollback)
+	return w.header("The captured range replaces the published one in one operation") + w.replace(w.s.Rollback)
 }
 
 // replace writes the range of from over the target's in one operation.

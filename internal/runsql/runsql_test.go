@@ -18,7 +18,8 @@ func goldenSpec(d Dialect) Spec {
 		Dialect: d, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260826_a",
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260826_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC),
-		Key: []string{"order_id"},
+		Key:   []string{"order_id"},
+		Model: "SELECT order_id, order_date, amount_minor,\n       CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor\nFROM raw.orders_events",
 	}
 }
 

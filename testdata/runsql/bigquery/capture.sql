@@ -1,7 +1,8 @@
--- Written by bflint init for analytics.fct_orders, bigquery: a copy of the range as it stands, taken before the publish; the
--- rollback restores from it
--- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions: the last
--- one exclusive.
+-- Written by bflint init for analytics.fct_orders (bigquery).
+-- A copy of the range as it stands, taken before the publish; the
+-- rollback restores from it.
+-- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions, the one
+-- after its last exclusive.
 CREATE TABLE backfill_rollback.fct_orders__pre_bf20260826_a AS
 SELECT *
 FROM analytics.fct_orders

@@ -1,7 +1,8 @@
--- Written by bflint init for analytics.fct_orders, duckdb: rows per partition in staging against the target. A partition
+-- Written by bflint init for analytics.fct_orders (duckdb).
+-- Rows per partition in staging against the target; a partition
 -- missing on either side counts as 100%.
--- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions: the last
--- one exclusive.
+-- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions, the one
+-- after its last exclusive.
 WITH staged AS (
     SELECT order_date AS partition_value, COUNT(*) AS row_count
     FROM backfill_staging.fct_orders__bf20260826_a

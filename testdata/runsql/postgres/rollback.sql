@@ -1,6 +1,7 @@
--- Written by bflint init for analytics.fct_orders, postgres: the captured range replaces the published one in one operation
--- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions: the last
--- one exclusive.
+-- Written by bflint init for analytics.fct_orders (postgres).
+-- The captured range replaces the published one in one operation.
+-- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions, the one
+-- after its last exclusive.
 BEGIN;
 
 DELETE FROM analytics.fct_orders

@@ -1,0 +1,13 @@
+-- Written by bflint init for analytics.fct_orders (databricks).
+-- The model's query, as a full run executes it, recomputed for the
+-- range into staging; check it against the compiled model.
+-- The range is 2026-01-14..2026-06-30 (day), bounded by literal partitions, the one
+-- after its last exclusive.
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
+SELECT *
+FROM (
+    SELECT order_id, order_date, amount_minor,
+           CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor
+    FROM raw.orders_events
+) AS model
+WHERE model.order_date >= DATE '2026-01-14' AND model.order_date < DATE '2026-07-01';
