@@ -156,3 +156,71 @@ func TestInitModelSQL(t *testing.T) {
 		t.Errorf("a model reading a var got a build:\n%s", got)
 	}
 }
+
+// initAnswers answer the TODOs init -o leaves once it has written the
+// run's SQL: each a value only a person gives, or a query only a person
+// writes (the boundary's evidence, the control check: the example's own).
+var initAnswers = []struct{ todo, answer string }{
+	{"owner: TODO", "owner: data-eng"},
+	{"reason: TODO what was wrong, since when, and which change caused it", "reason: Refunds were counted as revenue after the 2026-01-14 deploy."},
+	{"timezone: TODO", "timezone: UTC"},
+	{"boundary:  # TODO", "boundary:\n    candidate: 2026-01-14\n    confirmed: 2026-01-14"},
+	{"introduced_by: TODO", "introduced_by: 3f2a9c1"},
+	{"sql/TODO_find_boundary.sql", "sql/fct_orders/find_boundary.sql"},
+	{"tested: {}  # TODO", "tested:\n    partition: 2026-03-01\n    identical: true"},
+	{"compute:  # TODO", "compute:\n  max_concurrency: 4"},
+	{"environment: TODO", "environment: isolated"},
+	{"sql/TODO_validate_control.sql", "sql/fct_orders/validate_control.sql"},
+	{"control: {}  # TODO", "control: {start: 2025-10-01, end: 2025-12-31}"},
+	{`pass: "TODO"`, `pass: "changed_rows = 0"`},
+	{"rollback:  # TODO", "rollback:\n  retained_until: 2027-12-31"},
+	{"restorable_by: TODO", "restorable_by: data-platform-oncall"},
+	{"restore_time: TODO", "restore_time: 30m"},
+	{"tested: false  # TODO", "tested: true"},
+	{"trial:  # TODO", "trial:\n  partition: 2026-03-01"},
+	{"reason: TODO why its recorded history may stay as it is", "reason: the snapshot keeps its history as recorded; the catalogue notes the range"},
+	{"communication:  # TODO", "communication:\n  consumers: [finance]\n  expected_change: Net revenue in the range falls by the value of refunds."},
+	{"contains_pii: TODO", "contains_pii: false"},
+	{"required: true  # TODO", "required: true\n  approved_by: finance-controller"},
+}
+
+// TestInitWithSQLAnsweredLintsClean is the shipped dbt example planned
+// with init -o: once a person answers what only a person can, bflint
+// reports nothing, the SQL init wrote included.
+func TestInitWithSQLAnsweredLintsClean(t *testing.T) {
+	dir := skeletonProject(t, "")
+	if err := os.Remove(filepath.Join(dir, "new.backfill.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"init", "--target", "fct_orders", "--start", "2026-01-14", "--end", "2026-06-30", "--dialect", "postgres", "--partition-column", "order_date", "-o", "new.backfill.yaml"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr.String())
+	}
+	text, err := os.ReadFile("new.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(text), "\n")
+	next := 0
+	for i, l := range lines {
+		if !strings.Contains(l, "TODO") || strings.HasPrefix(strings.TrimSpace(l), "#") {
+			continue
+		}
+		if next == len(initAnswers) || !strings.Contains(l, initAnswers[next].todo) {
+			t.Fatalf("line %d %q is not the next TODO the test answers", i+1, l)
+		}
+		lines[i] = l[:strings.Index(l, initAnswers[next].todo)] + initAnswers[next].answer
+		next++
+	}
+	if next != len(initAnswers) {
+		t.Fatalf("answered %d TODOs of %d", next, len(initAnswers))
+	}
+	if err := os.WriteFile("new.backfill.yaml", []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out := lintProject(t, dir)
+	if code != exitClean || !strings.Contains(out, "no findings") {
+		t.Errorf("answered plan: exit %d:\n%s\n--- plan\n%s", code, out, strings.Join(lines, "\n"))
+	}
+}
