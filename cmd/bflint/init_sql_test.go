@@ -201,26 +201,12 @@ func TestInitWithSQLAnsweredLintsClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(text), "\n")
-	next := 0
-	for i, l := range lines {
-		if !strings.Contains(l, "TODO") || strings.HasPrefix(strings.TrimSpace(l), "#") {
-			continue
-		}
-		if next == len(initAnswers) || !strings.Contains(l, initAnswers[next].todo) {
-			t.Fatalf("line %d %q is not the next TODO the test answers", i+1, l)
-		}
-		lines[i] = l[:strings.Index(l, initAnswers[next].todo)] + initAnswers[next].answer
-		next++
-	}
-	if next != len(initAnswers) {
-		t.Fatalf("answered %d TODOs of %d", next, len(initAnswers))
-	}
-	if err := os.WriteFile("new.backfill.yaml", []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+	answered := answerTODOs(t, string(text), initAnswers)
+	if err := os.WriteFile("new.backfill.yaml", []byte(answered), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out := lintProject(t, dir)
 	if code != exitClean || !strings.Contains(out, "no findings") {
-		t.Errorf("answered plan: exit %d:\n%s\n--- plan\n%s", code, out, strings.Join(lines, "\n"))
+		t.Errorf("answered plan: exit %d:\n%s\n--- plan\n%s", code, out, answered)
 	}
 }

@@ -202,13 +202,14 @@ var answers = []struct{ todo, answer string }{
 	{"required: true  # TODO", "required: true\n  approved_by: finance-controller"},
 }
 
-// TestInitAnsweredLintsClean answers every TODO of a skeleton whose id
-// matches the staging names in the example's SQL, and expects no finding.
-func TestInitAnsweredLintsClean(t *testing.T) {
-	lines := strings.Split(initSkeleton(t, "--id", "bf20261116_a"), "\n")
+// answerTODOs replaces each TODO line of a plan, in order, with the next
+// answer, from its todo text on, and fails unless every TODO is answered.
+func answerTODOs(t *testing.T, plan string, answers []struct{ todo, answer string }) string {
+	t.Helper()
+	lines := strings.Split(plan, "\n")
 	next := 0
 	for i, l := range lines {
-		if !strings.Contains(l, "TODO") || strings.HasPrefix(l, "#") {
+		if !strings.Contains(l, "TODO") || strings.HasPrefix(strings.TrimSpace(l), "#") {
 			continue
 		}
 		if next == len(answers) || !strings.Contains(l, answers[next].todo) {
@@ -221,7 +222,13 @@ func TestInitAnsweredLintsClean(t *testing.T) {
 	if next != len(answers) {
 		t.Fatalf("answered %d TODOs of %d: the skeleton lost some", next, len(answers))
 	}
-	answered := strings.Join(lines, "\n")
+	return strings.Join(lines, "\n")
+}
+
+// TestInitAnsweredLintsClean answers every TODO of a skeleton whose id
+// matches the staging names in the example's SQL, and expects no finding.
+func TestInitAnsweredLintsClean(t *testing.T) {
+	answered := answerTODOs(t, initSkeleton(t, "--id", "bf20261116_a"), answers)
 	code, out := lintProject(t, skeletonProject(t, answered))
 	if code != exitClean || !strings.Contains(out, "no findings") {
 		t.Errorf("answered skeleton: exit %d:\n%s\n--- plan\n%s", code, out, answered)
