@@ -1,24 +1,18 @@
 package lineage
 
-import (
-	"sync"
-
-	"github.com/bflint/bflint/parser/window"
-)
+import "github.com/bflint/bflint/parser/window"
 
 // Windows are the windows over which each node reads its parents (see
 // window.Window), read once per node and only for the nodes asked about:
 // reading them means parsing the node's SQL.
 type Windows struct {
-	read  func(id string) map[string]window.Window
-	mu    sync.Mutex
-	cache map[string]map[string]window.Window
+	parents *PerNode[map[string]window.Window]
 }
 
 // NewWindows reads windows with read, which returns how the node id reads
 // each parent it can bound, by parent id.
 func NewWindows(read func(id string) map[string]window.Window) *Windows {
-	return &Windows{read: read, cache: map[string]map[string]window.Window{}}
+	return &Windows{parents: NewPerNode(read)}
 }
 
 // Of returns the window over which child reads parent; ok is false when
@@ -27,16 +21,7 @@ func (w *Windows) Of(child, parent string) (window.Window, bool) {
 	if w == nil {
 		return window.Window{}, false
 	}
-	w.mu.Lock()
-	parents, done := w.cache[child]
-	w.mu.Unlock()
-	if !done {
-		parents = w.read(child)
-		w.mu.Lock()
-		w.cache[child] = parents
-		w.mu.Unlock()
-	}
-	win, ok := parents[parent]
+	win, ok := w.parents.Of(child)[parent]
 	return win, ok
 }
 

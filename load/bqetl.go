@@ -6,11 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
-	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
@@ -120,7 +118,7 @@ func (l *loader) tree(tableDir string) *rules.DBT {
 		d.Manifest = lin.Manifest
 		d.Graph = lineage.New(lin.Manifest)
 		d.Windows = lineage.NewWindows(func(id string) map[string]window.Window { return bqetl.ReadWindows(root, lin.Manifest, id) })
-		d.QueryNames = queryNamesOf(root, lin.Manifest)
+		d.QueryNames = lineage.NewPerNode(func(id string) bqetl.QueryNames { return bqetl.ReadQueryNames(root, lin.Manifest, id) })
 		if l.history != nil {
 			d.History = l.history(root)
 		}
@@ -231,27 +229,4 @@ func (l *loader) bqetlChecks(path string) map[string]jinja.Macro {
 	}
 	l.checkMacros[root] = macros
 	return macros
-}
-
-// queryNamesOf reads what each query of a tree names, once per object,
-// from any goroutine.
-func queryNamesOf(root string, m *manifest.Manifest) func(id string) (bqetl.QueryNames, bool) {
-	type read struct {
-		q  bqetl.QueryNames
-		ok bool
-	}
-	var mu sync.Mutex
-	memo := map[string]read{}
-	return func(id string) (bqetl.QueryNames, bool) {
-		mu.Lock()
-		r, done := memo[id]
-		mu.Unlock()
-		if !done {
-			r.q, r.ok = bqetl.ReadQueryNames(root, m, id)
-			mu.Lock()
-			memo[id] = r
-			mu.Unlock()
-		}
-		return r.q, r.ok
-	}
 }

@@ -72,10 +72,9 @@ type DBT struct {
 	// bigquery-etl tree; nil for a dbt project, whose windows bflint
 	// does not read.
 	Windows *lineage.Windows
-	// QueryNames tells what the query of a bigquery-etl table or view
-	// names (bqetl.ReadQueryNames), read once per object; nil for a dbt
-	// project.
-	QueryNames func(id string) (bqetl.QueryNames, bool)
+	// QueryNames are what the query of each bigquery-etl table or view
+	// names (bqetl.ReadQueryNames); nil for a dbt project.
+	QueryNames *lineage.PerNode[bqetl.QueryNames]
 	// ProjectDir is the dbt project's folder, absolute, against which its
 	// nodes' original_file_path values are relative; "" for a
 	// bigquery-etl tree.

@@ -97,18 +97,21 @@ func (q QueryNames) Renamed(columns []string) []string {
 	return slices.Compact(out)
 }
 
+// Known reports whether the query was read.
+func (q QueryNames) Known() bool { return q.Idents != nil }
+
 // ReadQueryNames reads what the query of object id of a tree's lineage m
-// names; ok is false when it has no readable SQL file. root is the tree's
+// names; nothing is Known when it has no readable SQL file. root is the tree's
 // sql folder. Words, quoted and backquoted names and strings count (a
 // JSON path names a column too); comments do not.
-func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames, ok bool) {
+func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames) {
 	n := m.Node(id)
 	if n == nil || n.OriginalFilePath == "" || !strings.HasSuffix(n.OriginalFilePath, ".sql") {
-		return q, false
+		return q
 	}
 	text, err := source.ReadRegular(filepath.Join(filepath.Dir(root), filepath.FromSlash(n.OriginalFilePath)), source.MaxFileSize)
 	if err != nil {
-		return q, false
+		return q
 	}
 	src := string(text)
 	toks, _ := sqltext.Lex(src)
@@ -153,7 +156,7 @@ func ReadQueryNames(root string, m *manifest.Manifest, id string) (q QueryNames,
 		}
 		prev = text
 	}
-	return q, true
+	return q
 }
 
 // relationAt reads the relation name at code[i] (parts joined by dots),

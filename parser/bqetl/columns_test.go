@@ -59,8 +59,8 @@ func TestQueryNamesAliases(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, ok := ReadQueryNames(sqlDir, lin.Manifest, "p.d.v")
-	if !ok {
+	q := ReadQueryNames(sqlDir, lin.Manifest, "p.d.v")
+	if !q.Known() {
 		t.Fatal("not read")
 	}
 	for col, want := range map[string][]string{"a_b": {"a_b_label"}, "c_d": {"c_d_kind"}, "e_f": {"e_or_g"}, "g_h": {"e_or_g"}, "i_j": {"i_j_int"}, "m_n": nil, "k_l": nil} {
@@ -90,8 +90,8 @@ func TestQueryNamesSelectsAll(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, ok := ReadQueryNames(sqlDir, lin.Manifest, "p.d.x_v1")
-	if !ok {
+	q := ReadQueryNames(sqlDir, lin.Manifest, "p.d.x_v1")
+	if !q.Known() {
 		t.Fatal("not read")
 	}
 	for rel, want := range map[string]bool{"p.d.clients": false, "p.d.retention": true, "p.d.events": false} {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -215,8 +216,8 @@ func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool
 				out = append(out, cols...)
 			case between[p]:
 				c, ok := carried(p)
-				q, read := names(p)
-				if !ok || !read {
+				q := names.Of(p)
+				if !ok || !q.Known() {
 					return nil, false
 				}
 				out = append(append(out, c...), q.Renamed(c)...)
@@ -227,8 +228,8 @@ func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool
 		return memo[v], true
 	}
 	c, ok := carried(id)
-	q, read := names(id)
-	if !ok || !read || q.Names(c) {
+	q := names.Of(id)
+	if !ok || !q.Known() || q.Names(c) {
 		return true
 	}
 	// A * passes the columns on only from the target or a query on the
@@ -240,20 +241,8 @@ func mayRead(pass *rules.Pass, ps *paths, target, id string, cols []string) bool
 		}
 	}
 	return q.SelectsAll(func(relation string) bool {
-		return slices.ContainsFunc(from, func(id string) bool { return sameTable(relation, id) })
+		// An unqualified name may be a CTE's: only a dataset.table counts.
+		r := sqlname.Parse(relation)
+		return len(r.Key()) >= 2 && slices.ContainsFunc(from, func(id string) bool { return r.Matches(sqlname.Parse(id)) })
 	})
-}
-
-// sameTable reports whether a relation as a query writes it names the
-// bigquery-etl object id (project.dataset.table): the same dataset and
-// table, the project left out or the same.
-func sameTable(relation, id string) bool {
-	r, n := strings.Split(relation, "."), strings.Split(strings.ToLower(id), ".")
-	if len(r) < 2 || len(n) < 2 {
-		return false
-	}
-	if r[len(r)-1] != n[len(n)-1] || r[len(r)-2] != n[len(n)-2] {
-		return false
-	}
-	return len(r) < 3 || len(n) < 3 || r[len(r)-3] == n[len(n)-3]
 }
