@@ -3,12 +3,33 @@ package rules
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bmatcuk/doublestar/v4"
 )
 
 // dbtResourcePrefixes start the dbt unique_ids a plan's target may be.
 var dbtResourcePrefixes = []string{"model.", "snapshot.", "seed.", "source."}
+
+// TargetNode resolves plan's target in the unit's lineage: the node and
+// the relation the lineage records for it (none for a table function such
+// as read_csv('...'), which is no name SQL reads a relation by). A pass
+// may ask about another plan of the run.
+func (p *Pass) TargetNode(plan *plan.Plan) (id string, rel sqlname.Relation, hasRel bool) {
+	g := p.Unit.Lineage()
+	if g == nil || plan == nil || !plan.Target.Set {
+		return "", sqlname.Relation{}, false
+	}
+	id, err := g.Resolve(plan.Target.V)
+	if err != nil {
+		return "", sqlname.Relation{}, false
+	}
+	m := p.Unit.Manifest()
+	if r := m.RelationName(m.Node(id)); r != "" && !strings.Contains(r, "(") {
+		return id, sqlname.Parse(r), true
+	}
+	return id, sqlname.Relation{}, false
+}
 
 // TargetRelation is the plan's target as a relation name: for a dbt
 // unique_id (model.shop.fct_orders) its last part, which is how SQL names

@@ -99,19 +99,11 @@ func stagingName(key []string, target sqlname.Relation, targetKnown bool, id str
 // writes depends on the profile and generate_schema_name, which bflint
 // does not evaluate.
 func builtRelation(pass *rules.Pass) (sqlname.Relation, bool) {
-	d := pass.Unit.DBT
-	if d == nil || d.Project != nil || d.Graph == nil || d.Manifest == nil || d.ProjectDir == "" {
+	if d := pass.Unit.DBT; d == nil || d.Project != nil || d.ProjectDir == "" {
 		return sqlname.Relation{}, false
 	}
-	id, err := d.Graph.Resolve(pass.Plan.Target.V)
-	if err != nil {
-		return sqlname.Relation{}, false
-	}
-	name := d.Manifest.RelationName(d.Manifest.Node(id))
-	if name == "" {
-		return sqlname.Relation{}, false
-	}
-	return sqlname.Parse(name), true
+	_, rel, ok := pass.TargetNode(pass.Plan)
+	return rel, ok
 }
 
 // sameSchema reports whether a staging relation lies in the target's

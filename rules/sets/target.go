@@ -1,8 +1,6 @@
 package sets
 
 import (
-	"strings"
-
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/rules"
@@ -29,16 +27,10 @@ func targetOf(pass *rules.Pass, p *plan.Plan) (target, bool) {
 		return target{}, false
 	}
 	t := target{plan: p, names: []sqlname.Relation{rel}}
-	if g := pass.Unit.Lineage(); g != nil {
-		if id, err := g.Resolve(p.Target.V); err == nil {
-			t.node = id
-			m := pass.Unit.Manifest()
-			// A recorded table function (read_csv('...')) is no name SQL
-			// reads a relation by.
-			if r := m.RelationName(m.Node(id)); r != "" && !strings.Contains(r, "(") {
-				t.names = append(t.names, sqlname.Parse(r))
-			}
-		}
+	id, built, ok := pass.TargetNode(p)
+	t.node = id
+	if ok {
+		t.names = append(t.names, built)
 	}
 	return t, true
 }
