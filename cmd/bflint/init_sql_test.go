@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -66,10 +67,7 @@ func TestInitWritesRunSQL(t *testing.T) {
 					t.Errorf("finding outside the plan: %s", l)
 					continue
 				}
-				n := 0
-				for _, c := range m[2] {
-					n = n*10 + int(c-'0')
-				}
+				n, _ := strconv.Atoi(m[2])
 				if !strings.Contains(lines[n-1], "TODO") {
 					t.Errorf("finding on a line init answered (%q): %s", lines[n-1], l)
 				}
