@@ -55,7 +55,11 @@ depends_on_past) and list the incremental tables built from the table,
 which need entries of their own once this one is complete. With -o the
 entry goes on top of the table's backfill.yaml (bqetl keeps the newest
 first), and the file keeps its mode; a second entry of one day is refused,
-as is any other file that exists and a backfill.yaml that does not parse.`
+as is any other file that exists and a backfill.yaml that does not parse.
+With -o NAME.backfill.yaml init writes a bflint plan for a backfill run
+by hand instead, and its BigQuery SQL beside it: the build runs the
+table's query once per partition with its date parameter bound
+(docs/run-sql.md).`
 
 func initFlags(fs *flag.FlagSet) {
 	fs.String("target", "", "the dataset to correct (`TARGET`): a unique_id, model name or relation of the dbt project")
@@ -184,6 +188,7 @@ func initCommand(args []string, stdout io.Writer) error {
 		Rebuild:   graph.Rebuild(nodeID),
 		Notify:    graph.Notify(nodeID),
 		Snapshots: graph.Snapshots(nodeID),
+		Timezone:  "TODO  # the IANA zone the partition dates are in (UTC, Europe/Berlin, ...); dbt does not record it",
 	}
 	if sk.Grain == string(known.grain) && flagValue(fs, "grain") == "" && known.grainNote != "" {
 		sk.GrainNote = "  # " + known.grainNote
@@ -218,6 +223,12 @@ func initCommand(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
+	return writePlan(output, sk, files, why, stdout)
+}
+
+// writePlan writes the plan and the SQL files beside it, and says what it
+// wrote; why is the reason there are no SQL files, when there are none.
+func writePlan(output string, sk skeleton, files []sqlFile, why string, stdout io.Writer) error {
 	var b strings.Builder
 	if err := skeletonTemplate.Execute(&b, sk); err != nil {
 		return internalErrorf("init: %v", err)
@@ -335,7 +346,7 @@ func partition(g plan.Grain, flagName, text string) (plan.Date, error) {
 // sits on the line the finding points at, so the report leads to it.
 var skeletonTemplate = template.Must(template.New("plan").Parse(`# yaml-language-server: $schema={{.SchemaURL}}
 # Written by bflint init{{if .Known.Materialized}} from {{.Source}}, where {{.Name}} is {{.Known.Materialized}}{{end}}.
-# "from {{.Source}}" marks a value read there; each question only you can
+# "from {{or .ValuesFrom .Source}}" marks a value read there; each question only you can
 # answer is marked, and bflint reports the plan until every one is. Delete
 # this comment once they are.
 bflint: 1
@@ -348,7 +359,7 @@ range:
   start: {{.Start}}
   end: {{.End}}
   grain: {{.Grain}}{{.GrainNote}}
-  timezone: TODO  # the IANA zone the partition dates are in (UTC, Europe/Berlin, ...); dbt does not record it
+  timezone: {{.Timezone}}
   partition_column: {{.Known.PartitionColumn}}
   pipeline_owns: 1
   boundary:  # TODO candidate and confirmed: the first bad partition, from deploy history and from the data
@@ -385,7 +396,7 @@ staging:
   relation: {{.Staging}}{{.StagingNote}}
 {{- if not .RunCommand}}
 {{- with index .SQL "staging.build"}}
-  build: {{.}}  # written by bflint init: the model's query as a full run executes it, bounded to the range
+  build: {{.}}  # written by bflint init: {{or $.BuildNote "the model's query as a full run executes it, bounded to the range"}}
 {{- else}}
   build: sql/TODO_build.sql
 {{- end}}
@@ -457,11 +468,15 @@ downstream:
     - {{.}}
 {{- end}}
 {{- end}}
-{{- if .Snapshots}}
+{{- if or .Snapshots .Skip}}
   skip:
 {{- range .Snapshots}}
     - node: {{.}}
       reason: TODO why its recorded history may stay as it is
+{{- end}}
+{{- range .Skip}}
+    - node: {{.Node}}
+      reason: {{.Reason}}
 {{- end}}
 {{- end}}
 

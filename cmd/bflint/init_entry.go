@@ -87,7 +87,10 @@ var entryTemplate = template.Must(template.New("entry").Parse(`# Written by bfli
 // (bqetl keeps the newest entry first), or to a new file.
 func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	target, output := flagValue(fs, "target"), flagValue(fs, "o")
-	for _, name := range []string{"manifest", "id", "grain"} {
+	if isPlanFile(output) {
+		return initBqetlPlan(fs, tree, stdout)
+	}
+	for _, name := range []string{"manifest", "id", "grain", "dialect", "partition-column"} {
 		if flagValue(fs, name) != "" {
 			return commandUsageErrorf("init", "init --%s is for a dbt plan; a bqetl entry has no %s", name, name)
 		}
@@ -110,31 +113,11 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	case end.After(entryDate):
 		return commandUsageErrorf("init", "init: --end %s is after the entry date %s: bqetl refuses a range that ends after the day the entry starts", end.Format(time.DateOnly), entryDate.Format(time.DateOnly))
 	}
-	lin, err := bqetl.ReadLineageCached(tree, true, manifest.CacheDir())
+	bt, err := readBqetlTable(tree, target)
 	if err != nil {
-		return inputErrorf("init: %v", err)
+		return err
 	}
-	g := lineage.New(lin.Manifest)
-	id, err := g.Resolve(target)
-	if err != nil {
-		return inputErrorf("init: target %v (the tree at %s)", err, tree)
-	}
-	dirs := make(map[string]bqetl.Object, len(lin.Objects))
-	for _, o := range lin.Objects {
-		dirs[o.Name] = o
-	}
-	obj, defined := dirs[id]
-	switch {
-	case !defined:
-		return inputErrorf("init: %s is read by the tree's queries but defined outside it, so it has no backfill.yaml here", id)
-	case obj.View:
-		return inputErrorf("init: %s is a view: it keeps no rows of its own, and a backfill of the tables it reads corrects what it shows", id)
-	}
-	meta, err := source.ReadRegular(filepath.Join(obj.Dir, bqetl.MetadataName), source.MaxFileSize)
-	if err != nil && !os.IsNotExist(err) {
-		return inputErrorf("init: %v", err)
-	}
-	table := bqetl.ReadTable(source.Add(token.NewFileSet(), filepath.Join(obj.Dir, bqetl.MetadataName), meta))
+	lin, g, id, dirs, obj, table := bt.lin, bt.graph, bt.id, bt.dirs, bt.obj, bt.table
 	sk := entrySkeleton{
 		Table: id, Date: entryDate.Format(time.DateOnly),
 		Start: start.Format(time.DateOnly), End: end.Format(time.DateOnly),
@@ -188,6 +171,48 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 		return err
 	}
 	return reportWritten(stdout, fmt.Sprintf("added the entry of %s to the top of %s", sk.Date, output), b.Bytes(), output)
+}
+
+// bqetlTable is a table of a bigquery-etl tree that init writes for, with
+// the tree's lineage.
+type bqetlTable struct {
+	lin   *bqetl.Lineage
+	graph *lineage.Graph
+	id    string
+	dirs  map[string]bqetl.Object
+	obj   bqetl.Object
+	table *bqetl.Table
+}
+
+// readBqetlTable reads the tree at tree and the table target names in it,
+// refusing a view or a table the tree reads but does not define.
+func readBqetlTable(tree, target string) (*bqetlTable, error) {
+	lin, err := bqetl.ReadLineageCached(tree, true, manifest.CacheDir())
+	if err != nil {
+		return nil, inputErrorf("init: %v", err)
+	}
+	g := lineage.New(lin.Manifest)
+	id, err := g.Resolve(target)
+	if err != nil {
+		return nil, inputErrorf("init: target %v (the tree at %s)", err, tree)
+	}
+	dirs := make(map[string]bqetl.Object, len(lin.Objects))
+	for _, o := range lin.Objects {
+		dirs[o.Name] = o
+	}
+	obj, defined := dirs[id]
+	switch {
+	case !defined:
+		return nil, inputErrorf("init: %s is read by the tree's queries but defined outside it, so it has no backfill.yaml here", id)
+	case obj.View:
+		return nil, inputErrorf("init: %s is a view: it keeps no rows of its own, and a backfill of the tables it reads corrects what it shows", id)
+	}
+	meta, err := source.ReadRegular(filepath.Join(obj.Dir, bqetl.MetadataName), source.MaxFileSize)
+	if err != nil && !os.IsNotExist(err) {
+		return nil, inputErrorf("init: %v", err)
+	}
+	table := bqetl.ReadTable(source.Add(token.NewFileSet(), filepath.Join(obj.Dir, bqetl.MetadataName), meta))
+	return &bqetlTable{lin: lin, graph: g, id: id, dirs: dirs, obj: obj, table: table}, nil
 }
 
 // entryNotes says, for the table's metadata, what bqetl will do with the

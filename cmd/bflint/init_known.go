@@ -12,6 +12,8 @@ import (
 type skeleton struct {
 	SchemaURL, ID, Target, Name, Manifest string
 	Start, End, Grain, GrainNote          string
+	// Timezone is range.timezone with its comment.
+	Timezone string
 	// RunCommand is the dbt command that recomputes a microbatch model
 	// for the range, "" for other models.
 	RunCommand string
@@ -20,8 +22,14 @@ type skeleton struct {
 	Known                known
 	// Source says where the config and lineage were read: "the
 	// manifest", or "the dbt project" when it has none.
-	Source                     string
+	Source string
+	// ValuesFrom, when set, is where the values marked "from" were read,
+	// when that is not Source; BuildNote says what the written build
+	// runs, when that is not the model's query.
+	ValuesFrom, BuildNote      string
 	Rebuild, Notify, Snapshots []string
+	// Skip are derived nodes init knows need no rebuild, with the reason.
+	Skip []skipped
 	// SQL names the files init wrote for the run, by the plan key that
 	// names each (publish.sql, rollback.capture, ...), as the plan writes
 	// them; empty when it wrote none. Dialect is their warehouse, and
@@ -30,6 +38,9 @@ type skeleton struct {
 	Dialect  string
 	Rollback string
 }
+
+// skipped is an item of downstream.skip.
+type skipped struct{ Node, Reason string }
 
 // known is what the manifest answers of the plan, each value with the
 // comment the skeleton writes beside it, so that a reader sees which
@@ -43,6 +54,8 @@ type known struct {
 	Materialized string
 	grain        plan.Grain
 	grainNote    string
+	// column is the partition column alone, "" when unknown.
+	column string
 }
 
 // fromManifest reads the rerun, partition and publish answers a dbt node's

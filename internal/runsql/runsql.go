@@ -58,6 +58,17 @@ type Spec struct {
 	// (its SQL with ref() and source() resolved), "" when unknown: the
 	// build is then left to the author.
 	Model string
+	// Partitions, when Model is "", are the queries that compute one
+	// partition each (a bigquery-etl query with its date parameter
+	// bound), in the range's order: the build runs them one after the
+	// other into staging.
+	Partitions []PartitionQuery
+}
+
+// PartitionQuery is the query that computes one partition.
+type PartitionQuery struct {
+	Partition time.Time
+	Query     string
 }
 
 // File is one SQL file of the set: its name in the plan's sql folder, the
@@ -84,8 +95,11 @@ func PublishMechanism(d Dialect) string {
 func Generate(s Spec) []File {
 	w := writer{s}
 	var out []File
-	if s.Model != "" {
+	switch {
+	case s.Model != "":
 		out = append(out, File{"build.sql", "staging.build", w.build()})
+	case len(s.Partitions) > 0:
+		out = append(out, File{"build.sql", "staging.build", w.buildPartitions()})
 	}
 	if len(s.Key) > 0 {
 		out = append(out, File{"assert_unique.sql", "rerun.uniqueness_check", w.assertUnique()})
@@ -117,12 +131,18 @@ func (w writer) literal(t time.Time) string {
 // inRange is the predicate on the partition column for the range, with
 // the column qualified by alias when one is given.
 func (w writer) inRange(alias string) string {
+	return w.between(alias, w.s.Start, w.s.End)
+}
+
+// between is the predicate on the partition column for the partitions
+// first..last.
+func (w writer) between(alias string, first, last time.Time) string {
 	col := w.s.PartitionColumn
 	if alias != "" {
 		col = alias + "." + col
 	}
-	next := w.s.Grain.Add(w.s.End, 1)
-	return fmt.Sprintf("%s >= %s AND %s < %s", col, w.literal(w.s.Start), col, w.literal(next))
+	next := w.s.Grain.Add(last, 1)
+	return fmt.Sprintf("%s >= %s AND %s < %s", col, w.literal(first), col, w.literal(next))
 }
 
 func (w writer) header(what string) string {
@@ -131,14 +151,44 @@ func (w writer) header(what string) string {
 		s.Target, s.Dialect, what, s.Grain.Format(s.Start), s.Grain.Format(s.End), s.Grain)
 }
 
-func (w writer) build() string {
+// createStaging starts the statement that recreates staging from a
+// query, so that a re-run of the build replaces what the last one built.
+func (w writer) createStaging() string {
 	s := w.s
-	create := "CREATE OR REPLACE TABLE " + s.Staging + " AS"
 	if s.Dialect == Postgres {
 		// PostgreSQL has no CREATE OR REPLACE TABLE: a re-run drops
 		// what the last one built.
-		create = "DROP TABLE IF EXISTS " + s.Staging + ";\n\nCREATE TABLE " + s.Staging + " AS"
+		return "DROP TABLE IF EXISTS " + s.Staging + ";\n\nCREATE TABLE " + s.Staging + " AS"
 	}
+	return "CREATE OR REPLACE TABLE " + s.Staging + " AS"
+}
+
+// buildPartitions runs the query of each partition into staging: the
+// first recreates it, the others add their partition, each kept to its
+// own partition's rows.
+func (w writer) buildPartitions() string {
+	s := w.s
+	var b strings.Builder
+	b.WriteString(w.header("The table's query once per partition, its date parameter bound as\n-- bqetl binds it, into staging; the first statement recreates staging,\n-- so a re-run replaces what the last one built"))
+	for i, p := range s.Partitions {
+		into := w.createStaging()
+		if i > 0 {
+			into = "\nINSERT INTO " + s.Staging
+		}
+		fmt.Fprintf(&b, `%s
+SELECT *
+FROM (
+%s
+) AS query
+WHERE %s;
+`, into, indent(p.Query), w.between("query", p.Partition, p.Partition))
+	}
+	return b.String()
+}
+
+func (w writer) build() string {
+	s := w.s
+	create := w.createStaging()
 	return w.header("The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model") + fmt.Sprintf(`%s
 SELECT *
 FROM (

@@ -28,7 +28,9 @@ var SQLMismatch = &rules.Rule{
 			"At month grain DATE '2026-01-01' is 2026-01; a date in the middle of a partition is not its start. Without range.partition_column, " +
 			"the configured partition column patterns say which column is meant. " +
 			"When range.end reaches a partition the scheduled pipeline still writes (BF102), the SQL's end is held to the end BF102 advises, " +
-			"so that the two rules never ask for opposite edits.",
+			"so that the two rules never ask for opposite edits. " +
+			"A build may compute the range one partition per statement (a query run once per date, as bigquery-etl runs it): " +
+			"each such statement is held to one partition of the range, and together they must compute every partition of it.",
 		Bad: rules.Example{Lang: "sql", Text: `-- range: 2026-01-14 .. 2026-06-30, grain day
 CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
 SELECT * FROM raw.orders_events
@@ -58,41 +60,139 @@ WHERE order_date >= DATE '2026-01-14'
 				advised = &planRange{g: r.g, start: start, end: last}
 			}
 		}
+		builds := map[*rules.SQLFile]bool{}
+		for _, f := range pass.SQLFiles("staging.build") {
+			builds[f] = true
+		}
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql", "rollback.capture") {
 			reported := map[int]bool{}
+			var perPartition partitionCover
 			for _, st := range f.Parsed.Statements {
 				if st.Node == nil {
 					continue
 				}
-				for _, c := range st.Conditions() {
-					for _, b := range c.Bounds() {
-						if reported[b.Value.Offset] || !pass.IsPartitionColumn(b.Column) {
-							continue
-						}
-						v, ok := literalTime(b.Value)
-						if !ok {
-							continue
-						}
-						denotes, want, wrong := r.judge(b, v)
-						if !wrong {
-							continue
-						}
-						if advised != nil && b.Op != ">=" && b.Op != ">" {
-							_, advisedWant, advisedWrong := advised.judge(b, v)
-							if !advisedWrong {
-								continue
-							}
-							want = fmt.Sprintf("%s, the end BF102 advises for range.end (%s reaches the partitions the scheduled pipeline still writes)", advisedWant, p.Range.End.Raw)
-						}
-						reported[b.Value.Offset] = true
-						pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved\nhelp: write %s",
-							b.Column, b.Op, b.Value.Text, denotes, want)
-					}
+				bounds := r.partitionBounds(pass, st)
+				if builds[f] && perPartition.add(r, bounds) {
+					continue
 				}
+				for _, tb := range bounds {
+					b, v := tb.bound, tb.at
+					if reported[b.Value.Offset] {
+						continue
+					}
+					denotes, want, wrong := r.judge(b, v)
+					if !wrong {
+						continue
+					}
+					if advised != nil && b.Op != ">=" && b.Op != ">" {
+						_, advisedWant, advisedWrong := advised.judge(b, v)
+						if !advisedWrong {
+							continue
+						}
+						want = fmt.Sprintf("%s, the end BF102 advises for range.end (%s reaches the partitions the scheduled pipeline still writes)", advisedWant, p.Range.End.Raw)
+					}
+					reported[b.Value.Offset] = true
+					pass.Reportf(f.Pos(b.Value.Offset), "the bound %q %s '%s' %s: the statement works on other partitions than the plan names, so what is built, published or captured is not the range that was planned, validated and approved\nhelp: write %s",
+						b.Column, b.Op, b.Value.Text, denotes, want)
+				}
+			}
+			if missing := perPartition.missing(r); len(missing) > 0 {
+				pass.Reportf(f.Pos(perPartition.first), "the build computes the range one partition per statement, and no statement computes %s: those partitions of range %s..%s stay as the target has them, or are dropped by a publish that replaces the range\nhelp: add a statement for each missing partition, or compute the whole range in one",
+					partitionList(r.g, missing), r.g.Format(r.start), r.g.Format(r.end))
 			}
 		}
 		return nil
 	},
+}
+
+// timedBound is a bound on the partition column with the time its literal
+// denotes.
+type timedBound struct {
+	bound sqlparse.Bound
+	at    time.Time
+}
+
+// partitionBounds are the statement's bounds on the partition column
+// whose literal is a date or a time.
+func (r planRange) partitionBounds(pass *rules.Pass, st *sqlparse.Statement) []timedBound {
+	var out []timedBound
+	for _, c := range st.Conditions() {
+		for _, b := range c.Bounds() {
+			if !pass.IsPartitionColumn(b.Column) {
+				continue
+			}
+			if v, ok := literalTime(b.Value); ok {
+				out = append(out, timedBound{b, v})
+			}
+		}
+	}
+	return out
+}
+
+// partitionCover gathers the statements of a build that each compute one
+// partition of the range (a query run once per date, as bigquery-etl
+// runs it): together they must compute every partition.
+type partitionCover struct {
+	done  map[time.Time]bool
+	first int // offset of the first such statement's first bound
+}
+
+// add records a statement whose bounds all hold it to one partition of
+// the range, and reports whether it did.
+func (c *partitionCover) add(r planRange, bounds []timedBound) bool {
+	if len(bounds) == 0 {
+		return false
+	}
+	var p time.Time
+	for _, tb := range bounds {
+		if tb.bound.Op == "=" || tb.bound.Op == ">=" {
+			p = tb.at
+			break
+		}
+	}
+	if p.IsZero() || p.Before(r.start) || p.After(r.end) || r.start.Equal(r.end) {
+		return false
+	}
+	one := planRange{g: r.g, start: p, end: p}
+	for _, tb := range bounds {
+		if _, _, wrong := one.judge(tb.bound, tb.at); wrong {
+			return false
+		}
+	}
+	if c.done == nil {
+		c.done, c.first = map[time.Time]bool{}, bounds[0].bound.Value.Offset
+	}
+	c.done[p] = true
+	return true
+}
+
+// missing are the partitions of the range no statement computes, when
+// some statement computes one partition alone.
+func (c *partitionCover) missing(r planRange) []time.Time {
+	if c.done == nil {
+		return nil
+	}
+	var out []time.Time
+	for p := r.start; !p.After(r.end); p = r.g.Add(p, 1) {
+		if !c.done[p] {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// partitionList names a few partitions and counts the rest.
+func partitionList(g plan.Grain, ps []time.Time) string {
+	const shown = 3
+	names := make([]string, 0, shown)
+	for _, p := range ps[:min(shown, len(ps))] {
+		names = append(names, g.Format(p))
+	}
+	text := strings.Join(names, ", ")
+	if len(ps) > shown {
+		text += fmt.Sprintf(" and %d more", len(ps)-shown)
+	}
+	return text
 }
 
 // planRange is the plan's range as partition starts at its grain.

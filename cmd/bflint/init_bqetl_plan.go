@@ -1,0 +1,228 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/bflint/bflint/internal/runsql"
+	"github.com/bflint/bflint/lineage"
+	"github.com/bflint/bflint/parser/bqetl"
+	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/source"
+	"github.com/bflint/bflint/parser/window"
+)
+
+// isPlanFile reports whether init -o names a bflint plan (*.backfill.yaml),
+// which in a bigquery-etl tree asks for a plan with its SQL instead of a
+// bqetl entry (backfill.yaml).
+func isPlanFile(output string) bool {
+	base := filepath.Base(output)
+	return strings.HasSuffix(base, ".backfill.yaml") || strings.HasSuffix(base, ".backfill.yml")
+}
+
+// initBqetlPlan writes a bflint plan for a table of the bigquery-etl tree
+// at tree, for a backfill run by hand rather than by bqetl's managed
+// backfill, and the BigQuery SQL of its run beside it: the table's query
+// bound to each partition's date into staging, the checks, the capture,
+// the publish and the rollback.
+func initBqetlPlan(fs *flag.FlagSet, tree string, stdout io.Writer) error {
+	output := flagValue(fs, "o")
+	for _, name := range []string{"manifest", "now"} {
+		if flagValue(fs, name) != "" {
+			return commandUsageErrorf("init", "init --%s: a plan for a bigquery-etl table reads the tree, and is not dated as an entry is", name)
+		}
+	}
+	if d := flagValue(fs, "dialect"); d != "" && d != string(runsql.BigQuery) {
+		return commandUsageErrorf("init", "init --dialect %q: a bigquery-etl table lives in BigQuery", d)
+	}
+	if info, err := os.Lstat(output); err == nil && info.IsDir() {
+		return inputErrorf("init -o %s: a folder; name the plan file to write", output)
+	} else if err == nil {
+		return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
+	}
+	bt, err := readBqetlTable(tree, flagValue(fs, "target"))
+	if err != nil {
+		return err
+	}
+	t := bt.table
+	known := bqetlKnown(t)
+	if c := flagValue(fs, "partition-column"); c != "" {
+		if !sqlIdentifier.MatchString(c) {
+			return commandUsageErrorf("init", "init --partition-column %q: name one column", c)
+		}
+		known.PartitionColumn = c
+	}
+	g := plan.Grain(flagValue(fs, "grain"))
+	if g == "" {
+		g = known.grain
+	}
+	from, err := partition(g, "--start", flagValue(fs, "start"))
+	if err != nil {
+		return err
+	}
+	to, err := partition(g, "--end", flagValue(fs, "end"))
+	if err != nil {
+		return err
+	}
+	if from.T.After(to.T) {
+		return commandUsageErrorf("init", "init: --start %s is after --end %s", flagValue(fs, "start"), flagValue(fs, "end"))
+	}
+	id := flagValue(fs, "id")
+	if id == "" {
+		id = "bf" + from.T.Format("20060102") + "_a"
+	}
+	if !planID.MatchString(id) {
+		return commandUsageErrorf("init", "init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", id)
+	}
+	name := strings.ToLower(bt.id[strings.LastIndex(bt.id, ".")+1:])
+	sk := skeleton{
+		SchemaURL:  schemaURL(currentVersion()),
+		ID:         id,
+		Target:     bt.id,
+		Name:       name,
+		Start:      g.Format(from.T),
+		End:        g.Format(to.T),
+		Grain:      string(g),
+		Known:      known,
+		Source:     "the bigquery-etl tree",
+		ValuesFrom: "metadata.yaml",
+		BuildNote:  "the table's query with its date parameter bound to each partition",
+		Staging:    "backfill_staging." + name + "__" + id,
+		// bqetl's date parameter is the DAG's logical date, a UTC day.
+		Timezone: "UTC  # bigquery-etl binds the date parameter to the scheduler's logical date, a UTC day",
+	}
+	sk.Rebuild, sk.Skip = bqetlDownstream(tree, bt, from.T, to.T)
+	if known.grainNote != "" && flagValue(fs, "grain") == "" {
+		sk.GrainNote = "  # " + known.grainNote
+	}
+	if known.column == "" {
+		known.column = flagValue(fs, "partition-column")
+	}
+	files, why, err := bqetlRunSQL(&sk, bt, known.column, from.T, to.T, output)
+	if err != nil {
+		return err
+	}
+	return writePlan(output, sk, files, why, stdout)
+}
+
+// bqetlKnown reads the plan's answers from the table's metadata.yaml.
+func bqetlKnown(t *bqetl.Table) known {
+	k := known{
+		PartitionColumn: "TODO  # metadata.yaml names no time_partitioning field",
+		Write:           "TODO  # merge | replace_partition | overwrite: how the recompute writes its rows",
+		grain:           plan.Day,
+		Materialized:    "a table",
+	}
+	if f := t.Field.V; f != "" {
+		k.PartitionColumn, k.column = f+"  # from metadata.yaml: bigquery.time_partitioning.field", f
+	}
+	if g := plan.Grain(strings.ToLower(t.Partitioning.V)); g == plan.Hour || g == plan.Day || g == plan.Month {
+		k.grain, k.grainNote = g, "from metadata.yaml: bigquery.time_partitioning.type"
+	}
+	switch {
+	case t.Appends.Set:
+		k.Write, k.Key = "append  # TODO from metadata.yaml: --append_table adds a run's rows again on a re-run (BF201); recompute with replace_partition", "[TODO]"
+	case t.Null:
+		k.Write, k.Materialized = "overwrite  # from metadata.yaml: date_partition_parameter null, so every run writes the whole table", "written whole by every run"
+	case t.Partitioning.V != "":
+		k.Write, k.Materialized = "replace_partition  # from metadata.yaml: each run replaces the partition of its date", "written a partition per run"
+	}
+	return k
+}
+
+// bqetlDownstream lists the incremental tables built from the table, in
+// rebuild order, each with the range it needs when it reads a window of
+// the table wider than the partition (BF809), and the tables every
+// scheduled run writes whole, which the next run recomputes.
+func bqetlDownstream(tree string, bt *bqetlTable, start, end time.Time) (rebuild []string, skip []skipped) {
+	m := bt.lin.Manifest
+	windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(tree, m, node) })
+	for _, r := range bt.graph.Rebuild(bt.id) {
+		if bt.graph.Materialization(r) != "incremental" {
+			skip = append(skip, skipped{r, "every scheduled run writes it whole, so its next run recomputes it from the corrected rows"})
+			continue
+		}
+		item := r
+		if w, ok := windows.Along(bt.graph.Path(bt.id, r)); ok && !w.IsSame() {
+			from, to := w.Affected(start, end)
+			item = fmt.Sprintf("{node: %s, range: {start: %s, end: %s}}  # it reads this table over %s (BF809)", r, from.Format(time.DateOnly), to.Format(time.DateOnly), w)
+		}
+		rebuild = append(rebuild, item)
+	}
+	return rebuild, skip
+}
+
+// bqetlRunSQL writes the BigQuery SQL of the plan's run. The build binds
+// the table's query to each partition's date, as bqetl does; it is left
+// to the author, with the reason, when the query cannot be bound alone.
+func bqetlRunSQL(sk *skeleton, bt *bqetlTable, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
+	if column == "" {
+		return nil, "metadata.yaml names no partition column; pass --partition-column", nil
+	}
+	spec := runsql.Spec{
+		Dialect: runsql.BigQuery, Target: "`" + bt.id + "`", Staging: sk.Staging,
+		Rollback:        "backfill_rollback." + sk.Name + "__pre_" + sk.ID,
+		PartitionColumn: column, Grain: plan.Grain(sk.Grain), Start: start, End: end,
+	}
+	buildWhy := ""
+	spec.Partitions, buildWhy = bqetlPartitionQueries(bt, spec.Grain, start, end)
+	dir := filepath.Join(filepath.Dir(output), "sql", sk.ID)
+	var files []sqlFile
+	sk.SQL = map[string]string{}
+	for _, f := range runsql.Generate(spec) {
+		p := filepath.Join(dir, f.Name)
+		if _, err := os.Lstat(p); err == nil {
+			return nil, "", inputErrorf("init -o: %s exists; bflint init does not overwrite SQL, which may hold answers. Remove it or pass another --id", p)
+		}
+		files = append(files, sqlFile{p, f.Text})
+		sk.SQL[f.Key] = path.Join("sql", sk.ID, f.Name)
+	}
+	sk.Dialect, sk.Rollback = string(runsql.BigQuery), spec.Rollback
+	if buildWhy != "" {
+		sk.StagingNote = "  # no build written: " + buildWhy
+	}
+	return files, "", nil
+}
+
+// bqetlPartitionQueries binds the table's query to the date of each
+// partition of the range, moved back by date_partition_offset (the run
+// for date D writes partition D plus the offset). The reason is set when
+// there is no query to bind.
+func bqetlPartitionQueries(bt *bqetlTable, g plan.Grain, start, end time.Time) ([]runsql.PartitionQuery, string) {
+	t := bt.table
+	switch {
+	case g != plan.Day:
+		return nil, "bflint binds the date of daily partitions only"
+	case t.Null:
+		return nil, "the query writes the whole table (date_partition_parameter null)"
+	case t.Appends.Set:
+		return nil, "the query appends (--append_table)"
+	case t.DependsOnPast.V:
+		return nil, "the table depends on its past: each partition reads the one before it, which a build into staging would read uncorrected from the target"
+	case t.Parameters:
+		return nil, "the query takes scheduling.parameters, which bflint does not bind"
+	}
+	content, err := source.ReadRegular(filepath.Join(bt.obj.Dir, "query.sql"), source.MaxFileSize)
+	if err != nil {
+		return nil, "the table has no query.sql bflint can read (a query.py or a script)"
+	}
+	param := t.DateParameter.V
+	if param == "" {
+		param = "submission_date"
+	}
+	var out []runsql.PartitionQuery
+	for p := start; !p.After(end); p = p.AddDate(0, 0, 1) {
+		q, err := bqetl.BindDate(string(content), param, p.AddDate(0, 0, -t.Offset.V))
+		if err != nil {
+			return nil, err.Error()
+		}
+		out = append(out, runsql.PartitionQuery{Partition: p, Query: q})
+	}
+	return out, ""
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// bqetlPlanAnswers answer, in order, the TODOs of a plan init writes for
+// a bigquery-etl table: only what a person can say.
+var bqetlPlanAnswers = []struct{ todo, answer string }{
+	{"owner: TODO", "owner: data-eng"},
+	{"reason: TODO what was wrong, since when, and which change caused it", "reason: Orders were deduplicated on the wrong key from 2026-03-01 (a1b2c3d)."},
+	{"boundary:  # TODO", "boundary:\n    candidate: 2026-03-01\n    confirmed: 2026-03-01"},
+	{"introduced_by: TODO", "introduced_by: a1b2c3d"},
+	{"sql/TODO_find_boundary.sql", "sql/find_boundary.sql"},
+	{"tested: {}  # TODO", "tested:\n    partition: 2026-03-02\n    identical: true"},
+	{"compute:  # TODO", "compute:\n  max_concurrency: 1"},
+	{"environment: TODO", "environment: isolated"},
+	{"sql/TODO_validate_control.sql", "sql/validate_control.sql"},
+	{"control: {}  # TODO", "control: {start: 2026-02-01, end: 2026-02-28}"},
+	{`pass: "TODO"`, `pass: "changed_rows = 0"`},
+	{"rollback:  # TODO", "rollback:\n  retained_until: 2027-06-30"},
+	{"restorable_by: TODO", "restorable_by: data-platform-oncall"},
+	{"restore_time: TODO", "restore_time: 30m"},
+	{"tested: false  # TODO", "tested: true"},
+	{"trial:  # TODO", "trial:\n  partition: 2026-03-02"},
+	{"communication:  # TODO", "communication:\n  consumers: [sales]\n  expected_change: Order counts in the range fall by the duplicates."},
+	{"contains_pii: TODO", "contains_pii: false"},
+	{"required: true  # TODO", "required: true\n  approved_by: sales-lead"},
+}
+
+// TestInitBqetlPlanAnsweredLintsClean plans a backfill of a bigquery-etl
+// table run by hand: init -o NAME.backfill.yaml writes a plan and its
+// BigQuery SQL, the build binding the table's query to each day of the
+// range; once a person answers what only a person can, the plan, the SQL
+// and the tree lint with no finding.
+func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
+	dir := bqetlTree(t)
+	code, out, stderr := runInitPlan("--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03", "-o", "backfills/orders.backfill.yaml")
+	if code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(out, "and 5 bigquery SQL files under backfills/sql/bf20260301_a") {
+		t.Errorf("init says %q", out)
+	}
+	build, err := os.ReadFile("backfills/sql/bf20260301_a/build.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, day := range []string{"2026-03-01", "2026-03-02", "2026-03-03"} {
+		if !strings.Contains(string(build), "DATE(created_at) = DATE '"+day+"'") {
+			t.Errorf("the build does not bind the query to %s:\n%s", day, build)
+		}
+	}
+	if n := strings.Count(string(build), "INSERT INTO backfill_staging.orders_v1__bf20260301_a"); n != 2 || !strings.Contains(string(build), "CREATE OR REPLACE TABLE backfill_staging.orders_v1__bf20260301_a AS") {
+		t.Errorf("the build should recreate staging, then add the two other days (%d inserts):\n%s", n, build)
+	}
+	text, err := os.ReadFile("backfills/orders.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"target: shop-prod.orders_derived.orders_v1", "write: replace_partition  # from metadata.yaml", "timezone: UTC", "- shop-prod.orders_derived.daily_totals_v1"} {
+		if !strings.Contains(string(text), s) {
+			t.Errorf("the plan lacks %q:\n%s", s, text)
+		}
+	}
+	answered := answerTODOs(t, string(text), bqetlPlanAnswers)
+	for name, sql := range map[string]string{
+		"orders.backfill.yaml":     answered,
+		"sql/find_boundary.sql":    "SELECT submission_date, COUNT(*) AS orders FROM `shop-prod.orders_derived.orders_v1` WHERE submission_date >= DATE '2026-02-20' GROUP BY submission_date;\n",
+		"sql/validate_control.sql": "SELECT COUNT(*) AS changed_rows FROM backfill_staging.orders_v1__bf20260301_control AS s FULL OUTER JOIN `shop-prod.orders_derived.orders_v1` AS t ON t.order_id = s.order_id AND t.submission_date >= DATE '2026-02-01' AND t.submission_date < DATE '2026-03-01' WHERE t.order_id IS NULL OR s.order_id IS NULL;\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, "backfills", name), []byte(sql), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, out := lintProject(t, dir); code != exitClean || !strings.Contains(out, "no findings") {
+		t.Errorf("answered plan: exit %d:\n%s\n--- plan\n%s", code, out, answered)
+	}
+}
+
+// A table whose query cannot be bound alone gets the rest of the set and
+// a plan saying why its build is the author's.
+func TestInitBqetlPlanWithoutBuild(t *testing.T) {
+	bqetlTree(t)
+	code, _, stderr := runInitPlan("--target", "clients_derived.clients_last_seen_v1", "--start", "2026-03-01", "--end", "2026-03-03", "-o", "clients.backfill.yaml")
+	if code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile("clients.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "build: sql/TODO_build.sql") || !strings.Contains(string(text), "# no build written: the table depends on its past") {
+		t.Errorf("the plan should leave the build TODO and say why:\n%s", text)
+	}
+	if _, err := os.Stat("sql/bf20260301_a/build.sql"); err == nil {
+		t.Error("a build was written for a table that depends on its past")
+	}
+	for _, args := range [][]string{
+		{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03", "--dialect", "snowflake", "-o", "x.backfill.yaml"},
+		{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03", "-o", "clients.backfill.yaml"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(append([]string{"init"}, args...), &out, &errOut); code == 0 {
+			t.Errorf("init %v: exit 0, want a refusal", args)
+		}
+	}
+}
+
+// runInitPlan runs init without the entry date runInit gives: a plan is
+// not dated.
+func runInitPlan(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(append([]string{"init"}, args...), &out, &errOut)
+	return code, out.String(), errOut.String()
+}

@@ -1,0 +1,21 @@
+CREATE OR REPLACE TABLE backfill_staging.orders_daily__bf20260301_a AS
+SELECT submission_date, COUNT(*) AS orders
+FROM raw.orders
+WHERE submission_date = DATE '2026-03-01'
+GROUP BY submission_date;
+
+INSERT INTO backfill_staging.orders_daily__bf20260301_a
+SELECT submission_date, COUNT(*) AS orders
+FROM raw.orders
+WHERE submission_date = DATE '2026-03-02'
+GROUP BY submission_date;
+
+INSERT INTO backfill_staging.orders_daily__bf20260301_a
+SELECT *
+FROM (
+  SELECT submission_date, COUNT(*) AS orders
+  FROM raw.orders
+  WHERE submission_date = DATE '2026-03-03'
+  GROUP BY submission_date
+) AS query
+WHERE query.submission_date >= DATE '2026-03-03' AND query.submission_date < DATE '2026-03-04';
