@@ -38,7 +38,9 @@ With -o and a known warehouse (the manifest's adapter_type, or --dialect:
 bigquery, snowflake, databricks, postgres, duckdb), init also writes the
 SQL of the run under sql/ID/ beside the plan, and names it in the plan:
 the build (the model's own SQL with ref() and source() resolved and the
-incremental branch left out, for a model with no other Jinja), the key's uniqueness in
+incremental branch left out, for a model with no other Jinja; else, for a
+model that never tests is_incremental(), the SQL dbt compiled into
+target/compiled), the key's uniqueness in
 staging, a reconciliation of staging against the target per partition,
 the rollback capture, a publish that replaces the range in one operation,
 and the rollback that puts the capture back. Each is bounded by the
@@ -219,7 +221,11 @@ func initCommand(args []string, stdout io.Writer) error {
 		}
 		return skeletonTemplate.Execute(stdout, sk)
 	}
-	files, why, err := runSQL(fs, &sk, m, graph, node, dbt.projectDir(), partitionColumn, from.T, to.T, output)
+	manifestPath := ""
+	if dbt.project == nil {
+		manifestPath = path
+	}
+	files, why, err := runSQL(fs, &sk, m, graph, node, dbt.projectDir(), manifestPath, partitionColumn, from.T, to.T, output)
 	if err != nil {
 		return err
 	}

@@ -22,16 +22,44 @@ var (
 // is_incremental() block only its else branch, as a first build (and a
 // build into an empty staging table) runs it. ok is false for a model
 // with any other Jinja (a macro, a variable, a loop): what it renders to
-// needs dbt, and init leaves the build to the author.
-func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, projectDir, target string) (string, bool) {
+// needs dbt, so the SQL dbt compiled is read instead when there is some
+// to trust (compiledSQL), and compiled names its file; otherwise init
+// leaves the build to the author.
+func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, projectDir, manifestPath, target string) (sql, compiled string, ok bool) {
 	if node == nil || projectDir == "" || node.OriginalFilePath == "" {
-		return "", false
+		return "", "", false
 	}
 	content, err := source.ReadRegular(filepath.Join(projectDir, filepath.FromSlash(node.OriginalFilePath)), source.MaxFileSize)
 	if err != nil {
-		return "", false
+		return "", "", false
 	}
-	src := string(content)
+	if sql, ok := renderModel(m, g, string(content), target); ok {
+		return sql, "", true
+	}
+	return compiledSQL(manifestPath, node, content)
+}
+
+// compiledSQL is the model's SQL as dbt compiled it, from the
+// compiled/PACKAGE/PATH file dbt writes beside the manifest, for a model
+// whose SQL renders the same for a first build as for an incremental run
+// (no is_incremental() in it): of one that has, the file holds the branch
+// of whatever run compiled it last, which init cannot tell.
+func compiledSQL(manifestPath string, node *manifest.Node, raw []byte) (string, string, bool) {
+	if manifestPath == "" || node == nil || node.PackageName == "" || node.OriginalFilePath == "" || isIncrementalCall.Match(raw) {
+		return "", "", false
+	}
+	path := filepath.Join(filepath.Dir(manifestPath), "compiled", node.PackageName, filepath.FromSlash(node.OriginalFilePath))
+	content, err := source.ReadRegular(path, source.MaxFileSize)
+	if err != nil || len(strings.TrimSpace(string(content))) == 0 {
+		return "", "", false
+	}
+	return strings.TrimRight(strings.TrimSpace(string(content)), ";"), path, true
+}
+
+var isIncrementalCall = regexp.MustCompile(`is_incremental\s*\(`)
+
+// renderModel is modelSQL of the model's source text src.
+func renderModel(m *manifest.Manifest, g *lineage.Graph, src, target string) (string, bool) {
 	regions := jinja.Regions(src)
 	calls := jinja.RelationCalls(src, regions, jinja.Env{})
 	var b strings.Builder

@@ -22,7 +22,7 @@ type sqlFile struct{ path, text string }
 // records in sk the paths the plan names. It writes none, and says why,
 // when the warehouse, the partition column, the staging relation or the
 // target's relation is unknown: the skeleton's TODOs then stay.
-func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage.Graph, node *manifest.Node, projectDir, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
+func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage.Graph, node *manifest.Node, projectDir, manifestPath, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
 	dialect, ok := runsql.ForAdapter(m.AdapterType)
 	if name := flagValue(fs, "dialect"); name != "" {
 		if dialect, ok = runsql.ForAdapter(name); !ok {
@@ -51,7 +51,15 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 		spec.Key = node.Config.UniqueKey
 	}
 	if sk.RunCommand == "" {
-		spec.Model, _ = modelSQL(m, graph, node, projectDir, target)
+		var compiled string
+		spec.Model, compiled, _ = modelSQL(m, graph, node, projectDir, manifestPath, target)
+		if compiled != "" {
+			spec.ModelFrom = filepath.ToSlash(compiled)
+			if rel, err := filepath.Rel(projectDir, compiled); err == nil && filepath.IsLocal(rel) {
+				spec.ModelFrom = filepath.ToSlash(rel)
+			}
+			sk.BuildNote = "the model's query as dbt compiled it (" + spec.ModelFrom + "), bounded to the range"
+		}
 	}
 	dir := filepath.Join(filepath.Dir(output), "sql", sk.ID)
 	var files []sqlFile

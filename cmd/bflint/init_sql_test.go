@@ -137,7 +137,7 @@ func TestInitModelSQL(t *testing.T) {
 	}
 	g := lineage.New(d.m)
 	node := d.m.Node("model.shop.fct_orders")
-	got, ok := modelSQL(d.m, g, node, dir, "analytics.fct_orders")
+	got, _, ok := modelSQL(d.m, g, node, dir, "", "analytics.fct_orders")
 	if !ok || !strings.Contains(got, `FROM "warehouse"."raw"."orders_events" AS r`) || strings.Contains(got, "{") || strings.Contains(got, "MAX(order_date)") {
 		t.Errorf("modelSQL = %v:\n%s", ok, got)
 	}
@@ -150,8 +150,49 @@ func TestInitModelSQL(t *testing.T) {
 	if err := os.WriteFile(path, []byte(withVar), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, ok := modelSQL(d.m, g, node, dir, "analytics.fct_orders"); ok {
+	if got, _, ok := modelSQL(d.m, g, node, dir, "", "analytics.fct_orders"); ok {
 		t.Errorf("a model reading a var got a build:\n%s", got)
+	}
+}
+
+// A model with Jinja bflint cannot render is read as dbt compiled it,
+// from target/compiled, unless it tests is_incremental(): its compiled
+// file holds the branch of whatever run compiled it last.
+func TestInitModelSQLCompiled(t *testing.T) {
+	dir := skeletonProject(t, "")
+	manifestPath := filepath.Join(dir, "target", "manifest.json")
+	d, err := readDBTLineage("init", manifestPath, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := lineage.New(d.m)
+	const compiledRevenue = "SELECT order_date, COUNT(*) AS order_count, 7 AS cents\nFROM \"warehouse\".\"analytics\".\"int_orders\"\nGROUP BY order_date;\n"
+	for model, compiled := range map[string]string{
+		"revenue_daily": compiledRevenue,
+		"fct_orders":    "SELECT 1 AS stale",
+	} {
+		path := filepath.Join(dir, "models", model+".sql")
+		text, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(strings.Replace(string(text), "SELECT", "SELECT {{ var('cents') }} AS cents,", 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		compiledPath := filepath.Join(dir, "target", "compiled", "shop", "models", model+".sql")
+		if err := os.MkdirAll(filepath.Dir(compiledPath), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(compiledPath, []byte(compiled), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), dir, manifestPath, "analytics.revenue_daily")
+	if !ok || got != strings.TrimSuffix(compiledRevenue, ";\n") || filepath.Base(from) != "revenue_daily.sql" {
+		t.Errorf("revenue_daily: modelSQL = %v, %q:\n%s", ok, from, got)
+	}
+	if got, _, ok := modelSQL(d.m, g, d.m.Node("model.shop.fct_orders"), dir, manifestPath, "analytics.fct_orders"); ok {
+		t.Errorf("fct_orders tests is_incremental(), yet its compiled file was read:\n%s", got)
 	}
 }
 

@@ -58,6 +58,9 @@ type Spec struct {
 	// (its SQL with ref() and source() resolved), "" when unknown: the
 	// build is then left to the author.
 	Model string
+	// ModelFrom names the file Model was read from when dbt compiled it
+	// (its compiled SQL), "" when bflint resolved the model's own SQL.
+	ModelFrom string
 	// Partitions, when Model is "", are the queries that compute one
 	// partition each (a bigquery-etl query with its date parameter
 	// bound), in the range's order: the build runs them one after the
@@ -189,7 +192,11 @@ WHERE %s;
 func (w writer) build() string {
 	s := w.s
 	create := w.createStaging()
-	return w.header("The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model") + fmt.Sprintf(`%s
+	what := "The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model"
+	if s.ModelFrom != "" {
+		what = "The model's query as dbt compiled it, " + s.ModelFrom + ",\n-- recomputed for the range into staging; compile it again if the model\n-- changed since"
+	}
+	return w.header(what) + fmt.Sprintf(`%s
 SELECT *
 FROM (
 %s
