@@ -27,9 +27,23 @@ func goldenSpec(d Dialect) Spec {
 // lint test in cmd/bflint reads them back with a plan and expects no
 // finding on them.
 func TestGolden(t *testing.T) {
+	sets := map[string]Spec{}
 	for _, d := range Dialects {
-		for _, f := range Generate(goldenSpec(d)) {
-			path := filepath.Join("..", "..", "testdata", "runsql", string(d), f.Name)
+		sets[string(d)] = goldenSpec(d)
+	}
+	// A bigquery-etl table's build: its query bound to each day.
+	perDay := goldenSpec(BigQuery)
+	perDay.Model, perDay.End = "", perDay.Start.AddDate(0, 0, 1)
+	for p := perDay.Start; !p.After(perDay.End); p = p.AddDate(0, 0, 1) {
+		perDay.Partitions = append(perDay.Partitions, PartitionQuery{p, "SELECT order_id, order_date, amount_minor\nFROM raw.orders_events\nWHERE order_date = DATE '" + p.Format("2006-01-02") + "'"})
+	}
+	sets["bigquery_per_partition"] = perDay
+	for name, spec := range sets {
+		for _, f := range Generate(spec) {
+			if name == "bigquery_per_partition" && f.Name != "build.sql" {
+				continue
+			}
+			path := filepath.Join("..", "..", "testdata", "runsql", name, f.Name)
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
