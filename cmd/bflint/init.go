@@ -43,10 +43,12 @@ model that never tests is_incremental(), the SQL dbt compiled into
 target/compiled), the key's uniqueness in
 staging, a reconciliation of staging against the target per partition,
 the rollback capture, a publish that replaces the range in one operation,
-and the rollback that puts the capture back. Each is bounded by the
-range's literal partitions. It needs the partition column (partition_by,
-or --partition-column) and never overwrites a file; the control check
-and the boundary evidence stay TODO (docs/run-sql.md).
+and the rollback that puts the capture back; with a build, also a control
+check over the partitions just before the range, which the build
+recomputes beside staging. Each is bounded by literal
+partitions. It needs the partition column (partition_by,
+or --partition-column) and never overwrites a file; the boundary
+evidence stays TODO (docs/run-sql.md).
 
 In a bigquery-etl repository (a sql/ tree and no dbt project, or --tree),
 init writes a backfill entry instead, in bqetl's own format: dated today
@@ -419,9 +421,15 @@ validation:
       pass: "TODO"
 {{- end}}
     - name: control_period
+{{- with index .SQL "validation.checks.control"}}
+      sql: {{.}}  # written by bflint init: the control period recomputed, against the target
+      control: {start: {{$.ControlStart}}, end: {{$.ControlEnd}}}  # the partitions just before the range, untouched by the bug when range.start is its first bad partition; move it if not
+      pass: "{{$.ControlPass}}"
+{{- else}}
       sql: sql/TODO_validate_control.sql
       control: {}  # TODO start and end of a period the bug did not touch
       pass: "TODO"
+{{- end}}
 
 {{with index .SQL "publish.sql" -}}
 publish:

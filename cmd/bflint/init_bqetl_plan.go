@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -172,22 +171,17 @@ func bqetlRunSQL(sk *skeleton, bt *bqetlTable, column string, start, end time.Ti
 	}
 	buildWhy := ""
 	spec.Partitions, buildWhy = bqetlPartitionQueries(bt, spec.Grain, start, end)
-	dir := filepath.Join(filepath.Dir(output), "sql", sk.ID)
-	var files []sqlFile
-	sk.SQL = map[string]string{}
-	for _, f := range runsql.Generate(spec) {
-		p := filepath.Join(dir, f.Name)
-		if _, err := os.Lstat(p); err == nil {
-			return nil, "", inputErrorf("init -o: %s exists; bflint init does not overwrite SQL, which may hold answers. Remove it or pass another --id", p)
+	if len(spec.Partitions) > 0 {
+		cs, ce := runsql.ControlBefore(spec.Grain, start, end)
+		if control, why := bqetlPartitionQueries(bt, spec.Grain, cs, ce); why == "" {
+			spec.Control = &runsql.Control{Start: cs, End: ce, Partitions: control}
 		}
-		files = append(files, sqlFile{p, f.Text})
-		sk.SQL[f.Key] = path.Join("sql", sk.ID, f.Name)
 	}
-	sk.Dialect, sk.Rollback = string(runsql.BigQuery), spec.Rollback
+	files, err := writeRunSQL(sk, spec, output)
 	if buildWhy != "" {
 		sk.StagingNote = "  # no build written: " + buildWhy
 	}
-	return files, "", nil
+	return files, "", err
 }
 
 // bqetlPartitionQueries binds the table's query to the date of each

@@ -19,9 +19,6 @@ var bqetlPlanAnswers = []struct{ todo, answer string }{
 	{"tested: {}  # TODO", "tested:\n    partition: 2026-03-02\n    identical: true"},
 	{"compute:  # TODO", "compute:\n  max_concurrency: 1"},
 	{"environment: TODO", "environment: isolated"},
-	{"sql/TODO_validate_control.sql", "sql/validate_control.sql"},
-	{"control: {}  # TODO", "control: {start: 2026-02-01, end: 2026-02-28}"},
-	{`pass: "TODO"`, `pass: "changed_rows = 0"`},
 	{"rollback:  # TODO", "rollback:\n  retained_until: 2027-06-30"},
 	{"restorable_by: TODO", "restorable_by: data-platform-oncall"},
 	{"restore_time: TODO", "restore_time: 30m"},
@@ -43,7 +40,7 @@ func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("init exit %d: %s", code, stderr)
 	}
-	if !strings.Contains(out, "and 5 bigquery SQL files under backfills/sql/bf20260301_a") {
+	if !strings.Contains(out, "and 6 bigquery SQL files under backfills/sql/bf20260301_a") {
 		t.Errorf("init says %q", out)
 	}
 	build, err := os.ReadFile("backfills/sql/bf20260301_a/build.sql")
@@ -55,7 +52,7 @@ func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
 			t.Errorf("the build does not bind the query to %s:\n%s", day, build)
 		}
 	}
-	if n := strings.Count(string(build), "INSERT INTO backfill_staging.orders_v1__bf20260301_a"); n != 2 || !strings.Contains(string(build), "CREATE OR REPLACE TABLE backfill_staging.orders_v1__bf20260301_a AS") {
+	if n := strings.Count(string(build), "INSERT INTO backfill_staging.orders_v1__bf20260301_a\n"); n != 2 || !strings.Contains(string(build), "CREATE OR REPLACE TABLE backfill_staging.orders_v1__bf20260301_a AS") {
 		t.Errorf("the build should recreate staging, then add the two other days (%d inserts):\n%s", n, build)
 	}
 	text, err := os.ReadFile("backfills/orders.backfill.yaml")
@@ -69,9 +66,8 @@ func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
 	}
 	answered := answerTODOs(t, string(text), bqetlPlanAnswers)
 	for name, sql := range map[string]string{
-		"orders.backfill.yaml":     answered,
-		"sql/find_boundary.sql":    "SELECT submission_date, COUNT(*) AS orders FROM `shop-prod.orders_derived.orders_v1` WHERE submission_date >= DATE '2026-02-20' GROUP BY submission_date;\n",
-		"sql/validate_control.sql": "SELECT COUNT(*) AS changed_rows FROM backfill_staging.orders_v1__bf20260301_control AS s FULL OUTER JOIN `shop-prod.orders_derived.orders_v1` AS t ON t.order_id = s.order_id AND t.submission_date >= DATE '2026-02-01' AND t.submission_date < DATE '2026-03-01' WHERE t.order_id IS NULL OR s.order_id IS NULL;\n",
+		"orders.backfill.yaml":  answered,
+		"sql/find_boundary.sql": "SELECT submission_date, COUNT(*) AS orders FROM `shop-prod.orders_derived.orders_v1` WHERE submission_date >= DATE '2026-02-20' GROUP BY submission_date;\n",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, "backfills", name), []byte(sql), 0o644); err != nil {
 			t.Fatal(err)

@@ -34,9 +34,12 @@ type skeleton struct {
 	// names each (publish.sql, rollback.capture, ...), as the plan writes
 	// them; empty when it wrote none. Dialect is their warehouse, and
 	// Rollback the relation the capture writes.
-	SQL      map[string]string
-	Dialect  string
-	Rollback string
+	SQL map[string]string
+	// ControlStart and ControlEnd are the control period of the control
+	// check init wrote, when it wrote one.
+	ControlStart, ControlEnd string
+	Dialect                  string
+	Rollback                 string
 }
 
 // skipped is an item of downstream.skip.
@@ -120,6 +123,9 @@ func fromManifest(n *manifest.Node, source string) known {
 	}
 	return k
 }
+
+// ControlPass is the pass criterion of the written control check.
+func (sk skeleton) ControlPass() string { return runsql.ControlPass }
 
 // ReconciliationPass is the pass criterion of the written reconciliation.
 func (sk skeleton) ReconciliationPass() string { return runsql.ReconciliationPass }

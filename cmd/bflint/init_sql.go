@@ -61,19 +61,34 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 			sk.BuildNote = "the model's query as dbt compiled it (" + spec.ModelFrom + "), bounded to the range"
 		}
 	}
+	if spec.Model != "" {
+		cs, ce := runsql.ControlBefore(spec.Grain, start, end)
+		spec.Control = &runsql.Control{Start: cs, End: ce}
+	}
+	files, err := writeRunSQL(sk, spec, output)
+	return files, "", err
+}
+
+// writeRunSQL generates the set of spec for the plan at output, under
+// sql/ID/ beside it, and records in sk the paths the plan names; it
+// refuses to overwrite a file.
+func writeRunSQL(sk *skeleton, spec runsql.Spec, output string) ([]sqlFile, error) {
 	dir := filepath.Join(filepath.Dir(output), "sql", sk.ID)
 	var files []sqlFile
 	sk.SQL = map[string]string{}
 	for _, f := range runsql.Generate(spec) {
 		p := filepath.Join(dir, f.Name)
 		if _, err := os.Lstat(p); err == nil {
-			return nil, "", inputErrorf("init -o: %s exists; bflint init does not overwrite SQL, which may hold answers. Remove it or pass another --id", p)
+			return nil, inputErrorf("init -o: %s exists; bflint init does not overwrite SQL, which may hold answers. Remove it or pass another --id", p)
 		}
 		files = append(files, sqlFile{p, f.Text})
 		sk.SQL[f.Key] = path.Join("sql", sk.ID, f.Name)
 	}
-	sk.Dialect, sk.Rollback = string(dialect), spec.Rollback
-	return files, "", nil
+	sk.Dialect, sk.Rollback = string(spec.Dialect), spec.Rollback
+	if c := spec.Control; c != nil && sk.SQL[runsql.ControlKey] != "" {
+		sk.ControlStart, sk.ControlEnd = spec.Grain.Format(c.Start), spec.Grain.Format(c.End)
+	}
+	return files, nil
 }
 
 func dialectList() []string {

@@ -37,7 +37,7 @@ func TestInitWritesRunSQL(t *testing.T) {
 	for _, dialect := range []string{"bigquery", "snowflake", "databricks", "postgres", "duckdb"} {
 		t.Run(dialect, func(t *testing.T) {
 			dir, said := initWithSQL(t, "--dialect", dialect, "--partition-column", "order_date")
-			if want := "and 6 " + dialect + " SQL files under plans/sql/bf20260114_a"; !strings.Contains(said, want) {
+			if want := "and 7 " + dialect + " SQL files under plans/sql/bf20260114_a"; !strings.Contains(said, want) {
 				t.Errorf("init said %q, want it to contain %q", said, want)
 			}
 			plan, err := os.ReadFile(filepath.Join(dir, "plans", "fct_orders.backfill.yaml"))
@@ -209,9 +209,6 @@ var initAnswers = []struct{ todo, answer string }{
 	{"tested: {}  # TODO", "tested:\n    partition: 2026-03-01\n    identical: true"},
 	{"compute:  # TODO", "compute:\n  max_concurrency: 4"},
 	{"environment: TODO", "environment: isolated"},
-	{"sql/TODO_validate_control.sql", "sql/fct_orders/validate_control.sql"},
-	{"control: {}  # TODO", "control: {start: 2025-10-01, end: 2025-12-31}"},
-	{`pass: "TODO"`, `pass: "changed_rows = 0"`},
 	{"rollback:  # TODO", "rollback:\n  retained_until: 2027-12-31"},
 	{"restorable_by: TODO", "restorable_by: data-platform-oncall"},
 	{"restore_time: TODO", "restore_time: 30m"},

@@ -18,7 +18,9 @@ import (
 )
 
 // The correction: net amounts of refunded orders in 2026-01-14..2026-01-16
-// become 0. The target holds 2026-01-12..2026-01-18, two orders a day.
+// become 0. The target holds 2026-01-12..2026-01-18, two orders a day;
+// the bug began on 2026-01-14, so the control period before the range
+// is right as it stands.
 var (
 	first = time.Date(2026, 1, 12, 0, 0, 0, 0, time.UTC)
 	start = time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC)
@@ -33,7 +35,15 @@ func spec() runsql.Spec {
 		Start: start, End: end, Key: []string{"order_id"},
 		// The model's query, as init reads it from a dbt model's file.
 		Model: "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders",
+		Control: control(),
 	}
+}
+
+// control is the period init proposes: the range's length, up to a
+// week, just before it (2026-01-11..2026-01-13).
+func control() *runsql.Control {
+	cs, ce := runsql.ControlBefore(plan.Day, start, end)
+	return &runsql.Control{Start: cs, End: ce}
 }
 
 func open(t *testing.T) *sql.DB {
@@ -52,8 +62,13 @@ CREATE TABLE analytics.fct_orders (order_id INTEGER, order_date DATE, amount INT
 		for k := range 2 {
 			id, refunded := d*10+k, k == 1
 			exec(t, db, fmt.Sprintf("INSERT INTO raw.orders VALUES (%d, DATE '%s', %d, %v)", id, day, 100+id, refunded))
-			// The bug: refunded orders kept their amount as net.
-			exec(t, db, fmt.Sprintf("INSERT INTO analytics.fct_orders VALUES (%d, DATE '%s', %d, %d, %v)", id, day, 100+id, 100+id, refunded))
+			// The bug: from 2026-01-14, refunded orders kept their
+			// amount as net.
+			net := 100 + id
+			if refunded && first.AddDate(0, 0, d).Before(start) {
+				net = 0
+			}
+			exec(t, db, fmt.Sprintf("INSERT INTO analytics.fct_orders VALUES (%d, DATE '%s', %d, %d, %v)", id, day, 100+id, net, refunded))
 		}
 	}
 	return db
@@ -143,6 +158,9 @@ func TestRunOnDuckDB(t *testing.T) {
 	if pct := reconciliation(t, db); pct > 1 {
 		t.Errorf("reconciliation on clean staging: max_row_delta_pct %v, want <= 1", pct)
 	}
+	if n := changedRows(t, db); n != 0 {
+		t.Errorf("control check before the bug: changed_rows %d, want 0", n)
+	}
 
 	exec(t, db, file(t, "capture.sql"))
 	exec(t, db, file(t, "publish.sql"))
@@ -168,6 +186,16 @@ func TestRunOnDuckDB(t *testing.T) {
 	}
 }
 
+// changedRows runs the control check and returns changed_rows.
+func changedRows(t *testing.T, db *sql.DB) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(file(t, "validate_control.sql")).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
 // The checks fail on the defects they exist for.
 func TestChecksCatchPlantedDefects(t *testing.T) {
 	db := open(t)
@@ -188,6 +216,14 @@ func TestChecksCatchPlantedDefects(t *testing.T) {
 	exec(t, db, "DELETE FROM backfill_staging.fct_orders__bf20260114_a WHERE order_date = DATE '2026-01-16'")
 	if pct := reconciliation(t, db); pct != 100 {
 		t.Errorf("reconciliation with 2026-01-16 missing: max_row_delta_pct %v, want 100", pct)
+	}
+
+	// A new logic that also changes rows the bug never touched: order 11
+	// of 2026-01-13 (refunded) is recomputed with another net amount.
+	exec(t, db, build)
+	exec(t, db, "UPDATE backfill_staging.fct_orders__bf20260114_a_control SET net_amount = 5 WHERE order_id = 11")
+	if n := changedRows(t, db); n != 2 {
+		t.Errorf("control check with order 11 changed: changed_rows %d, want 2 (its old row and its new one)", n)
 	}
 }
 

@@ -66,6 +66,18 @@ type Spec struct {
 	// bound), in the range's order: the build runs them one after the
 	// other into staging.
 	Partitions []PartitionQuery
+	// Control is the control period the control check compares, nil for
+	// none; it needs the build (Model, or its own Partitions).
+	Control *Control
+}
+
+// Control is a period the bug did not touch, outside the range, that the
+// build recomputes beside staging for the control check to compare.
+type Control struct {
+	Start, End time.Time
+	// Partitions are its queries, for a build that runs one per
+	// partition.
+	Partitions []PartitionQuery
 }
 
 // PartitionQuery is the query that computes one partition.
@@ -107,13 +119,34 @@ func Generate(s Spec) []File {
 	if len(s.Key) > 0 {
 		out = append(out, File{"assert_unique.sql", "rerun.uniqueness_check", w.assertUnique()})
 	}
+	out = append(out, File{"validate_reconciliation.sql", "validation.checks", w.reconciliation()})
+	if c := s.Control; c != nil && (s.Model != "" || len(s.Partitions) > 0 && len(c.Partitions) > 0) {
+		out = append(out, File{"validate_control.sql", ControlKey, w.controlCheck()})
+	}
 	return append(out,
-		File{"validate_reconciliation.sql", "validation.checks", w.reconciliation()},
 		File{"capture.sql", "rollback.capture", w.capture()},
 		File{"publish.sql", "publish.sql", w.publish()},
 		File{"rollback.sql", "rollback.sql", w.rollback()},
 	)
 }
+
+// ControlBefore is the control period init proposes: the partitions just
+// before the range, as many as the range has up to a week of days (seven
+// at any grain). They are untouched by the bug when range.start is its
+// first bad partition, which range.boundary records.
+func ControlBefore(g plan.Grain, start, end time.Time) (first, last time.Time) {
+	n := 0
+	for p := start; !p.After(end) && n < 7; p = g.Add(p, 1) {
+		n++
+	}
+	return g.Add(start, -n), g.Add(start, -1)
+}
+
+// ControlKey is the File.Key of the control check.
+const ControlKey = "validation.checks.control"
+
+// ControlPass is the pass criterion of the control check.
+const ControlPass = "changed_rows = 0"
 
 // ReconciliationPass is the pass criterion of the reconciliation check:
 // the row count of no partition changes by more than one percent, which a
@@ -154,31 +187,45 @@ func (w writer) header(what string) string {
 		s.Target, s.Dialect, what, s.Grain.Format(s.Start), s.Grain.Format(s.End), s.Grain)
 }
 
-// createStaging starts the statement that recreates staging from a
+// createTable starts the statement that recreates relation from a
 // query, so that a re-run of the build replaces what the last one built.
-func (w writer) createStaging() string {
-	s := w.s
-	if s.Dialect == Postgres {
+func (w writer) createTable(relation string) string {
+	if w.s.Dialect == Postgres {
 		// PostgreSQL has no CREATE OR REPLACE TABLE: a re-run drops
 		// what the last one built.
-		return "DROP TABLE IF EXISTS " + s.Staging + ";\n\nCREATE TABLE " + s.Staging + " AS"
+		return "DROP TABLE IF EXISTS " + relation + ";\n\nCREATE TABLE " + relation + " AS"
 	}
-	return "CREATE OR REPLACE TABLE " + s.Staging + " AS"
+	return "CREATE OR REPLACE TABLE " + relation + " AS"
 }
+
+// ControlSuffix ends the name of the relation the build recomputes the
+// control period into, beside staging in its schema.
+const ControlSuffix = "_control"
+
+func (w writer) control() string { return w.s.Staging + ControlSuffix }
 
 // buildPartitions runs the query of each partition into staging: the
 // first recreates it, the others add their partition, each kept to its
-// own partition's rows.
+// own partition's rows; then the control period's the same way.
 func (w writer) buildPartitions() string {
 	s := w.s
 	var b strings.Builder
 	b.WriteString(w.header("The table's query once per partition, its date parameter bound as\n-- bqetl binds it, into staging; the first statement recreates staging,\n-- so a re-run replaces what the last one built"))
-	for i, p := range s.Partitions {
-		into := w.createStaging()
+	w.partitionsInto(&b, s.Staging, s.Partitions)
+	if s.Control != nil && len(s.Control.Partitions) > 0 {
+		b.WriteString(w.controlNote())
+		w.partitionsInto(&b, w.control(), s.Control.Partitions)
+	}
+	return b.String()
+}
+
+func (w writer) partitionsInto(b *strings.Builder, relation string, partitions []PartitionQuery) {
+	for i, p := range partitions {
+		into := w.createTable(relation)
 		if i > 0 {
-			into = "\nINSERT INTO " + s.Staging
+			into = "\nINSERT INTO " + relation
 		}
-		fmt.Fprintf(&b, `%s
+		fmt.Fprintf(b, `%s
 SELECT *
 FROM (
 %s
@@ -186,23 +233,66 @@ FROM (
 WHERE %s;
 `, into, indent(p.Query), w.between("query", p.Partition, p.Partition))
 	}
-	return b.String()
+}
+
+func (w writer) controlNote() string {
+	c := w.s.Control
+	return fmt.Sprintf("\n-- The control period, %s..%s, recomputed the same way for the\n-- control check to compare with the target.\n", w.s.Grain.Format(c.Start), w.s.Grain.Format(c.End))
 }
 
 func (w writer) build() string {
 	s := w.s
-	create := w.createStaging()
 	what := "The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model"
 	if s.ModelFrom != "" {
 		what = "The model's query as dbt compiled it, " + s.ModelFrom + ",\n-- recomputed for the range into staging; compile it again if the model\n-- changed since"
 	}
-	return w.header(what) + fmt.Sprintf(`%s
+	text := w.header(what) + w.modelInto(s.Staging, s.Start, s.End)
+	if s.Control != nil {
+		text += w.controlNote() + w.modelInto(w.control(), s.Control.Start, s.Control.End)
+	}
+	return text
+}
+
+func (w writer) modelInto(relation string, first, last time.Time) string {
+	return fmt.Sprintf(`%s
 SELECT *
 FROM (
 %s
 ) AS model
 WHERE %s;
-`, create, indent(s.Model), w.inRange("model"))
+`, w.createTable(relation), indent(w.s.Model), w.between("model", first, last))
+}
+
+// controlCheck counts the rows that differ between the control period
+// recomputed and the target's, both ways: the bug did not touch the
+// period, so none may. BigQuery compares each row's JSON image, since its
+// EXCEPT DISTINCT refuses arrays and structs.
+func (w writer) controlCheck() string {
+	s := w.s
+	c := s.Control
+	period := w.between("", c.Start, c.End)
+	head := w.header(fmt.Sprintf("Rows of the control period, %s..%s, that the recompute changes,\n-- counted both ways: the bug did not touch the period, so none may", s.Grain.Format(c.Start), s.Grain.Format(c.End)))
+	image, except := "*", "EXCEPT"
+	if s.Dialect == BigQuery {
+		image, except = "TO_JSON_STRING(r) AS row_image", "EXCEPT DISTINCT"
+	}
+	return head + fmt.Sprintf(`WITH recomputed AS (
+    SELECT %[1]s
+    FROM %[2]s AS r
+    WHERE %[3]s
+),
+live AS (
+    SELECT %[1]s
+    FROM %[4]s AS r
+    WHERE %[3]s
+)
+SELECT COUNT(*) AS changed_rows
+FROM (
+    (SELECT * FROM recomputed %[5]s SELECT * FROM live)
+    UNION ALL
+    (SELECT * FROM live %[5]s SELECT * FROM recomputed)
+) AS changed;
+`, image, w.control(), period, s.Target, except)
 }
 
 func indent(text string) string {

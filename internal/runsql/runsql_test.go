@@ -18,8 +18,26 @@ func goldenSpec(d Dialect) Spec {
 		Dialect: d, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260826_a",
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260826_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC),
-		Key:   []string{"order_id"},
-		Model: "SELECT order_id, order_date, amount_minor,\n       CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor\nFROM raw.orders_events",
+		Key:     []string{"order_id"},
+		Model:   "SELECT order_id, order_date, amount_minor,\n       CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor\nFROM raw.orders_events",
+		Control: &Control{Start: time.Date(2026, 1, 7, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 1, 13, 0, 0, 0, 0, time.UTC)},
+	}
+}
+
+func TestControlBefore(t *testing.T) {
+	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
+	for _, tt := range []struct {
+		g                  plan.Grain
+		start, end, cs, ce string
+	}{
+		{plan.Day, "2026-01-14", "2026-06-30", "2026-01-07", "2026-01-13"},
+		{plan.Day, "2026-03-01", "2026-03-03", "2026-02-26", "2026-02-28"},
+		{plan.Month, "2026-03-01", "2026-04-01", "2026-01-01", "2026-02-01"},
+	} {
+		cs, ce := ControlBefore(tt.g, day(tt.start), day(tt.end))
+		if cs != day(tt.cs) || ce != day(tt.ce) {
+			t.Errorf("ControlBefore(%s, %s..%s) = %s..%s, want %s..%s", tt.g, tt.start, tt.end, cs.Format(time.DateOnly), ce.Format(time.DateOnly), tt.cs, tt.ce)
+		}
 	}
 }
 
@@ -34,13 +52,21 @@ func TestGolden(t *testing.T) {
 	// A bigquery-etl table's build: its query bound to each day.
 	perDay := goldenSpec(BigQuery)
 	perDay.Model, perDay.End = "", perDay.Start.AddDate(0, 0, 1)
+	bound := func(p time.Time) PartitionQuery {
+		return PartitionQuery{p, "SELECT order_id, order_date, amount_minor\nFROM raw.orders_events\nWHERE order_date = DATE '" + p.Format("2006-01-02") + "'"}
+	}
 	for p := perDay.Start; !p.After(perDay.End); p = p.AddDate(0, 0, 1) {
-		perDay.Partitions = append(perDay.Partitions, PartitionQuery{p, "SELECT order_id, order_date, amount_minor\nFROM raw.orders_events\nWHERE order_date = DATE '" + p.Format("2006-01-02") + "'"})
+		perDay.Partitions = append(perDay.Partitions, bound(p))
+	}
+	cs, ce := ControlBefore(plan.Day, perDay.Start, perDay.End)
+	perDay.Control = &Control{Start: cs, End: ce}
+	for p := cs; !p.After(ce); p = p.AddDate(0, 0, 1) {
+		perDay.Control.Partitions = append(perDay.Control.Partitions, bound(p))
 	}
 	sets["bigquery_per_partition"] = perDay
 	for name, spec := range sets {
 		for _, f := range Generate(spec) {
-			if name == "bigquery_per_partition" && f.Name != "build.sql" {
+			if name == "bigquery_per_partition" && f.Name != "build.sql" && f.Name != "validate_control.sql" {
 				continue
 			}
 			path := filepath.Join("..", "..", "testdata", "runsql", name, f.Name)

@@ -120,6 +120,15 @@ func (p *Plan) Bounds() (start, end time.Time, ok bool) {
 	return r.Start.T, r.End.T, true
 }
 
+// Bounds returns the first and last partition of a control period when
+// it is well formed at grain g; a malformed one is BF105's finding.
+func (c *Period) Bounds(g Grain) (start, end time.Time, ok bool) {
+	if c == nil || !c.Start.Valid() || !c.End.Valid() || g.Fit(c.Start) != nil || g.Fit(c.End) != nil || c.Start.T.After(c.End.T) {
+		return time.Time{}, time.Time{}, false
+	}
+	return c.Start.T, c.End.T, true
+}
+
 // Partitions is how many partitions the range holds, both ends included;
 // 0 when Bounds cannot tell.
 func (p *Plan) Partitions() int {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
 	"github.com/bflint/bflint/rules"
 )
@@ -30,7 +31,9 @@ var SQLMismatch = &rules.Rule{
 			"When range.end reaches a partition the scheduled pipeline still writes (BF102), the SQL's end is held to the end BF102 advises, " +
 			"so that the two rules never ask for opposite edits. " +
 			"A build may compute the range one partition per statement (a query run once per date, as bigquery-etl runs it): " +
-			"each such statement is held to one partition of the range, and together they must compute every partition of it.",
+			"each such statement is held to one partition of the range, and together they must compute every partition of it. " +
+			"A statement of the build that writes another relation of the staging schema over a check's control period " +
+			"(the control recomputed for the check to compare) is held to that period instead.",
 		Bad: rules.Example{Lang: "sql", Text: `-- range: 2026-01-14 .. 2026-06-30, grain day
 CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a AS
 SELECT * FROM raw.orders_events
@@ -64,6 +67,7 @@ WHERE order_date >= DATE '2026-01-14'
 		for _, f := range pass.SQLFiles("staging.build") {
 			builds[f] = true
 		}
+		controls := controlPeriods(p)
 		for _, f := range pass.SQLFiles("staging.build", "publish.sql", "rollback.capture") {
 			reported := map[int]bool{}
 			var perPartition partitionCover
@@ -72,7 +76,7 @@ WHERE order_date >= DATE '2026-01-14'
 					continue
 				}
 				bounds := r.partitionBounds(pass, st)
-				if builds[f] && perPartition.add(r, bounds) {
+				if builds[f] && (perPartition.add(r, bounds) || buildsControl(pass, st, bounds, controls)) {
 					continue
 				}
 				for _, tb := range bounds {
@@ -103,6 +107,68 @@ WHERE order_date >= DATE '2026-01-14'
 		}
 		return nil
 	},
+}
+
+// controlPeriods are the control periods of the plan's checks, at its
+// grain.
+func controlPeriods(p *plan.Plan) []planRange {
+	var out []planRange
+	if p.Validation == nil {
+		return nil
+	}
+	g := p.Grain()
+	for _, c := range p.Validation.Checks {
+		if c.Control == nil || !c.Control.Set {
+			continue
+		}
+		if start, end, ok := c.Control.Bounds(g); ok {
+			out = append(out, planRange{g: g, start: start, end: end})
+		}
+	}
+	return out
+}
+
+// buildsControl reports whether a statement of the build recomputes a
+// control period for a check to compare: it writes only staging
+// relations other than staging.relation, and its bounds on the partition
+// column hold it to one of the checks' control periods.
+func buildsControl(pass *rules.Pass, st *sqlparse.Statement, bounds []timedBound, controls []planRange) bool {
+	writes := st.Writes()
+	if len(bounds) == 0 || len(writes) == 0 || pass.Plan.Staging == nil || !pass.Plan.Staging.Relation.Set {
+		return false
+	}
+	staging := sqlname.Parse(pass.Plan.Staging.Relation.V)
+	for _, w := range writes {
+		if w.Target.Matches(staging) || !pass.IsStaging(w.Target) {
+			return false
+		}
+	}
+	fits := func(r planRange) bool {
+		for _, tb := range bounds {
+			if _, _, wrong := r.judge(tb.bound, tb.at); wrong {
+				return false
+			}
+		}
+		return true
+	}
+	one, isOne := onePartition(bounds)
+	for _, c := range controls {
+		if fits(c) || isOne && !one.Before(c.start) && !one.After(c.end) && fits(planRange{g: c.g, start: one, end: one}) {
+			return true
+		}
+	}
+	return false
+}
+
+// onePartition is the partition a statement's bounds start at (an = or a
+// >= bound), the one partition it computes if its other bounds agree.
+func onePartition(bounds []timedBound) (time.Time, bool) {
+	for _, tb := range bounds {
+		if tb.bound.Op == "=" || tb.bound.Op == ">=" {
+			return tb.at, true
+		}
+	}
+	return time.Time{}, false
 }
 
 // timedBound is a bound on the partition column with the time its literal
@@ -143,14 +209,8 @@ func (c *partitionCover) add(r planRange, bounds []timedBound) bool {
 	if len(bounds) == 0 {
 		return false
 	}
-	var p time.Time
-	for _, tb := range bounds {
-		if tb.bound.Op == "=" || tb.bound.Op == ">=" {
-			p = tb.at
-			break
-		}
-	}
-	if p.IsZero() || p.Before(r.start) || p.After(r.end) || r.start.Equal(r.end) {
+	p, ok := onePartition(bounds)
+	if !ok || p.Before(r.start) || p.After(r.end) || r.start.Equal(r.end) {
 		return false
 	}
 	one := planRange{g: r.g, start: p, end: p}

@@ -1,9 +1,6 @@
 package validation
 
 import (
-	"time"
-
-	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -59,7 +56,7 @@ validation:
 			if !rangeOK {
 				continue
 			}
-			start, end, ok := periodBounds(g, c.Control)
+			start, end, ok := c.Control.Bounds(g)
 			if ok && !start.After(rangeEnd) && !end.Before(rangeStart) {
 				pass.ReportSeverityf(rules.SeverityError, c.Control.Key, "control period %s..%s of %s overlaps the range %s..%s: the backfill rewrites those partitions of %q, so the control cannot show that nothing outside the range moved\nhelp: choose a period the bug did not touch, outside the range",
 					c.Control.Start.Raw, c.Control.End.Raw, checkName(i, c), p.Range.Start.Raw, p.Range.End.Raw, p.Target.V)
@@ -70,13 +67,4 @@ validation:
 		}
 		return nil
 	},
-}
-
-// periodBounds returns the first and last partition of a control period when
-// it is well formed at the plan's grain; a malformed one is BF105's finding.
-func periodBounds(g plan.Grain, c *plan.Period) (start, end time.Time, ok bool) {
-	if !c.Start.Valid() || !c.End.Valid() || g.Fit(c.Start) != nil || g.Fit(c.End) != nil || c.Start.T.After(c.End.T) {
-		return time.Time{}, time.Time{}, false
-	}
-	return c.Start.T, c.End.T, true
 }

@@ -21,3 +21,23 @@ FROM (
     WHERE order_date = DATE '2026-01-15'
 ) AS query
 WHERE query.order_date >= DATE '2026-01-15' AND query.order_date < DATE '2026-01-16';
+
+-- The control period, 2026-01-12..2026-01-13, recomputed the same way for the
+-- control check to compare with the target.
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a_control AS
+SELECT *
+FROM (
+    SELECT order_id, order_date, amount_minor
+    FROM raw.orders_events
+    WHERE order_date = DATE '2026-01-12'
+) AS query
+WHERE query.order_date >= DATE '2026-01-12' AND query.order_date < DATE '2026-01-13';
+
+INSERT INTO backfill_staging.fct_orders__bf20260826_a_control
+SELECT *
+FROM (
+    SELECT order_id, order_date, amount_minor
+    FROM raw.orders_events
+    WHERE order_date = DATE '2026-01-13'
+) AS query
+WHERE query.order_date >= DATE '2026-01-13' AND query.order_date < DATE '2026-01-14';

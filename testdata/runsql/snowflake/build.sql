@@ -11,3 +11,14 @@ FROM (
     FROM raw.orders_events
 ) AS model
 WHERE model.order_date >= DATE '2026-01-14' AND model.order_date < DATE '2026-07-01';
+
+-- The control period, 2026-01-07..2026-01-13, recomputed the same way for the
+-- control check to compare with the target.
+CREATE OR REPLACE TABLE backfill_staging.fct_orders__bf20260826_a_control AS
+SELECT *
+FROM (
+    SELECT order_id, order_date, amount_minor,
+           CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor
+    FROM raw.orders_events
+) AS model
+WHERE model.order_date >= DATE '2026-01-07' AND model.order_date < DATE '2026-01-14';
