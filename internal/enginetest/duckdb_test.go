@@ -34,7 +34,7 @@ func spec() runsql.Spec {
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260114_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: start, End: end, Key: []string{"order_id"},
 		// The model's query, as init reads it from a dbt model's file.
-		Model: "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders",
+		Model:   "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders",
 		Control: control(),
 	}
 }
