@@ -424,9 +424,10 @@ func parseInto(st *Statement, toks []sqltext.Token, budget *int) *sqltext.Proble
 	if off, what, deep := tooDeep(st.Text, toks); deep {
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "statement " + what + "; bflint does not hand it to the parser, whose stack it could overflow"}
 	}
-	res, size, err := pgjson.ParseSized(st.Text)
+	parsed := blankLiteralRows(st.Text, toks)
+	res, size, err := pgjson.ParseSized(parsed)
 	if err != nil {
-		return parseProblem(st, err)
+		return parseProblem(st, parsed, err)
 	}
 	*budget -= size
 	if len(res.Stmts) == 0 {
@@ -438,10 +439,12 @@ func parseInto(st *Statement, toks []sqltext.Token, budget *int) *sqltext.Proble
 
 // parseProblem converts pg_query's error, whose cursor counts characters
 // from 1 in the parsed text, into a Problem at an original offset.
-func parseProblem(st *Statement, err error) *sqltext.Problem {
+// parsed is the text the parser was given, of the statement's length,
+// in which the cursor counts.
+func parseProblem(st *Statement, parsed string, err error) *sqltext.Problem {
 	var pe *pgparser.Error
 	if errors.As(err, &pe) && pe.Cursorpos > 0 {
-		return &sqltext.Problem{Offset: st.Map.Orig(byteOffset(st.Text, pe.Cursorpos-1)), Msg: pe.Message}
+		return &sqltext.Problem{Offset: st.Map.Orig(byteOffset(parsed, pe.Cursorpos-1)), Msg: pe.Message}
 	}
 	return &sqltext.Problem{Offset: st.Start, Msg: err.Error()}
 }

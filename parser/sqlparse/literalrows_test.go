@@ -1,0 +1,52 @@
+package sqlparse
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+func TestBlankLiteralRows(t *testing.T) {
+	for _, tt := range []struct{ name, in, want string }{
+		{
+			"a lookup table keeps its first row",
+			"SELECT * FROM (VALUES\n  (0xab, 'Ünïcode', -1.5),\n  (0xcd, NULL, DATE '2026-01-01'),\n  (0xef, TRUE, +2)\n) AS t (a, b, c)",
+			"SELECT * FROM (VALUES\n  (0xab, 'Ünïcode', -1.5) \n" + strings.Repeat(" ", 34) + "\n" + strings.Repeat(" ", 18) + "\n) AS t (a, b, c)",
+		},
+		{
+			"a row with a column ends the rows blanked",
+			"INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'c'), (4, x), (5, 'e')",
+			"INSERT INTO t VALUES (1, 'a')" + strings.Repeat(" ", 20) + ", (4, x), (5, 'e')",
+		},
+		{"two rows are parsed as written", "VALUES (1), (2)", "VALUES (1), (2)"},
+		{"a parameter is not a literal", "INSERT INTO log VALUES (@run, 1), (2, 3), (4, 5)", "INSERT INTO log VALUES (@run, 1), (2, 3), (4, 5)"},
+		{"a call is not a literal", "VALUES (now()), (1), (2)", "VALUES (now()), (1), (2)"},
+	} {
+		toks, _ := sqltext.Lex(tt.in)
+		got := blankLiteralRows(tt.in, sqltext.Code(toks))
+		if got != tt.want {
+			t.Errorf("%s:\n got %q\nwant %q", tt.name, got, tt.want)
+		}
+		if len(got) != len(tt.in) || strings.Count(got, "\n") != strings.Count(tt.in, "\n") {
+			t.Errorf("%s: offsets or lines moved", tt.name)
+		}
+	}
+}
+
+// A statement with a long VALUES list is parsed with its rows blanked:
+// the same statement, the same problems at the same places.
+func TestLiteralRowsParseTheSame(t *testing.T) {
+	rows := strings.Repeat("(1, 'ä'),\n", 50)
+	f := Parse("SELECT * FROM (VALUES "+rows+"(2, 'b')) AS t (a, b) WHERE a >\n", Options{})
+	if len(f.Statements) != 1 || f.Statements[0].Problem == nil {
+		t.Fatalf("want the statement's syntax error, got %+v", f.Statements)
+	}
+	if p := f.Statements[0].Problem; !strings.Contains(p.Msg, "syntax error at end of input") {
+		t.Errorf("problem %q at %d", p.Msg, p.Offset)
+	}
+	g := Parse("SELECT a FROM (VALUES "+rows+"(2, 'b')) AS t (a, b) WHERE a > 1", Options{})
+	if g.Statements[0].Node == nil || len(g.Statements[0].Conditions()) != 1 {
+		t.Errorf("the blanked statement should parse with its WHERE")
+	}
+}
