@@ -39,8 +39,8 @@ bigquery, snowflake, databricks, postgres, duckdb), init also writes the
 SQL of the run under sql/ID/ beside the plan, and names it in the plan:
 the build (the model's own SQL with ref() and source() resolved and the
 incremental branch left out, for a model with no other Jinja; else, for a
-model that never tests is_incremental(), the SQL dbt compiled into
-target/compiled), the key's uniqueness in
+model that never tests is_incremental(), the SQL dbt compiled: the
+manifest's compiled_code, or target/compiled), the key's uniqueness in
 staging, a reconciliation of staging against the target per partition,
 the rollback capture, a publish that replaces the range in one operation,
 and the rollback that puts the capture back; with a build, also a control

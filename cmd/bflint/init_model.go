@@ -39,13 +39,20 @@ func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, proje
 	return compiledSQL(manifestPath, node, content)
 }
 
-// compiledSQL is the model's SQL as dbt compiled it, from the
-// compiled/PACKAGE/PATH file dbt writes beside the manifest, for a model
-// whose SQL renders the same for a first build as for an incremental run
-// (no is_incremental() in it): of one that has, the file holds the branch
-// of whatever run compiled it last, which init cannot tell.
-func compiledSQL(manifestPath string, node *manifest.Node, raw []byte) (string, string, bool) {
-	if manifestPath == "" || node == nil || node.PackageName == "" || node.OriginalFilePath == "" || isIncrementalCall.Match(raw) {
+// compiledSQL is the model's SQL as dbt compiled it: the manifest's
+// compiled_code for the node, else the compiled/PACKAGE/PATH file dbt
+// writes beside the manifest; from names which. Only for a model whose
+// SQL renders the same for a first build as for an incremental run (no
+// is_incremental() in it): of one that has, the compiled SQL holds the
+// branch of whatever run compiled it last, which init cannot tell.
+func compiledSQL(manifestPath string, node *manifest.Node, raw []byte) (sql, from string, ok bool) {
+	if manifestPath == "" || node == nil || isIncrementalCall.Match(raw) {
+		return "", "", false
+	}
+	if code, ok, err := manifest.CompiledCode(manifestPath, node.UniqueID); err == nil && ok && strings.TrimSpace(code) != "" {
+		return strings.TrimRight(strings.TrimSpace(code), ";"), "compiled_code in " + manifestPath, true
+	}
+	if node.PackageName == "" || node.OriginalFilePath == "" {
 		return "", "", false
 	}
 	path := filepath.Join(filepath.Dir(manifestPath), "compiled", node.PackageName, filepath.FromSlash(node.OriginalFilePath))

@@ -54,10 +54,7 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 		var compiled string
 		spec.Model, compiled, _ = modelSQL(m, graph, node, projectDir, manifestPath, target)
 		if compiled != "" {
-			spec.ModelFrom = filepath.ToSlash(compiled)
-			if rel, err := filepath.Rel(projectDir, compiled); err == nil && filepath.IsLocal(rel) {
-				spec.ModelFrom = filepath.ToSlash(rel)
-			}
+			spec.ModelFrom = projectRelative(projectDir, compiled)
 			sk.BuildNote = "the model's query as dbt compiled it (" + spec.ModelFrom + "), bounded to the range"
 		}
 	}
@@ -89,6 +86,19 @@ func writeRunSQL(sk *skeleton, spec runsql.Spec, output string) ([]sqlFile, erro
 		sk.ControlStart, sk.ControlEnd = spec.Grain.Format(c.Start), spec.Grain.Format(c.End)
 	}
 	return files, nil
+}
+
+// projectRelative writes the paths in what (a path, or words ending in
+// one) relative to the project, as a reader of the plan finds them.
+func projectRelative(projectDir, what string) string {
+	head, path := "", what
+	if i := strings.LastIndex(what, " "); i >= 0 {
+		head, path = what[:i+1], what[i+1:]
+	}
+	if rel, err := filepath.Rel(projectDir, path); err == nil && filepath.IsLocal(rel) {
+		path = rel
+	}
+	return head + filepath.ToSlash(path)
 }
 
 func dialectList() []string {

@@ -191,6 +191,21 @@ func TestInitModelSQLCompiled(t *testing.T) {
 	if !ok || got != strings.TrimSuffix(compiledRevenue, ";\n") || filepath.Base(from) != "revenue_daily.sql" {
 		t.Errorf("revenue_daily: modelSQL = %v, %q:\n%s", ok, from, got)
 	}
+	// The manifest's own compiled_code comes first.
+	manifestText, err := os.ReadFile(manifestPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withCode := strings.Replace(string(manifestText), `"name": "revenue_daily",`, `"name": "revenue_daily", "compiled_code": "SELECT 3 AS from_manifest;",`, 1)
+	if withCode == string(manifestText) {
+		t.Fatal("the example's manifest no longer names revenue_daily as the test expects")
+	}
+	if err := os.WriteFile(manifestPath, []byte(withCode), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), dir, manifestPath, "analytics.revenue_daily"); !ok || got != "SELECT 3 AS from_manifest" || !strings.HasPrefix(from, "compiled_code in ") {
+		t.Errorf("revenue_daily with compiled_code: modelSQL = %v, %q:\n%s", ok, from, got)
+	}
 	if got, _, ok := modelSQL(d.m, g, d.m.Node("model.shop.fct_orders"), dir, manifestPath, "analytics.fct_orders"); ok {
 		t.Errorf("fct_orders tests is_incremental(), yet its compiled file was read:\n%s", got)
 	}
