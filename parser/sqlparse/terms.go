@@ -90,6 +90,18 @@ type OrderedColumn struct {
 func terms(conjuncts []*pg_query.Node) []Term {
 	out := make([]Term, 0, len(conjuncts))
 	for _, c := range conjuncts {
+		if arms, ok := negatedOr(c); ok {
+			// NOT (a OR b) is NOT a AND NOT b: each arm is a conjunct,
+			// a comparison with its operator turned round, as in
+			// NOT (d >= v.valid_to OR d <= v.valid_from).
+			for _, arm := range arms {
+				p := negatedTerm(termOf(arm))
+				p.AllColumns = allColumns(arm)
+				p.Columns = outerColumns(arm)
+				out = append(out, p)
+			}
+			continue
+		}
 		p := termOf(c)
 		Walk(c, func(m proto.Message) bool {
 			switch x := m.(type) {
@@ -107,6 +119,47 @@ func terms(conjuncts []*pg_query.Node) []Term {
 		p.Columns = outerColumns(c)
 		out = append(out, p)
 	}
+	return out
+}
+
+// negatedOr returns the arms of a NOT (a OR b ...).
+func negatedOr(n *pg_query.Node) ([]*pg_query.Node, bool) {
+	not := n.GetBoolExpr()
+	if not == nil || not.GetBoolop() != pg_query.BoolExprType_NOT_EXPR || len(not.GetArgs()) != 1 {
+		return nil, false
+	}
+	or := not.GetArgs()[0].GetBoolExpr()
+	if or == nil || or.GetBoolop() != pg_query.BoolExprType_OR_EXPR {
+		return nil, false
+	}
+	return or.GetArgs(), true
+}
+
+// negations are the comparison operators that hold where each does not
+// (for values that are not NULL).
+var negations = map[string]string{"<": ">=", ">=": "<", ">": "<=", "<=": ">", "=": "<>", "<>": "=", "!=": "="}
+
+// negatedTerm is the term that holds where t does not: a comparison with
+// its operator turned round; anything else is no term a rule reads.
+func negatedTerm(t Term) Term {
+	if op, ok := negations[t.Op]; ok && t.Kind == TermCompare {
+		t.Op = op
+		return t
+	}
+	return Term{}
+}
+
+// allColumns are the columns n uses at any depth.
+func allColumns(n *pg_query.Node) []ColumnRef {
+	var out []ColumnRef
+	Walk(n, func(m proto.Message) bool {
+		if x, ok := m.(*pg_query.ColumnRef); ok {
+			if col := refOf(x); col.Name != "" {
+				out = append(out, col)
+			}
+		}
+		return true
+	})
 	return out
 }
 

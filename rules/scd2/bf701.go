@@ -20,7 +20,8 @@ var PlainJoin = &rules.Rule{
 			"Joined on the key alone, every fact row matches every version of its key: rows multiply, and each copy carries " +
 			"attributes from a version that was not in force when the row happened. Everything downstream still runs, and a " +
 			"row-count check on a small range may even pass, but the backfill writes a past that never occurred. " +
-			"Compare a time column of the fact with both validity columns (event >= valid_from AND event < valid_to), in ON or WHERE. " +
+			"Compare a time column of the fact with both validity columns (event >= valid_from AND event < valid_to), in ON or WHERE; " +
+			"the same bounds written as the negation of their failures (NOT (event >= valid_to OR event < valid_from)) count as well. " +
 			"A relation counts as type-2 when the statement uses both of its validity columns, when config scd2.relations " +
 			"names it (doublestar globs over lower-cased names; scd2.valid_from and scd2.valid_to rename the columns), " +
 			"or when the join keeps only its current row (BF702 reports that case instead). " +

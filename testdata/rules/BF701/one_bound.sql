@@ -24,3 +24,12 @@ SELECT r.order_id,
           AND valid_from <= r.order_ts
           AND valid_to IS NOT NULL) AS country
 FROM raw.orders_events AS r;
+
+-- A negated OR that rules out only the versions that start later still
+-- matches every earlier one.
+SELECT r.order_id, d.country
+FROM raw.orders_events AS r
+JOIN dim.customer_snapshot AS d  -- want BF701 "compares \"d.valid_from\" but not \"d.valid_to\""
+  ON d.customer_id = r.customer_id
+  AND NOT (d.valid_from > r.order_ts OR r.order_id IS NULL)
+WHERE d.valid_to IS NOT NULL;

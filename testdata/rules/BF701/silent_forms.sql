@@ -59,3 +59,14 @@ FROM dim.customer_snapshot AS a
 JOIN dim.customer_snapshot AS b
   ON b.customer_id = a.customer_id AND b.valid_from = a.valid_to
 WHERE a.valid_from >= b.valid_to;
+
+-- The bounds written as the negation of their failures: NOT (outside the
+-- version) is inside it.
+SELECT r.order_id, d.country
+FROM raw.orders_events AS r
+JOIN dim.customer_snapshot AS d
+  ON d.customer_id = r.customer_id
+  AND NOT (
+    r.order_ts >= d.valid_to
+    OR r.order_ts < d.valid_from
+  );
