@@ -92,7 +92,7 @@ func initCommand(args []string, stdout io.Writer) error {
 		return commandUsageErrorf("init", "init takes no arguments besides its flags, got %q", fs.Arg(0))
 	}
 	target, start, end := flagValue(fs, "target"), flagValue(fs, "start"), flagValue(fs, "end")
-	manifestFlag, output, id := flagValue(fs, "manifest"), flagValue(fs, "o"), flagValue(fs, "id")
+	manifestFlag, output := flagValue(fs, "manifest"), flagValue(fs, "o")
 	if target == "" || start == "" || end == "" {
 		return commandUsageErrorf("init", "init needs --target, --start and --end, e.g. bflint init --target fct_orders --start 2026-01-14 --end 2026-06-30")
 	}
@@ -123,12 +123,8 @@ func initCommand(args []string, stdout io.Writer) error {
 	if flagValue(fs, "now") != "" {
 		return commandUsageErrorf("init", "init --now is for a bqetl entry, which is dated; a dbt plan is not")
 	}
-	if output != "" {
-		if info, err := os.Lstat(output); err == nil && info.IsDir() {
-			return inputErrorf("init -o %s: a folder; name the plan file to write, such as %s", output, filepath.Join(output, "fix.backfill.yaml"))
-		} else if err == nil {
-			return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
-		}
+	if err := refuseExistingPlan(output); err != nil {
+		return err
 	}
 	m, path := dbt.m, dbt.path
 	graph := lineage.New(m)
@@ -138,35 +134,16 @@ func initCommand(args []string, stdout io.Writer) error {
 	}
 	node := m.Node(nodeID)
 	known := fromManifest(node, dbt.source())
-	partitionColumn := flagValue(fs, "partition-column")
-	if partitionColumn != "" {
-		if !sqlIdentifier.MatchString(partitionColumn) {
-			return commandUsageErrorf("init", "init --partition-column %q: name one column", partitionColumn)
-		}
-		known.PartitionColumn = partitionColumn
-	} else if node != nil {
+	partitionColumn, err := partitionColumnFlag(fs, &known)
+	if err != nil {
+		return err
+	}
+	if partitionColumn == "" && node != nil {
 		partitionColumn = node.Config.PartitionBy.Field
 	}
-	g := plan.Grain(flagValue(fs, "grain"))
-	if g == "" {
-		g = known.grain
-	}
-	from, err := partition(g, "--start", start)
+	g, from, to, id, err := planRange(fs, known.grain)
 	if err != nil {
 		return err
-	}
-	to, err := partition(g, "--end", end)
-	if err != nil {
-		return err
-	}
-	if from.T.After(to.T) {
-		return commandUsageErrorf("init", "init: --start %s is after --end %s", start, end)
-	}
-	if id == "" {
-		id = "bf" + from.T.Format("20060102") + "_a"
-	}
-	if !planID.MatchString(id) {
-		return commandUsageErrorf("init", "init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", id)
 	}
 	name := nodeID[strings.LastIndex(nodeID, ".")+1:]
 	if node != nil && node.Name != "" {
@@ -262,6 +239,61 @@ func writePlan(output string, sk skeleton, files []sqlFile, why string, stdout i
 		did += " (no SQL: " + why + ")"
 	}
 	return reportWritten(stdout, did, []byte(b.String()), output)
+}
+
+// refuseExistingPlan refuses an -o that names a folder or a file that
+// exists: init never overwrites a plan, which may hold answers.
+func refuseExistingPlan(output string) error {
+	if output == "" {
+		return nil
+	}
+	if info, err := os.Lstat(output); err == nil && info.IsDir() {
+		return inputErrorf("init -o %s: a folder; name the plan file to write, such as %s", output, filepath.Join(output, "fix.backfill.yaml"))
+	} else if err == nil {
+		return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
+	}
+	return nil
+}
+
+// partitionColumnFlag reads --partition-column into k, returning the
+// column, "" when the flag is not given.
+func partitionColumnFlag(fs *flag.FlagSet, k *known) (string, error) {
+	c := flagValue(fs, "partition-column")
+	if c == "" {
+		return "", nil
+	}
+	if !sqlIdentifier.MatchString(c) {
+		return "", commandUsageErrorf("init", "init --partition-column %q: name one column", c)
+	}
+	k.PartitionColumn = c
+	return c, nil
+}
+
+// planRange reads the plan's grain (--grain, else known's), its first
+// and last partitions and its id (--id, else bf and the start date).
+func planRange(fs *flag.FlagSet, known plan.Grain) (g plan.Grain, from, to plan.Date, id string, err error) {
+	g = plan.Grain(flagValue(fs, "grain"))
+	if g == "" {
+		g = known
+	}
+	start, end := flagValue(fs, "start"), flagValue(fs, "end")
+	if from, err = partition(g, "--start", start); err != nil {
+		return
+	}
+	if to, err = partition(g, "--end", end); err != nil {
+		return
+	}
+	if from.T.After(to.T) {
+		err = commandUsageErrorf("init", "init: --start %s is after --end %s", start, end)
+		return
+	}
+	if id = flagValue(fs, "id"); id == "" {
+		id = "bf" + from.T.Format("20060102") + "_a"
+	}
+	if !planID.MatchString(id) {
+		err = commandUsageErrorf("init", "init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", id)
+	}
+	return
 }
 
 // reportWritten says, once init has written a plan or an entry to a file,

@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -40,44 +39,22 @@ func initBqetlPlan(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	if d := flagValue(fs, "dialect"); d != "" && d != string(runsql.BigQuery) {
 		return commandUsageErrorf("init", "init --dialect %q: a bigquery-etl table lives in BigQuery", d)
 	}
-	if info, err := os.Lstat(output); err == nil && info.IsDir() {
-		return inputErrorf("init -o %s: a folder; name the plan file to write", output)
-	} else if err == nil {
-		return inputErrorf("init -o %s: the file exists; bflint init does not overwrite a plan, which may hold answers. Remove it or name another file", output)
+	if err := refuseExistingPlan(output); err != nil {
+		return err
 	}
 	bt, err := readBqetlTable(tree, flagValue(fs, "target"))
 	if err != nil {
 		return err
 	}
-	t := bt.table
-	known := bqetlKnown(t)
-	if c := flagValue(fs, "partition-column"); c != "" {
-		if !sqlIdentifier.MatchString(c) {
-			return commandUsageErrorf("init", "init --partition-column %q: name one column", c)
-		}
-		known.PartitionColumn = c
+	known := bqetlKnown(bt.table)
+	if c, err := partitionColumnFlag(fs, &known); err != nil {
+		return err
+	} else if c != "" {
+		known.column = c
 	}
-	g := plan.Grain(flagValue(fs, "grain"))
-	if g == "" {
-		g = known.grain
-	}
-	from, err := partition(g, "--start", flagValue(fs, "start"))
+	g, from, to, id, err := planRange(fs, known.grain)
 	if err != nil {
 		return err
-	}
-	to, err := partition(g, "--end", flagValue(fs, "end"))
-	if err != nil {
-		return err
-	}
-	if from.T.After(to.T) {
-		return commandUsageErrorf("init", "init: --start %s is after --end %s", flagValue(fs, "start"), flagValue(fs, "end"))
-	}
-	id := flagValue(fs, "id")
-	if id == "" {
-		id = "bf" + from.T.Format("20060102") + "_a"
-	}
-	if !planID.MatchString(id) {
-		return commandUsageErrorf("init", "init --id %q: a plan id is lowercase letters, digits and underscores, as it names staging relations", id)
 	}
 	name := strings.ToLower(bt.id[strings.LastIndex(bt.id, ".")+1:])
 	sk := skeleton{
@@ -99,9 +76,6 @@ func initBqetlPlan(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	sk.Rebuild, sk.Skip = bqetlDownstream(tree, bt, from.T, to.T)
 	if known.grainNote != "" && flagValue(fs, "grain") == "" {
 		sk.GrainNote = "  # " + known.grainNote
-	}
-	if known.column == "" {
-		known.column = flagValue(fs, "partition-column")
 	}
 	files, why, err := bqetlRunSQL(&sk, bt, known.column, from.T, to.T, output)
 	if err != nil {

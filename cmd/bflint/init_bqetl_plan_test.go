@@ -114,3 +114,22 @@ func runInitPlan(args ...string) (code int, stdout, stderr string) {
 	code = run(append([]string{"init"}, args...), &out, &errOut)
 	return code, out.String(), errOut.String()
 }
+
+// --partition-column names the column for the plan and its SQL alike.
+func TestInitBqetlPlanPartitionColumnFlag(t *testing.T) {
+	bqetlTree(t)
+	if code, _, stderr := runInitPlan("--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-01", "--partition-column", "order_day", "-o", "o.backfill.yaml"); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile("o.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	publish, err := os.ReadFile("sql/bf20260301_a/publish.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "partition_column: order_day\n") || !strings.Contains(string(publish), "order_day >= DATE '2026-03-01'") || strings.Contains(string(publish), "submission_date >=") {
+		t.Errorf("--partition-column order_day: plan\n%s\npublish\n%s", text, publish)
+	}
+}
