@@ -92,7 +92,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 	}
 	for _, name := range []string{"manifest", "id", "grain", "dialect", "partition-column"} {
 		if flagValue(fs, name) != "" {
-			return commandUsageErrorf("init", "init --%s is for a dbt plan; a bqetl entry has no %s", name, name)
+			return commandUsageErrorf("init", "init --%s is for a plan; a bqetl entry has none (name a NAME.backfill.yaml with -o for a plan)", name)
 		}
 	}
 	entryDate, err := initNow(flagValue(fs, "now"))

@@ -169,7 +169,7 @@ func TestInitEntryBadInput(t *testing.T) {
 		{[]string{"--target", "orders_stable.orders_v1", "--start", "2026-03-01", "--end", "2026-03-20"}, exitUsage, "defined outside it"},
 		{[]string{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-12-04"}, exitUsage, "after the entry date 2026-12-03"},
 		{[]string{"--target", "orders_derived.orders_v1", "--start", "2026-03", "--end", "2026-03-20"}, exitUsage, "a bqetl entry's dates are days"},
-		{[]string{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-20", "--grain", "day"}, exitUsage, "--grain is for a dbt plan"},
+		{[]string{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-20", "--grain", "day"}, exitUsage, "--grain is for a plan; a bqetl entry has none"},
 		{[]string{"--target", "orders_derived.nope_v1", "--start", "2026-03-01", "--end", "2026-03-20"}, exitUsage, "nope_v1"},
 	} {
 		code, stdout, stderr := runInit(t, c.args...)
