@@ -24,6 +24,7 @@ var bqetlPlanAnswers = []struct{ todo, answer string }{
 	{"restore_time: TODO", "restore_time: 30m"},
 	{"tested: false  # TODO", "tested: true"},
 	{"trial:  # TODO", "trial:\n  partition: 2026-03-02"},
+	{"reason: TODO why it may keep rows", "reason: no DAG runs it; the weekly report rebuilds it by hand"},
 	{"communication:  # TODO", "communication:\n  consumers: [sales]\n  expected_change: Order counts in the range fall by the duplicates."},
 	{"contains_pii: TODO", "contains_pii: false"},
 	{"required: true  # TODO", "required: true\n  approved_by: sales-lead"},
@@ -59,7 +60,7 @@ func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"target: shop-prod.orders_derived.orders_v1", "write: replace_partition  # from metadata.yaml", "timezone: UTC", "- shop-prod.orders_derived.daily_totals_v1"} {
+	for _, s := range []string{"target: shop-prod.orders_derived.orders_v1", "write: replace_partition  # from metadata.yaml", "timezone: UTC", "- shop-prod.orders_derived.daily_totals_v1", "- node: shop-prod.orders_derived.order_counts_v1\n      reason: TODO why it may keep rows computed from the uncorrected ones: no DAG of the tree runs it"} {
 		if !strings.Contains(string(text), s) {
 			t.Errorf("the plan lacks %q:\n%s", s, text)
 		}
@@ -131,5 +132,25 @@ func TestInitBqetlPlanPartitionColumnFlag(t *testing.T) {
 	}
 	if !strings.Contains(string(text), "partition_column: order_day\n") || !strings.Contains(string(publish), "order_day >= DATE '2026-03-01'") || strings.Contains(string(publish), "submission_date >=") {
 		t.Errorf("--partition-column order_day: plan\n%s\npublish\n%s", text, publish)
+	}
+}
+
+// A table that a DAG writes whole on every run is recomputed by its next
+// run: the plan skips it with that reason, and needs no answer for it.
+func TestInitBqetlPlanSkipsWholeTables(t *testing.T) {
+	dir := bqetlTree(t)
+	meta := filepath.Join(dir, "sql", "shop-prod", "orders_derived", "order_counts_v1", "metadata.yaml")
+	if err := os.WriteFile(meta, []byte("friendly_name: Order counts\nscheduling:\n  dag_name: bqetl_shop\n  date_partition_parameter: null\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runInitPlan("--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-01", "-o", "o.backfill.yaml"); code != 0 {
+		t.Fatalf("init exit %d: %s", code, stderr)
+	}
+	text, err := os.ReadFile("o.backfill.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "- node: shop-prod.orders_derived.order_counts_v1\n      reason: every scheduled run writes it whole") {
+		t.Errorf("the plan should skip order_counts_v1 as rewritten by its next run:\n%s", text)
 	}
 }
