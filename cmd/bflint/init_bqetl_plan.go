@@ -143,13 +143,13 @@ func notRebuilt(bt *bqetlTable, id string) (string, bool) {
 	case "incremental":
 		return "", false
 	case bqetl.Deprecated:
-		return "deprecated in its metadata.yaml: no longer maintained", true
+		return "deprecated in its metadata.yaml, so no longer maintained", true
 	case bqetl.Unscheduled:
-		return "TODO why it may keep rows computed from the uncorrected ones: no DAG of the tree runs it", true
+		return "TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it", true
 	}
 	meta, err := source.ReadRegular(filepath.Join(bt.dirs[id].Dir, bqetl.MetadataName), source.MaxFileSize)
 	if err != nil || !bqetl.ReadTable(source.Add(token.NewFileSet(), bqetl.MetadataName, meta)).Scheduled {
-		return "TODO why it may keep rows computed from the uncorrected ones: no DAG of the tree runs it", true
+		return "TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it", true
 	}
 	return "every scheduled run writes it whole, so its next run recomputes it from the corrected rows", true
 }

@@ -60,7 +60,7 @@ func TestInitBqetlPlanAnsweredLintsClean(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"target: shop-prod.orders_derived.orders_v1", "write: replace_partition  # from metadata.yaml", "timezone: UTC", "- shop-prod.orders_derived.daily_totals_v1", "- node: shop-prod.orders_derived.order_counts_v1\n      reason: TODO why it may keep rows computed from the uncorrected ones: no DAG of the tree runs it"} {
+	for _, s := range []string{"target: shop-prod.orders_derived.orders_v1", "write: replace_partition  # from metadata.yaml", "timezone: UTC", "- shop-prod.orders_derived.daily_totals_v1", "- node: shop-prod.orders_derived.order_counts_v1\n      reason: TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it"} {
 		if !strings.Contains(string(text), s) {
 			t.Errorf("the plan lacks %q:\n%s", s, text)
 		}
@@ -143,6 +143,10 @@ func TestInitBqetlPlanSkipsWholeTables(t *testing.T) {
 	if err := os.WriteFile(meta, []byte("friendly_name: Order counts\nscheduling:\n  dag_name: bqetl_shop\n  date_partition_parameter: null\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	totals := filepath.Join(dir, "sql", "shop-prod", "orders_derived", "daily_totals_v1", "metadata.yaml")
+	if err := os.WriteFile(totals, []byte("friendly_name: Daily totals\ndeprecated: true\nbigquery:\n  time_partitioning:\n    type: day\n    field: submission_date\nscheduling:\n  dag_name: bqetl_shop\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if code, _, stderr := runInitPlan("--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-01", "-o", "o.backfill.yaml"); code != 0 {
 		t.Fatalf("init exit %d: %s", code, stderr)
 	}
@@ -152,5 +156,12 @@ func TestInitBqetlPlanSkipsWholeTables(t *testing.T) {
 	}
 	if !strings.Contains(string(text), "- node: shop-prod.orders_derived.order_counts_v1\n      reason: every scheduled run writes it whole") {
 		t.Errorf("the plan should skip order_counts_v1 as rewritten by its next run:\n%s", text)
+	}
+	if !strings.Contains(string(text), "- node: shop-prod.orders_derived.daily_totals_v1\n      reason: deprecated in its metadata.yaml") {
+		t.Errorf("the plan should skip the deprecated daily_totals_v1:\n%s", text)
+	}
+	// The reasons are plain YAML: the skeleton reads as a plan.
+	if code, out := lintProject(t, dir); code != exitFindings || strings.Contains(out, "invalid YAML") {
+		t.Errorf("the skeleton does not read as a plan: exit %d\n%s", code, out)
 	}
 }
