@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -89,6 +90,18 @@ func readDBTLineageFrom(from, command, manifestFlag string, cached bool) (dbtLin
 		shown = rel
 	}
 	return dbtLineage{m: p.Graph(), path: shown, project: p}, nil
+}
+
+// macros are the project's macros, read from its files: a manifest keeps
+// no macro SQL. nil when there is no project.
+func (d dbtLineage) macros() map[string]jinja.Macro {
+	if d.project != nil {
+		return d.project.Macros
+	}
+	if dir := d.projectDir(); dir != "" {
+		return dbtproject.Open(dir, dbtproject.Options{}).Macros
+	}
+	return nil
 }
 
 // projectDir is the folder of the dbt project the lineage belongs to,

@@ -204,7 +204,7 @@ func initCommand(args []string, stdout io.Writer) error {
 	if dbt.project == nil {
 		manifestPath = path
 	}
-	files, why, err := runSQL(fs, &sk, m, graph, node, dbt.projectDir(), manifestPath, partitionColumn, from.T, to.T, output)
+	files, why, err := runSQL(fs, &sk, m, graph, node, dbt.macros(), dbt.projectDir(), manifestPath, partitionColumn, from.T, to.T, output)
 	if err != nil {
 		return err
 	}

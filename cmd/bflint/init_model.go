@@ -11,21 +11,18 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 )
 
-var (
-	isIncrementalTag = regexp.MustCompile(`^if\s+is_incremental\(\s*\)$`)
-	configCall       = regexp.MustCompile(`^config\s*\(`)
-)
+var configCall = regexp.MustCompile(`^config\s*\(`)
 
 // modelSQL is the SQL a full run of a dbt model executes, read from its
 // file: config() left out, ref() and source() replaced by the relations
 // the lineage records, {{ this }} by the target, and of an
-// is_incremental() block only its else branch, as a first build (and a
-// build into an empty staging table) runs it. ok is false for a model
-// with any other Jinja (a macro, a variable, a loop): what it renders to
-// needs dbt, so the SQL dbt compiled is read instead when there is some
-// to trust (compiledSQL), and compiled names its file; otherwise init
-// leaves the build to the author.
-func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, projectDir, manifestPath, target string) (sql, compiled string, ok bool) {
+// is_incremental() test only the branch a first build (and a build into
+// an empty staging table) takes. A model with any other Jinja (a macro, a
+// variable, a loop) renders to what only dbt can say: the SQL dbt
+// compiled is read instead (compiledSQL, which compiled names) when the
+// model never tests is_incremental(), itself or through the project's
+// macros; otherwise ok is false and init leaves the build to the author.
+func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, macros map[string]jinja.Macro, projectDir, manifestPath, target string) (sql, compiled string, ok bool) {
 	if node == nil || projectDir == "" || node.OriginalFilePath == "" {
 		return "", "", false
 	}
@@ -36,17 +33,19 @@ func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, proje
 	if sql, ok := renderModel(m, g, string(content), target); ok {
 		return sql, "", true
 	}
-	return compiledSQL(manifestPath, node, content)
+	if jinja.IncrementalFilter(string(content), jinja.Options{Macros: macros}).Found {
+		// The compiled SQL holds the branch of whichever run compiled
+		// it last, which init cannot tell.
+		return "", "", false
+	}
+	return compiledSQL(manifestPath, node)
 }
 
 // compiledSQL is the model's SQL as dbt compiled it: the manifest's
 // compiled_code for the node, else the compiled/PACKAGE/PATH file dbt
-// writes beside the manifest; from names which. Only for a model whose
-// SQL renders the same for a first build as for an incremental run (no
-// is_incremental() in it): of one that has, the compiled SQL holds the
-// branch of whatever run compiled it last, which init cannot tell.
-func compiledSQL(manifestPath string, node *manifest.Node, raw []byte) (sql, from string, ok bool) {
-	if manifestPath == "" || node == nil || isIncrementalCall.Match(raw) {
+// writes beside the manifest; from names which.
+func compiledSQL(manifestPath string, node *manifest.Node) (sql, from string, ok bool) {
+	if manifestPath == "" {
 		return "", "", false
 	}
 	if code, ok, err := manifest.CompiledCode(manifestPath, node.UniqueID); err == nil && ok && strings.TrimSpace(code) != "" {
@@ -63,31 +62,31 @@ func compiledSQL(manifestPath string, node *manifest.Node, raw []byte) (sql, fro
 	return strings.TrimRight(strings.TrimSpace(string(content)), ";"), path, true
 }
 
-var isIncrementalCall = regexp.MustCompile(`is_incremental\s*\(`)
-
 // renderModel is modelSQL of the model's source text src.
 func renderModel(m *manifest.Manifest, g *lineage.Graph, src, target string) (string, bool) {
 	regions := jinja.Regions(src)
 	calls := jinja.RelationCalls(src, regions, jinja.Env{})
 	var b strings.Builder
 	last := 0
-	// incremental is 0 outside an is_incremental() block, 1 in its if
-	// branch (left out), 2 in its else branch (kept).
-	incremental := 0
+	// inBlock is set inside an is_incremental() test, between its if and
+	// its endif; skipping is set in the branch an incremental run takes,
+	// which a first build (and a build into an empty table) leaves out.
+	inBlock, skipping := false, false
 	for _, r := range regions {
-		if incremental != 1 {
+		if !skipping {
 			b.WriteString(src[last:r.Start])
 		}
 		last = r.End
 		inner := r.Inner
+		negated, isTest := jinja.IncrementalTest(inner)
 		switch {
-		case r.Tag && isIncrementalTag.MatchString(inner) && incremental == 0:
-			incremental = 1
-		case r.Tag && inner == "else" && incremental == 1:
-			incremental = 2
-		case r.Tag && inner == "endif" && incremental != 0:
-			incremental = 0
-		case !r.Tag && incremental == 1:
+		case r.Tag && isTest && !inBlock:
+			inBlock, skipping = true, !negated
+		case r.Tag && inner == "else" && inBlock:
+			skipping = !skipping
+		case r.Tag && inner == "endif" && inBlock:
+			inBlock, skipping = false, false
+		case !r.Tag && skipping:
 			// left out with the branch that holds it
 		case r.Tag:
 			return "", false
@@ -102,7 +101,7 @@ func renderModel(m *manifest.Manifest, g *lineage.Graph, src, target string) (st
 			b.WriteString(rel)
 		}
 	}
-	if incremental != 0 {
+	if inBlock {
 		return "", false
 	}
 	b.WriteString(src[last:])

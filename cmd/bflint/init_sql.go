@@ -12,6 +12,7 @@ import (
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/plan"
+	"github.com/bflint/bflint/parser/sqlparse/jinja"
 )
 
 // sqlFile is a file init writes beside the plan.
@@ -22,7 +23,7 @@ type sqlFile struct{ path, text string }
 // records in sk the paths the plan names. It writes none, and says why,
 // when the warehouse, the partition column, the staging relation or the
 // target's relation is unknown: the skeleton's TODOs then stay.
-func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage.Graph, node *manifest.Node, projectDir, manifestPath, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
+func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage.Graph, node *manifest.Node, macros map[string]jinja.Macro, projectDir, manifestPath, column string, start, end time.Time, output string) ([]sqlFile, string, error) {
 	dialect, ok := runsql.ForAdapter(m.AdapterType)
 	if name := flagValue(fs, "dialect"); name != "" {
 		if dialect, ok = runsql.ForAdapter(name); !ok {
@@ -52,7 +53,7 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 	}
 	if sk.RunCommand == "" {
 		var compiled string
-		spec.Model, compiled, _ = modelSQL(m, graph, node, projectDir, manifestPath, target)
+		spec.Model, compiled, _ = modelSQL(m, graph, node, macros, projectDir, manifestPath, target)
 		if compiled != "" {
 			spec.ModelFrom = projectRelative(projectDir, compiled)
 			sk.BuildNote = "the model's query as dbt compiled it (" + spec.ModelFrom + "), bounded to the range"

@@ -137,7 +137,7 @@ func TestInitModelSQL(t *testing.T) {
 	}
 	g := lineage.New(d.m)
 	node := d.m.Node("model.shop.fct_orders")
-	got, _, ok := modelSQL(d.m, g, node, dir, "", "analytics.fct_orders")
+	got, _, ok := modelSQL(d.m, g, node, nil, dir, "", "analytics.fct_orders")
 	if !ok || !strings.Contains(got, `FROM "warehouse"."raw"."orders_events" AS r`) || strings.Contains(got, "{") || strings.Contains(got, "MAX(order_date)") {
 		t.Errorf("modelSQL = %v:\n%s", ok, got)
 	}
@@ -150,7 +150,7 @@ func TestInitModelSQL(t *testing.T) {
 	if err := os.WriteFile(path, []byte(withVar), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, _, ok := modelSQL(d.m, g, node, dir, "", "analytics.fct_orders"); ok {
+	if got, _, ok := modelSQL(d.m, g, node, nil, dir, "", "analytics.fct_orders"); ok {
 		t.Errorf("a model reading a var got a build:\n%s", got)
 	}
 }
@@ -187,7 +187,7 @@ func TestInitModelSQLCompiled(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), dir, manifestPath, "analytics.revenue_daily")
+	got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), d.macros(), dir, manifestPath, "analytics.revenue_daily")
 	if !ok || got != strings.TrimSuffix(compiledRevenue, ";\n") || filepath.Base(from) != "revenue_daily.sql" {
 		t.Errorf("revenue_daily: modelSQL = %v, %q:\n%s", ok, from, got)
 	}
@@ -203,11 +203,46 @@ func TestInitModelSQLCompiled(t *testing.T) {
 	if err := os.WriteFile(manifestPath, []byte(withCode), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), dir, manifestPath, "analytics.revenue_daily"); !ok || got != "SELECT 3 AS from_manifest" || !strings.HasPrefix(from, "compiled_code in ") {
+	if got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), d.macros(), dir, manifestPath, "analytics.revenue_daily"); !ok || got != "SELECT 3 AS from_manifest" || !strings.HasPrefix(from, "compiled_code in ") {
 		t.Errorf("revenue_daily with compiled_code: modelSQL = %v, %q:\n%s", ok, from, got)
 	}
-	if got, _, ok := modelSQL(d.m, g, d.m.Node("model.shop.fct_orders"), dir, manifestPath, "analytics.fct_orders"); ok {
+	if got, _, ok := modelSQL(d.m, g, d.m.Node("model.shop.fct_orders"), d.macros(), dir, manifestPath, "analytics.fct_orders"); ok {
 		t.Errorf("fct_orders tests is_incremental(), yet its compiled file was read:\n%s", got)
+	}
+}
+
+// A model whose project macro tests is_incremental() is no more read from
+// its compiled SQL than one that tests it itself.
+func TestInitModelSQLCompiledMacroIncremental(t *testing.T) {
+	dir := skeletonProject(t, "")
+	manifestPath := filepath.Join(dir, "target", "manifest.json")
+	for path, text := range map[string]string{
+		"macros/since_last_run.sql":                  "{% macro since_last_run() %}{% if is_incremental() %}WHERE order_date > (SELECT MAX(order_date) FROM {{ this }}){% endif %}{% endmacro %}\n",
+		"models/int_orders.sql":                      "SELECT order_id, order_date, net_amount_minor\nFROM {{ ref('fct_orders') }}\n{{ since_last_run() }}\n",
+		"target/compiled/shop/models/int_orders.sql": "SELECT 1 AS incremental_branch\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, path)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, path), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	d, err := readDBTLineage("init", manifestPath, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _, ok := modelSQL(d.m, lineage.New(d.m), d.m.Node("model.shop.int_orders"), d.macros(), dir, manifestPath, "analytics.int_orders"); ok {
+		t.Errorf("int_orders tests is_incremental() through its macro, yet its compiled SQL was read:\n%s", got)
+	}
+}
+
+// A negated test keeps its first branch, the one a first build takes.
+func TestRenderModelNegatedIncremental(t *testing.T) {
+	src := "SELECT a FROM t\n{% if not is_incremental() %}WHERE a > 0{% else %}WHERE a > 1{% endif %}\n"
+	got, ok := renderModel(nil, nil, src, "x.t")
+	if !ok || !strings.Contains(got, "WHERE a > 0") || strings.Contains(got, "a > 1") {
+		t.Errorf("renderModel = %v:\n%s", ok, got)
 	}
 }
 

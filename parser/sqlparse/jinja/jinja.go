@@ -91,6 +91,13 @@ var (
 	incremental = regexp.MustCompile(`^if\s+(not\s+)?is_incremental\(\s*\)\s*$`)
 )
 
+// IncrementalTest reports whether the inner text of a block tag is the
+// test {% if is_incremental() %}, and whether it is negated (if not ...).
+func IncrementalTest(tag string) (negated, ok bool) {
+	m := incremental.FindStringSubmatch(tag)
+	return m != nil && m[1] != "", m != nil
+}
+
 // Calls and keyword arguments are read on every Jinja expression of every
 // model and macro; the scanners below do what the regular expressions
 // ^([A-Za-z_][\w.]*)\s*\( and ^(\w+)\s*=([^=].*)$ would, without their
