@@ -166,13 +166,12 @@ func bqetlRunSQL(sk *skeleton, bt *bqetlTable, column string, start, end time.Ti
 		Rollback:        "backfill_rollback." + sk.Name + "__pre_" + sk.ID,
 		PartitionColumn: column, Grain: plan.Grain(sk.Grain), Start: start, End: end,
 	}
-	buildWhy := ""
-	spec.Partitions, buildWhy = bqetlPartitionQueries(bt, spec.Grain, start, end)
-	if len(spec.Partitions) > 0 {
+	build, buildWhy := bqetlPartitionQueries(bt, spec.Grain, start, end)
+	if buildWhy == "" {
+		// The control days bind as the range's do.
 		cs, ce := runsql.ControlBefore(spec.Grain, start, end)
-		if control, why := bqetlPartitionQueries(bt, spec.Grain, cs, ce); why == "" {
-			spec.Control = &runsql.Control{Start: cs, End: ce, Partitions: control}
-		}
+		control, _ := bqetlPartitionQueries(bt, spec.Grain, cs, ce)
+		spec.Build, spec.Control = build, &runsql.Control{Start: cs, End: ce, Build: control}
 	}
 	files, err := writeRunSQL(sk, spec, output)
 	if buildWhy != "" {
@@ -185,7 +184,7 @@ func bqetlRunSQL(sk *skeleton, bt *bqetlTable, column string, start, end time.Ti
 // partition of the range, moved back by date_partition_offset (the run
 // for date D writes partition D plus the offset). The reason is set when
 // there is no query to bind.
-func bqetlPartitionQueries(bt *bqetlTable, g plan.Grain, start, end time.Time) ([]runsql.PartitionQuery, string) {
+func bqetlPartitionQueries(bt *bqetlTable, g plan.Grain, start, end time.Time) ([]runsql.Query, string) {
 	t := bt.table
 	switch {
 	case g != plan.Day:
@@ -207,13 +206,13 @@ func bqetlPartitionQueries(bt *bqetlTable, g plan.Grain, start, end time.Time) (
 	if param == "" {
 		param = "submission_date"
 	}
-	var out []runsql.PartitionQuery
+	var out []runsql.Query
 	for p := start; !p.After(end); p = p.AddDate(0, 0, 1) {
 		q, err := bqetl.BindDate(string(content), param, p.AddDate(0, 0, -t.Offset.V))
 		if err != nil {
 			return nil, err.Error()
 		}
-		out = append(out, runsql.PartitionQuery{Partition: p, Query: q})
+		out = append(out, runsql.Query{First: p, Last: p, SQL: q})
 	}
 	return out, ""
 }

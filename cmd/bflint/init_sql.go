@@ -52,16 +52,15 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 		spec.Key = node.Config.UniqueKey
 	}
 	if sk.RunCommand == "" {
-		var compiled string
-		spec.Model, compiled, _ = modelSQL(m, graph, node, macros, projectDir, manifestPath, target)
-		if compiled != "" {
-			spec.ModelFrom = projectRelative(projectDir, compiled)
-			sk.BuildNote = "the model's query as dbt compiled it (" + spec.ModelFrom + "), bounded to the range"
+		if model, compiled, ok := modelSQL(m, graph, node, macros, projectDir, manifestPath, target); ok {
+			cs, ce := runsql.ControlBefore(spec.Grain, start, end)
+			spec.Build = []runsql.Query{{First: start, Last: end, SQL: model}}
+			spec.Control = &runsql.Control{Start: cs, End: ce, Build: []runsql.Query{{First: cs, Last: ce, SQL: model}}}
+			if compiled != "" {
+				spec.BuildFrom = projectRelative(projectDir, compiled)
+				sk.BuildNote = "the model's query as dbt compiled it (" + spec.BuildFrom + "), bounded to the range"
+			}
 		}
-	}
-	if spec.Model != "" {
-		cs, ce := runsql.ControlBefore(spec.Grain, start, end)
-		spec.Control = &runsql.Control{Start: cs, End: ce}
 	}
 	files, err := writeRunSQL(sk, spec, output)
 	return files, "", err

@@ -33,18 +33,17 @@ func spec() runsql.Spec {
 		Dialect: runsql.DuckDB, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260114_a",
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260114_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: start, End: end, Key: []string{"order_id"},
-		// The model's query, as init reads it from a dbt model's file.
-		Model:   "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders",
-		Control: control(),
+		Build: []runsql.Query{{First: start, Last: end, SQL: model}},
+		// The period init proposes: the range's length, up to a week,
+		// just before it (2026-01-11..2026-01-13).
+		Control: &runsql.Control{Start: cs, End: ce, Build: []runsql.Query{{First: cs, Last: ce, SQL: model}}},
 	}
 }
 
-// control is the period init proposes: the range's length, up to a
-// week, just before it (2026-01-11..2026-01-13).
-func control() *runsql.Control {
-	cs, ce := runsql.ControlBefore(plan.Day, start, end)
-	return &runsql.Control{Start: cs, End: ce}
-}
+// model is the model's query, as init reads it from a dbt model's file.
+const model = "SELECT order_id, order_date, amount,\n       CASE WHEN is_refunded THEN 0 ELSE amount END AS net_amount, is_refunded\nFROM raw.orders"
+
+var cs, ce = runsql.ControlBefore(plan.Day, start, end)
 
 func open(t *testing.T) *sql.DB {
 	t.Helper()

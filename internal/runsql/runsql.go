@@ -54,36 +54,31 @@ type Spec struct {
 	Start, End time.Time
 	// Key is rerun.key, empty when the write has none.
 	Key []string
-	// Model is the query a full run of the target's model executes
-	// (its SQL with ref() and source() resolved), "" when unknown: the
-	// build is then left to the author.
-	Model string
-	// ModelFrom names the file Model was read from when dbt compiled it
-	// (its compiled SQL), "" when bflint resolved the model's own SQL.
-	ModelFrom string
-	// Partitions, when Model is "", are the queries that compute one
-	// partition each (a bigquery-etl query with its date parameter
-	// bound), in the range's order: the build runs them one after the
-	// other into staging.
-	Partitions []PartitionQuery
+	// Build are the queries the build runs into staging, each kept to the
+	// partitions it computes: one over the range (a model's query as a
+	// full run executes it), or one per partition (a bigquery-etl query
+	// with its date parameter bound). None leaves the build to the author.
+	Build []Query
+	// BuildFrom names where the build's query was read when dbt compiled
+	// it, "" when bflint resolved the model's own SQL.
+	BuildFrom string
 	// Control is the control period the control check compares, nil for
-	// none; it needs the build (Model, or its own Partitions).
+	// none.
 	Control *Control
 }
 
-// Control is a period the bug did not touch, outside the range, that the
-// build recomputes beside staging for the control check to compare.
-type Control struct {
-	Start, End time.Time
-	// Partitions are its queries, for a build that runs one per
-	// partition.
-	Partitions []PartitionQuery
+// Query is a query and the partitions first..last its rows are kept to.
+type Query struct {
+	First, Last time.Time
+	SQL         string
 }
 
-// PartitionQuery is the query that computes one partition.
-type PartitionQuery struct {
-	Partition time.Time
-	Query     string
+// Control is a period the bug did not touch, outside the range, that the
+// build recomputes beside staging, with its own queries, for the control
+// check to compare.
+type Control struct {
+	Start, End time.Time
+	Build      []Query
 }
 
 // File is one SQL file of the set: its name in the plan's sql folder, the
@@ -110,17 +105,14 @@ func PublishMechanism(d Dialect) string {
 func Generate(s Spec) []File {
 	w := writer{s}
 	var out []File
-	switch {
-	case s.Model != "":
+	if len(s.Build) > 0 {
 		out = append(out, File{"build.sql", "staging.build", w.build()})
-	case len(s.Partitions) > 0:
-		out = append(out, File{"build.sql", "staging.build", w.buildPartitions()})
 	}
 	if len(s.Key) > 0 {
 		out = append(out, File{"assert_unique.sql", "rerun.uniqueness_check", w.assertUnique()})
 	}
 	out = append(out, File{"validate_reconciliation.sql", "validation.checks", w.reconciliation()})
-	if c := s.Control; c != nil && (s.Model != "" || len(s.Partitions) > 0 && len(c.Partitions) > 0) {
+	if c := s.Control; c != nil && len(c.Build) > 0 && len(s.Build) > 0 {
 		out = append(out, File{"validate_control.sql", ControlKey, w.controlCheck()})
 	}
 	return append(out,
@@ -204,23 +196,33 @@ const ControlSuffix = "_control"
 
 func (w writer) control() string { return w.s.Staging + ControlSuffix }
 
-// buildPartitions runs the query of each partition into staging: the
-// first recreates it, the others add their partition, each kept to its
-// own partition's rows; then the control period's the same way.
-func (w writer) buildPartitions() string {
+// build runs the build's queries into staging, the first recreating it
+// and each other adding its rows, then the control period's the same way
+// into a relation of its own.
+func (w writer) build() string {
 	s := w.s
+	what := "The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model"
+	switch {
+	case s.BuildFrom != "":
+		what = "The model's query as dbt compiled it, " + s.BuildFrom + ",\n-- recomputed for the range into staging; compile it again if the model\n-- changed since"
+	case len(s.Build) > 1:
+		what = "The table's query once per partition, its date parameter bound as\n-- bqetl binds it, into staging; the first statement recreates staging,\n-- so a re-run replaces what the last one built"
+	}
 	var b strings.Builder
-	b.WriteString(w.header("The table's query once per partition, its date parameter bound as\n-- bqetl binds it, into staging; the first statement recreates staging,\n-- so a re-run replaces what the last one built"))
-	w.partitionsInto(&b, s.Staging, s.Partitions)
-	if s.Control != nil && len(s.Control.Partitions) > 0 {
-		b.WriteString(w.controlNote())
-		w.partitionsInto(&b, w.control(), s.Control.Partitions)
+	b.WriteString(w.header(what))
+	w.queriesInto(&b, s.Staging, s.Build)
+	if c := s.Control; c != nil && len(c.Build) > 0 {
+		fmt.Fprintf(&b, "\n-- The control period, %s..%s, recomputed the same way for the\n-- control check to compare with the target.\n", s.Grain.Format(c.Start), s.Grain.Format(c.End))
+		w.queriesInto(&b, w.control(), c.Build)
 	}
 	return b.String()
 }
 
-func (w writer) partitionsInto(b *strings.Builder, relation string, partitions []PartitionQuery) {
-	for i, p := range partitions {
+// queriesInto writes each query into relation, kept to its partitions:
+// the first recreates relation, so a re-run replaces what the last one
+// built, and the others insert.
+func (w writer) queriesInto(b *strings.Builder, relation string, queries []Query) {
+	for i, q := range queries {
 		into := w.createTable(relation)
 		if i > 0 {
 			into = "\nINSERT INTO " + relation
@@ -231,36 +233,8 @@ FROM (
 %s
 ) AS query
 WHERE %s;
-`, into, indent(p.Query), w.between("query", p.Partition, p.Partition))
+`, into, indent(q.SQL), w.between("query", q.First, q.Last))
 	}
-}
-
-func (w writer) controlNote() string {
-	c := w.s.Control
-	return fmt.Sprintf("\n-- The control period, %s..%s, recomputed the same way for the\n-- control check to compare with the target.\n", w.s.Grain.Format(c.Start), w.s.Grain.Format(c.End))
-}
-
-func (w writer) build() string {
-	s := w.s
-	what := "The model's query, as a full run executes it, recomputed for the\n-- range into staging; check it against the compiled model"
-	if s.ModelFrom != "" {
-		what = "The model's query as dbt compiled it, " + s.ModelFrom + ",\n-- recomputed for the range into staging; compile it again if the model\n-- changed since"
-	}
-	text := w.header(what) + w.modelInto(s.Staging, s.Start, s.End)
-	if s.Control != nil {
-		text += w.controlNote() + w.modelInto(w.control(), s.Control.Start, s.Control.End)
-	}
-	return text
-}
-
-func (w writer) modelInto(relation string, first, last time.Time) string {
-	return fmt.Sprintf(`%s
-SELECT *
-FROM (
-%s
-) AS model
-WHERE %s;
-`, w.createTable(relation), indent(w.s.Model), w.between("model", first, last))
 }
 
 // controlCheck counts the rows that differ between the control period

@@ -14,15 +14,20 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 
 // Spec of the goldens: the example's correction of fct_orders.
 func goldenSpec(d Dialect) Spec {
-	return Spec{
+	s := Spec{
 		Dialect: d, Target: "analytics.fct_orders", Staging: "backfill_staging.fct_orders__bf20260826_a",
 		Rollback: "backfill_rollback.fct_orders__pre_bf20260826_a", PartitionColumn: "order_date", Grain: plan.Day,
 		Start: time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC),
-		Key:     []string{"order_id"},
-		Model:   "SELECT order_id, order_date, amount_minor,\n       CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor\nFROM raw.orders_events",
-		Control: &Control{Start: time.Date(2026, 1, 7, 0, 0, 0, 0, time.UTC), End: time.Date(2026, 1, 13, 0, 0, 0, 0, time.UTC)},
+		Key: []string{"order_id"},
 	}
+	start, end := time.Date(2026, 1, 14, 0, 0, 0, 0, time.UTC), time.Date(2026, 6, 30, 0, 0, 0, 0, time.UTC)
+	cs, ce := time.Date(2026, 1, 7, 0, 0, 0, 0, time.UTC), time.Date(2026, 1, 13, 0, 0, 0, 0, time.UTC)
+	s.Build = []Query{{start, end, goldenModel}}
+	s.Control = &Control{Start: cs, End: ce, Build: []Query{{cs, ce, goldenModel}}}
+	return s
 }
+
+const goldenModel = "SELECT order_id, order_date, amount_minor,\n       CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor\nFROM raw.orders_events"
 
 func TestControlBefore(t *testing.T) {
 	day := func(s string) time.Time { d, _ := time.Parse(time.DateOnly, s); return d }
@@ -41,9 +46,10 @@ func TestControlBefore(t *testing.T) {
 	}
 }
 
-// TestGolden keeps each dialect's set under testdata/runsql/DIALECT; the
-// lint test in cmd/bflint reads them back with a plan and expects no
-// finding on them.
+// TestGolden keeps each dialect's set under testdata/runsql/DIALECT, and
+// a bigquery-etl build under bigquery_per_partition. What init writes
+// from them is linted in cmd/bflint (init_sql_test.go,
+// init_bqetl_plan_test.go), which expects no finding on the SQL.
 func TestGolden(t *testing.T) {
 	sets := map[string]Spec{}
 	for _, d := range Dialects {
@@ -51,17 +57,18 @@ func TestGolden(t *testing.T) {
 	}
 	// A bigquery-etl table's build: its query bound to each day.
 	perDay := goldenSpec(BigQuery)
-	perDay.Model, perDay.End = "", perDay.Start.AddDate(0, 0, 1)
-	bound := func(p time.Time) PartitionQuery {
-		return PartitionQuery{p, "SELECT order_id, order_date, amount_minor\nFROM raw.orders_events\nWHERE order_date = DATE '" + p.Format("2006-01-02") + "'"}
+	perDay.End = perDay.Start.AddDate(0, 0, 1)
+	bound := func(p time.Time) Query {
+		return Query{p, p, "SELECT order_id, order_date, amount_minor\nFROM raw.orders_events\nWHERE order_date = DATE '" + p.Format("2006-01-02") + "'"}
 	}
+	perDay.Build = nil
 	for p := perDay.Start; !p.After(perDay.End); p = p.AddDate(0, 0, 1) {
-		perDay.Partitions = append(perDay.Partitions, bound(p))
+		perDay.Build = append(perDay.Build, bound(p))
 	}
 	cs, ce := ControlBefore(plan.Day, perDay.Start, perDay.End)
 	perDay.Control = &Control{Start: cs, End: ce}
 	for p := cs; !p.After(ce); p = p.AddDate(0, 0, 1) {
-		perDay.Control.Partitions = append(perDay.Control.Partitions, bound(p))
+		perDay.Control.Build = append(perDay.Control.Build, bound(p))
 	}
 	sets["bigquery_per_partition"] = perDay
 	for name, spec := range sets {

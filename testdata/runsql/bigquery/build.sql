@@ -9,8 +9,8 @@ FROM (
     SELECT order_id, order_date, amount_minor,
            CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor
     FROM raw.orders_events
-) AS model
-WHERE model.order_date >= DATE '2026-01-14' AND model.order_date < DATE '2026-07-01';
+) AS query
+WHERE query.order_date >= DATE '2026-01-14' AND query.order_date < DATE '2026-07-01';
 
 -- The control period, 2026-01-07..2026-01-13, recomputed the same way for the
 -- control check to compare with the target.
@@ -20,5 +20,5 @@ FROM (
     SELECT order_id, order_date, amount_minor,
            CASE WHEN is_refunded THEN 0 ELSE amount_minor END AS net_amount_minor
     FROM raw.orders_events
-) AS model
-WHERE model.order_date >= DATE '2026-01-07' AND model.order_date < DATE '2026-01-14';
+) AS query
+WHERE query.order_date >= DATE '2026-01-07' AND query.order_date < DATE '2026-01-14';
