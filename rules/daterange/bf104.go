@@ -75,7 +75,7 @@ WHERE order_date >= DATE '2026-01-14'
 				if st.Node == nil {
 					continue
 				}
-				bounds := r.partitionBounds(pass, st)
+				bounds := partitionBounds(pass, st)
 				if builds[f] && (perPartition.add(r, bounds) || buildsControl(pass, st, bounds, controls)) {
 					continue
 				}
@@ -143,30 +143,37 @@ func buildsControl(pass *rules.Pass, st *sqlparse.Statement, bounds []timedBound
 			return false
 		}
 	}
-	fits := func(r planRange) bool {
-		for _, tb := range bounds {
-			if _, _, wrong := r.judge(tb.bound, tb.at); wrong {
-				return false
-			}
-		}
-		return true
-	}
-	one, isOne := onePartition(bounds)
 	for _, c := range controls {
-		if fits(c) || isOne && !one.Before(c.start) && !one.After(c.end) && fits(planRange{g: c.g, start: one, end: one}) {
+		if _, one := c.holdsOne(bounds); one || c.holds(bounds) {
 			return true
 		}
 	}
 	return false
 }
 
-// onePartition is the partition a statement's bounds start at (an = or a
-// >= bound), the one partition it computes if its other bounds agree.
-func onePartition(bounds []timedBound) (time.Time, bool) {
+// holds reports whether every bound agrees with the range r.
+func (r planRange) holds(bounds []timedBound) bool {
 	for _, tb := range bounds {
-		if tb.bound.Op == "=" || tb.bound.Op == ">=" {
-			return tb.at, true
+		if _, _, wrong := r.judge(tb.bound, tb.at); wrong {
+			return false
 		}
+	}
+	return len(bounds) > 0
+}
+
+// holdsOne returns the partition of r the bounds hold a statement to,
+// when they hold it to one: they start at it (an = or a >= bound) and
+// every other bound agrees.
+func (r planRange) holdsOne(bounds []timedBound) (time.Time, bool) {
+	for _, tb := range bounds {
+		if tb.bound.Op != "=" && tb.bound.Op != ">=" {
+			continue
+		}
+		p := tb.at
+		if p.Before(r.start) || p.After(r.end) || !(planRange{g: r.g, start: p, end: p}).holds(bounds) {
+			return time.Time{}, false
+		}
+		return p, true
 	}
 	return time.Time{}, false
 }
@@ -180,7 +187,7 @@ type timedBound struct {
 
 // partitionBounds are the statement's bounds on the partition column
 // whose literal is a date or a time.
-func (r planRange) partitionBounds(pass *rules.Pass, st *sqlparse.Statement) []timedBound {
+func partitionBounds(pass *rules.Pass, st *sqlparse.Statement) []timedBound {
 	var out []timedBound
 	for _, c := range st.Conditions() {
 		for _, b := range c.Bounds() {
@@ -203,21 +210,12 @@ type partitionCover struct {
 	first int // offset of the first such statement's first bound
 }
 
-// add records a statement whose bounds all hold it to one partition of
-// the range, and reports whether it did.
+// add records a statement whose bounds hold it to one partition of a
+// range of several, and reports whether it did.
 func (c *partitionCover) add(r planRange, bounds []timedBound) bool {
-	if len(bounds) == 0 {
+	p, ok := r.holdsOne(bounds)
+	if !ok || r.start.Equal(r.end) {
 		return false
-	}
-	p, ok := onePartition(bounds)
-	if !ok || p.Before(r.start) || p.After(r.end) || r.start.Equal(r.end) {
-		return false
-	}
-	one := planRange{g: r.g, start: p, end: p}
-	for _, tb := range bounds {
-		if _, _, wrong := one.judge(tb.bound, tb.at); wrong {
-			return false
-		}
 	}
 	if c.done == nil {
 		c.done, c.first = map[time.Time]bool{}, bounds[0].bound.Value.Offset
