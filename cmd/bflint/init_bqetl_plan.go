@@ -10,11 +10,9 @@ import (
 	"time"
 
 	"github.com/bflint/bflint/internal/runsql"
-	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/source"
-	"github.com/bflint/bflint/parser/window"
 )
 
 // isPlanFile reports whether init -o names a bflint plan (*.backfill.yaml),
@@ -115,15 +113,14 @@ func bqetlKnown(t *bqetl.Table) known {
 // the table wider than the partition (BF809), and the tables every
 // scheduled run writes whole, which the next run recomputes.
 func bqetlDownstream(tree string, bt *bqetlTable, start, end time.Time) (rebuild []string, skip []skipped) {
-	m := bt.lin.Manifest
-	windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(tree, m, node) })
+	widened := bt.widened(tree)
 	for _, r := range bt.graph.Rebuild(bt.id) {
 		if reason, ok := notRebuilt(bt, r); ok {
 			skip = append(skip, skipped{r, reason})
 			continue
 		}
 		item := r
-		if w, ok := windows.Along(bt.graph.Path(bt.id, r)); ok && !w.IsSame() {
+		if w, ok := widened(r); ok {
 			from, to := w.Affected(start, end)
 			item = fmt.Sprintf("{node: %s, range: {start: %s, end: %s}}  # it reads this table over %s (BF809)", r, from.Format(time.DateOnly), to.Format(time.DateOnly), w)
 		}

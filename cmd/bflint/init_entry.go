@@ -130,7 +130,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 			sk.Partitioning += " on " + table.Field.V
 		}
 	}
-	windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(tree, lin.Manifest, node) })
+	widened := bt.widened(tree)
 	reached := map[string]bool{}
 	for _, r := range g.RebuildAvoiding(id, bqetl.UnionViews(lin.Manifest)) {
 		reached[r] = true
@@ -141,7 +141,7 @@ func initEntry(fs *flag.FlagSet, tree string, stdout io.Writer) error {
 		}
 		d := filepath.ToSlash(filepath.Join(dirs[r].Dir, bqetl.FileName))
 		if reached[r] {
-			if w, ok := windows.Along(g.Path(id, r)); ok && !w.IsSame() {
+			if w, ok := widened(r); ok {
 				from, to := w.Affected(start, end)
 				d += fmt.Sprintf(" over %s..%s (it reads this table over %s, BF809)", from.Format(time.DateOnly), to.Format(time.DateOnly), w)
 			}
@@ -213,6 +213,18 @@ func readBqetlTable(tree, target string) (*bqetlTable, error) {
 	}
 	table := bqetl.ReadTable(source.Add(token.NewFileSet(), filepath.Join(obj.Dir, bqetl.MetadataName), meta))
 	return &bqetlTable{lin: lin, graph: g, id: id, dirs: dirs, obj: obj, table: table}, nil
+}
+
+// widened returns, for a table built from bt's, the window of bt's
+// partitions it reads per partition of its own, along the lineage, when
+// that is wider than the partition (BF809): correcting a range changes
+// more of its partitions.
+func (bt *bqetlTable) widened(tree string) func(id string) (window.Window, bool) {
+	windows := lineage.NewWindows(func(node string) map[string]window.Window { return bqetl.ReadWindows(tree, bt.lin.Manifest, node) })
+	return func(id string) (window.Window, bool) {
+		w, ok := windows.Along(bt.graph.Path(bt.id, id))
+		return w, ok && !w.IsSame()
+	}
 }
 
 // entryNotes says, for the table's metadata, what bqetl will do with the
