@@ -97,13 +97,18 @@ func TestInitBqetlPlanWithoutBuild(t *testing.T) {
 	if _, err := os.Stat("sql/bf20260301_a/build.sql"); err == nil {
 		t.Error("a build was written for a table that depends on its past")
 	}
-	for _, args := range [][]string{
-		{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03", "--dialect", "snowflake", "-o", "x.backfill.yaml"},
-		{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03", "-o", "clients.backfill.yaml"},
+	for _, tt := range []struct {
+		args []string
+		code int
+		says string
+	}{
+		{[]string{"--dialect", "snowflake", "-o", "x.backfill.yaml"}, exitUsage, `--dialect "snowflake": a bigquery-etl table lives in BigQuery`},
+		{[]string{"-o", "clients.backfill.yaml"}, exitUsage, "the file exists; bflint init does not overwrite a plan"},
+		{[]string{"--now", "2026-03-04", "-o", "y.backfill.yaml"}, exitUsage, "--now: a plan for a bigquery-etl table reads the tree, and is not dated"},
 	} {
-		var out, errOut bytes.Buffer
-		if code := run(append([]string{"init"}, args...), &out, &errOut); code == 0 {
-			t.Errorf("init %v: exit 0, want a refusal", args)
+		args := append([]string{"--target", "orders_derived.orders_v1", "--start", "2026-03-01", "--end", "2026-03-03"}, tt.args...)
+		if code, _, stderr := runInitPlan(args...); code != tt.code || !strings.Contains(stderr, tt.says) {
+			t.Errorf("init %v: exit %d, %q; want exit %d saying %q", tt.args, code, stderr, tt.code, tt.says)
 		}
 	}
 }

@@ -33,7 +33,7 @@ func initWithSQL(t *testing.T, extra ...string) (dir, said string) {
 // plan names the SQL it wrote, and every finding on the result is an
 // answer only a person can give (a TODO line), none on the SQL.
 func TestInitWritesRunSQL(t *testing.T) {
-	names := []string{"build.sql", "assert_unique.sql", "validate_reconciliation.sql", "capture.sql", "publish.sql", "rollback.sql"}
+	names := []string{"build.sql", "assert_unique.sql", "validate_reconciliation.sql", "validate_control.sql", "capture.sql", "publish.sql", "rollback.sql"}
 	for _, dialect := range []string{"bigquery", "snowflake", "databricks", "postgres", "duckdb"} {
 		t.Run(dialect, func(t *testing.T) {
 			dir, said := initWithSQL(t, "--dialect", dialect, "--partition-column", "order_date")
