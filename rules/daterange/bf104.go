@@ -101,7 +101,11 @@ WHERE order_date >= DATE '2026-01-14'
 				}
 			}
 			if missing := perPartition.missing(r); len(missing) > 0 {
-				pass.Reportf(f.Pos(perPartition.first), "the build computes the range one partition per statement, and no statement computes %s: those partitions of range %s..%s stay as the target has them, or are dropped by a publish that replaces the range\nhelp: add a statement for each missing partition, or compute the whole range in one",
+				those := "those partitions of range %s..%s stay as the target has them, or are dropped"
+				if len(missing) == 1 {
+					those = "that partition of range %s..%s stays as the target has it, or is dropped"
+				}
+				pass.Reportf(f.Pos(perPartition.first), "the build computes the range one partition per statement, and no statement computes %s: "+those+" by a publish that replaces the range\nhelp: add a statement for each missing partition, or compute the whole range in one",
 					partitionList(r.g, missing), r.g.Format(r.start), r.g.Format(r.end))
 			}
 		}
