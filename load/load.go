@@ -389,7 +389,7 @@ type Options struct {
 func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
-		projects: map[string]*dbtproject.Project{}, projectDirs: map[string]string{}, projectGraphs: map[projectKey]*rules.DBT{},
+		projects: map[string]*dbtproject.Project{}, projectDirs: map[string]string{}, projectManifests: map[string]string{}, projectGraphs: map[projectKey]*rules.DBT{},
 		trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL, cap(l.workers))
@@ -582,10 +582,13 @@ type loader struct {
 	// projects are the dbt projects of the run by folder, projectDirs the
 	// project folder of each folder asked about ("" outside one), and
 	// projectGraphs the lineages read from projects' own files.
-	projects      map[string]*dbtproject.Project
-	macroFiles    dbtproject.MacroFiles
-	projectDirs   map[string]string
-	projectGraphs map[projectKey]*rules.DBT
+	projects    map[string]*dbtproject.Project
+	macroFiles  dbtproject.MacroFiles
+	projectDirs map[string]string
+	// projectManifests are the manifests found in each project folder,
+	// "" for none.
+	projectManifests map[string]string
+	projectGraphs    map[projectKey]*rules.DBT
 	// trees are the lineages of bigquery-etl trees, by sql/ folder.
 	trees map[string]*rules.DBT
 	// opened are the project files rules asked to read (DBT.Open).

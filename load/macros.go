@@ -16,11 +16,7 @@ import (
 // projectFor returns the dbt project that holds dir, opened once per run
 // (its dbt_project.yml, vars and macros); nil outside a dbt project.
 func (l *loader) projectFor(dir string) *dbtproject.Project {
-	project, ok := l.projectDirs[dir]
-	if !ok {
-		project, _ = manifest.ProjectDir(dir, l.root)
-		l.projectDirs[dir] = project
-	}
+	project := l.projectDirOf(dir)
 	if project == "" {
 		return nil
 	}

@@ -25,12 +25,36 @@ func (l *loader) manifestFor(dir string) string {
 		}
 		return filepath.Join(l.root, filepath.FromSlash(l.cfg.Manifest.V))
 	}
-	if path, found := manifest.Discover(dir, l.root); found {
-		if _, err := os.Stat(path); err == nil {
-			return path
+	if project := l.projectDirOf(dir); project != "" {
+		path, ok := l.projectManifests[project]
+		if !ok {
+			path = manifest.InProject(project)
+			if _, err := os.Stat(path); err != nil {
+				path = ""
+			}
+			l.projectManifests[project] = path
 		}
+		return path
 	}
 	return ""
+}
+
+// projectDirOf is manifest.ProjectDir up to the run's root, remembered
+// for every folder on the way: a project's SQL sits in many folders,
+// which share their ancestors.
+func (l *loader) projectDirOf(dir string) string {
+	if project, ok := l.projectDirs[dir]; ok {
+		return project
+	}
+	project := ""
+	switch parent := filepath.Dir(dir); {
+	case manifest.HoldsProject(dir):
+		project = dir
+	case dir != l.root && parent != dir:
+		project = l.projectDirOf(parent)
+	}
+	l.projectDirs[dir] = project
+	return project
 }
 
 // manifest loads the manifest at path once per run.

@@ -73,8 +73,9 @@ func checkOutputs(outputs map[string]string, inputs []string, baseline string) e
 		if baseline != "" && !strings.HasPrefix(a, "--write-baseline ") {
 			reads = append(slices.Clip(inputs), baseline)
 		}
+		isOutput := sameFileAs(outputs[a])
 		for _, in := range reads {
-			if sameFile(outputs[a], in) {
+			if isOutput(in) {
 				return usageErrorf("%s would overwrite %s, a file this run reads: name another file for the output", a, outputs[a])
 			}
 		}
@@ -125,13 +126,21 @@ func replaceable(path string) bool {
 // sameFile reports whether two paths name one file: the same file on disk
 // (through links, hard or symbolic) or, for files not written yet, the same
 // absolute path.
-func sameFile(a, b string) bool {
+func sameFile(a, b string) bool { return sameFileAs(a)(b) }
+
+// sameFileAs is sameFile with a fixed: a is looked at once, however many
+// files it is compared with, which matters for an output compared with
+// every input of a large repository.
+func sameFileAs(a string) func(b string) bool {
 	ia, errA := os.Stat(a)
-	ib, errB := os.Stat(b)
-	if errA == nil && errB == nil {
-		return os.SameFile(ia, ib)
+	absA, errAbsA := filepath.Abs(a)
+	return func(b string) bool {
+		if errA == nil {
+			if ib, err := os.Stat(b); err == nil {
+				return os.SameFile(ia, ib)
+			}
+		}
+		absB, err := filepath.Abs(b)
+		return errAbsA == nil && err == nil && absA == absB
 	}
-	absA, errA := filepath.Abs(a)
-	absB, errB := filepath.Abs(b)
-	return errA == nil && errB == nil && absA == absB
 }

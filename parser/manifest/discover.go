@@ -18,19 +18,25 @@ func Discover(dir, stop string) (path string, found bool) {
 	if !found {
 		return "", false
 	}
+	return InProject(project), true
+}
+
+// InProject is where dbt writes the manifest of the project in folder
+// project: target/manifest.json, or under the target-path its
+// dbt_project.yml sets.
+func InProject(project string) string {
 	target := targetPath(filepath.Join(project, "dbt_project.yml"))
 	if !filepath.IsAbs(target) {
 		target = filepath.Join(project, target)
 	}
-	return filepath.Join(target, "manifest.json"), true
+	return filepath.Join(target, "manifest.json")
 }
 
 // ProjectDir returns the folder of the dbt project that holds dir: the
 // nearest folder at or above dir (up to stop) with dbt_project.yml.
 func ProjectDir(dir, stop string) (string, bool) {
 	for {
-		project := filepath.Join(dir, "dbt_project.yml")
-		if info, err := os.Stat(project); err == nil && info.Mode().IsRegular() {
+		if HoldsProject(dir) {
 			return dir, true
 		}
 		if dir == stop || filepath.Dir(dir) == dir {
@@ -38,6 +44,12 @@ func ProjectDir(dir, stop string) (string, bool) {
 		}
 		dir = filepath.Dir(dir)
 	}
+}
+
+// HoldsProject reports whether folder dir holds a dbt_project.yml.
+func HoldsProject(dir string) bool {
+	info, err := os.Stat(filepath.Join(dir, "dbt_project.yml"))
+	return err == nil && info.Mode().IsRegular()
 }
 
 // targetPath reads target-path from dbt_project.yml. It is a top-level

@@ -28,7 +28,7 @@ func (c *Cursor) Word(i int) string {
 		c.upper = make([]string, len(c.Code))
 	}
 	if c.upper[i] == "" {
-		c.upper[i] = strings.ToUpper(c.Code[i].Text(c.Src))
+		c.upper[i] = upperWord(c.Code[i].Text(c.Src))
 	}
 	return c.upper[i]
 }
@@ -83,3 +83,68 @@ var selectListEnds = map[string]bool{
 	"FROM": true, "WHERE": true, "GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true, "ORDER": true,
 	"LIMIT": true, "UNION": true, "EXCEPT": true, "INTERSECT": true, "MINUS": true, "INTO": true,
 }
+
+// upperWord is strings.ToUpper for a word, without a copy for the words
+// scanners compare against: a lower-case SQL file would otherwise
+// allocate its every keyword, and does so for its names only.
+func upperWord(w string) string {
+	hasLower := false
+	for i := 0; i < len(w); i++ {
+		switch c := w[i]; {
+		case c >= utf8RuneSelf:
+			return strings.ToUpper(w)
+		case 'a' <= c && c <= 'z':
+			hasLower = true
+		}
+	}
+	if !hasLower {
+		return w
+	}
+	if len(w) <= maxKeywordLen {
+		var buf [maxKeywordLen]byte
+		for i := 0; i < len(w); i++ {
+			c := w[i]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			buf[i] = c
+		}
+		if k, ok := keywords[string(buf[:len(w)])]; ok {
+			return k
+		}
+	}
+	return strings.ToUpper(w)
+}
+
+const utf8RuneSelf = 0x80
+
+// maxKeywordLen is the length of the longest word in keywords.
+const maxKeywordLen = 24
+
+// keywords are the words SQL is mostly made of, each its own upper case.
+var keywords = func() map[string]string {
+	words := strings.Fields(`
+		ALL ALTER AND ANY ARRAY AS ASC AT BEGIN BETWEEN BIGINT BOOLEAN BOTH BY
+		CALL CASE CAST CHAR CLUSTER COALESCE COLUMN COMMIT CONFIG CONSTRAINT COPY
+		COUNT CREATE CROSS CURRENT CURRENT_DATE CURRENT_TIMESTAMP DATA DATE
+		DATEADD DATEDIFF DATE_ADD DATE_DIFF DATE_SUB DATE_TRUNC DAY DECIMAL DECLARE
+		DEFAULT DELETE DESC DISTINCT DO DOUBLE DROP ELSE ELSEIF ELIF END ENDFOR
+		ENDIF ENDMACRO ENDSET ESCAPE EXCEPT EXECUTE EXISTS EXTRACT FALSE FILTER
+		FIRST FLOAT FOLLOWING FOR FROM FULL FUNCTION GROUP HAVING HOUR IF IFNULL
+		ILIKE IMMEDIATE IN INNER INSERT INT INT64 INTEGER INTERSECT INTERVAL INTO
+		IS IS_INCREMENTAL JOIN JSON_EXTRACT_SCALAR KEY LAG LAST LATERAL LEAD
+		LEADING LEFT LIKE LIMIT MACRO MATCHED MAX MERGE MIN MINUS MINUTE MONTH
+		NATURAL NOT NOW NULL NULLIF NULLS NUMERIC OFFSET ON OR ORDER OUTER OVER
+		OVERWRITE PARTITION PRECEDING PRIMARY QUALIFY QUARTER RANGE RECURSIVE REF
+		REPLACE RETURN RETURNS RIGHT ROW ROWS SAFE_CAST SECOND SELECT SET SOURCE
+		STRING STRUCT SUM TABLE TEMP TEMPORARY THEN THIS TIME TIMESTAMP TO
+		TRAILING TRUE TRUNCATE TRY_CAST UINT256 UNBOUNDED UNION UNIQUE UNNEST
+		UPDATE USING VALUES VAR VARCHAR VIEW WEEK WHEN WHERE WINDOW WITH WITHIN
+		YEAR ZONE
+	`)
+	m := make(map[string]string, len(words))
+	for _, w := range words {
+		m[w] = w
+	}
+	return m
+}()

@@ -1,7 +1,6 @@
 package sqltext
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -298,8 +297,8 @@ func StringPrefix(src string, i int) int {
 // string holding one quote), not a triple-quoted string that starts with
 // a quote.
 func TripleQuoted(src string, q int) bool {
-	three := strings.Repeat(src[q:q+1], 3)
-	return strings.HasPrefix(src[q:], three) && !strings.HasPrefix(src[q+3:], src[q:q+1])
+	c := src[q]
+	return q+2 < len(src) && src[q+1] == c && src[q+2] == c && (q+3 == len(src) || src[q+3] != c)
 }
 
 func blockComment(src string, i int) (int, *LexError) {
@@ -367,26 +366,26 @@ func closeOutsideStrings(src string, i int, close string) (int, bool) {
 // ones. Triple-quoted strings run to the next three quotes, unless mode
 // has noTripleQuotes.
 func quoted(src string, start, q int, mode lexMode) (int, *LexError) {
-	quote := src[q : q+1]
-	what := map[string]string{"'": "string", "\"": "quoted identifier", "`": "back-quoted identifier"}[quote]
-	if start < q {
-		what = "string"
-	}
-	if quote != "`" && mode&noTripleQuotes == 0 && TripleQuoted(src, q) {
-		end := strings.Index(src[q+3:], strings.Repeat(quote, 3))
+	quote := src[q]
+	if quote != '`' && mode&noTripleQuotes == 0 && TripleQuoted(src, q) {
+		end := strings.Index(src[q+3:], src[q:q+3])
 		if end < 0 {
 			return len(src), &LexError{start, unterminatedTriple}
 		}
 		return q + 3 + end + 3, nil
 	}
-	prefix := strings.ToLower(src[start:q])
-	backslash := prefix == "e" || mode&backslashEscapes != 0 && !strings.Contains(prefix, "r")
+	backslash := mode&backslashEscapes != 0
+	if start < q {
+		prefix := src[start:q]
+		backslash = strings.EqualFold(prefix, "e") || backslash && !strings.ContainsAny(prefix, "rR")
+	}
 	i := q + 1
 	for i < len(src) {
+		c := src[i]
 		switch {
-		case backslash && src[i] == '\\':
+		case backslash && c == '\\':
 			i += 2
-		case quote != "`" && src[i] == '{' && i+1 < len(src) && (src[i+1] == '{' || src[i+1] == '%'):
+		case quote != '`' && c == '{' && i+1 < len(src) && (src[i+1] == '{' || src[i+1] == '%'):
 			// dbt renders Jinja before the SQL is read: quotes inside a
 			// template ('{{ x | replace("'", "''") }}') end nothing.
 			close := "}}"
@@ -398,15 +397,27 @@ func quoted(src string, start, q int, mode lexMode) (int, *LexError) {
 			} else {
 				i++
 			}
-		case strings.HasPrefix(src[i:], quote+quote):
+		case c == quote && i+1 < len(src) && src[i+1] == quote:
 			i += 2
-		case src[i:i+1] == quote:
+		case c == quote:
 			return i + 1, nil
 		default:
 			i++
 		}
 	}
-	return len(src), &LexError{start, fmt.Sprintf("unterminated %s", what)}
+	return len(src), &LexError{start, "unterminated " + quotedWhat(quote, start < q)}
+}
+
+// quotedWhat names what a quote opens, for the error when it never closes.
+func quotedWhat(quote byte, prefixed bool) string {
+	switch {
+	case prefixed || quote == '\'':
+		return "string"
+	case quote == '"':
+		return "quoted identifier"
+	default:
+		return "back-quoted identifier"
+	}
 }
 
 // dollarQuoted reads $tag$...$tag$; end is -1 when the opening delimiter

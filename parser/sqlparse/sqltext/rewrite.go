@@ -90,7 +90,17 @@ func Rewrite(src string, start, end int, edits []Edit) (string, *OffsetMap) {
 		// Most statements need no rewrite: share the file's text.
 		return src[start:end], &OffsetMap{segments: []segment{{orig: start, length: end - start, copied: true}}}
 	}
+	// Sized once for the statement and what the edits insert: growing
+	// the builder copies a long statement several times.
+	size := end - start
+	for _, e := range edits[first:] {
+		if e.Start >= end {
+			break
+		}
+		size += len(e.Text)
+	}
 	var b strings.Builder
+	b.Grow(size + 64)
 	m := &OffsetMap{}
 	pos := start
 	copyTo := func(to int) {

@@ -32,7 +32,13 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 		shift    int
 	}
 	runs := make([]run, 0, len(m.segments))
-	var lexed []Token
+	replacedBytes := 0
+	for _, s := range m.segments {
+		if !s.copied {
+			replacedBytes += s.length
+		}
+	}
+	lexed := make([]Token, 0, replacedBytes/3+8) // as lex sizes its tokens
 	for si, s := range m.segments {
 		if si > 0 && !separated(text, s.out) {
 			return nil, false
