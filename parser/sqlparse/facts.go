@@ -247,7 +247,7 @@ func (s *Statement) drops(base Write, x *pg_query.DropStmt) []Write {
 		w.Kind = WriteDrop
 		w.Target = sqlname.Relation{Parts: parts, Offset: base.Offset}
 		if i, written := findName(s.Text, code, from, parts); i >= 0 {
-			w.Target = sqlname.Relation{Parts: written, Offset: s.Map.Orig(code[i].Start)}
+			w.Target = sqlname.Relation{Parts: written, Offset: s.Map.Orig(int(code[i].Start))}
 			from = i + 1
 		}
 		out = append(out, w)
@@ -291,7 +291,7 @@ func (s *Statement) keyword() int {
 		case sqltext.Word:
 			prev := code[max(i-1, 0)]
 			if depth == 0 && prev.Kind == sqltext.Punct && s.Text[prev.Start] == ')' && mainKeywords[strings.ToUpper(t.Text(s.Text))] {
-				return s.Map.Orig(t.Start)
+				return s.Map.Orig(int(t.Start))
 			}
 		}
 	}

@@ -46,7 +46,7 @@ func blankLiteralRows(text string, code []sqltext.Token) string {
 			if b == nil {
 				b = []byte(text)
 			}
-			for k := code[firstEnd].End; k < code[last].End; k++ {
+			for k := int(code[firstEnd].End); k < int(code[last].End); k++ {
 				if b[k] != '\n' {
 					b[k] = ' '
 				}

@@ -389,9 +389,9 @@ func cutRead(src string) (cut, next int, why string, ok bool) {
 				if depth > 0 {
 					continue
 				}
-				last = t.End
+				last = int(t.End)
 				if n++; n == MaxStatements {
-					return after(t.End, tooManyStatements)
+					return after(int(t.End), tooManyStatements)
 				}
 			}
 		}
@@ -482,7 +482,7 @@ func tooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 				outer += cur.chain + cur.setOps + 1
 				levels = append(levels, level{})
 				if brackets++; brackets > MaxNesting {
-					return t.Start, fmt.Sprintf("nests parentheses more than %d deep", MaxNesting), true
+					return int(t.Start), fmt.Sprintf("nests parentheses more than %d deep", MaxNesting), true
 				}
 				continue
 			case ')', ']':
@@ -515,7 +515,7 @@ func tooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 			continue
 		}
 		if outer+cur.chain+cur.setOps > MaxDepth {
-			return t.Start, fmt.Sprintf("nests more than %d operators and set operations inside one another", MaxDepth), true
+			return int(t.Start), fmt.Sprintf("nests more than %d operators and set operations inside one another", MaxDepth), true
 		}
 	}
 	return 0, "", false
@@ -540,15 +540,15 @@ func unchangedCode(src string, toks []sqltext.Token, text string, p sqltext.Piec
 	if len(text) != p.End-p.Start || text != src[p.Start:p.End] {
 		return nil
 	}
-	i := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.Start })
-	j := sort.Search(len(toks), func(i int) bool { return toks[i].Start >= p.End })
-	if j > i && toks[j-1].End > p.End {
+	i := sort.Search(len(toks), func(i int) bool { return int(toks[i].Start) >= p.Start })
+	j := sort.Search(len(toks), func(i int) bool { return int(toks[i].Start) >= p.End })
+	if j > i && int(toks[j-1].End) > p.End {
 		return nil // a token runs past the statement: only a fresh lex is sure
 	}
 	out := make([]sqltext.Token, 0, j-i)
 	for _, t := range toks[i:j] {
 		if t.IsCode() {
-			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start - p.Start, End: t.End - p.Start})
+			out = append(out, sqltext.Token{Kind: t.Kind, Start: int32(int(t.Start) - p.Start), End: int32(int(t.End) - p.Start)})
 		}
 	}
 	return out
@@ -556,8 +556,8 @@ func unchangedCode(src string, toks []sqltext.Token, text string, p sqltext.Piec
 
 func firstCode(toks []sqltext.Token, from int) int {
 	for _, t := range toks {
-		if t.Start >= from && t.IsCode() {
-			return t.Start
+		if int(t.Start) >= from && t.IsCode() {
+			return int(t.Start)
 		}
 	}
 	return -1
@@ -571,14 +571,14 @@ func comments(src string, toks []sqltext.Token) []Comment {
 	for _, t := range toks {
 		switch t.Kind {
 		case sqltext.LineComment, sqltext.BlockComment:
-			out = append(out, Comment{Start: t.Start, End: t.End, Text: commentText(src[t.Start:t.End]), Trailing: t.Start < codeLineEnd})
+			out = append(out, Comment{Start: int(t.Start), End: int(t.End), Text: commentText(src[t.Start:t.End]), Trailing: int(t.Start) < codeLineEnd})
 		case sqltext.Space:
 		default:
 			// Only a token past the known line end can move it, which keeps
 			// a file written on one long line linear to scan.
-			if t.End > codeLineEnd {
+			if int(t.End) > codeLineEnd {
 				if nl := strings.IndexByte(src[t.End:], '\n'); nl >= 0 {
-					codeLineEnd = t.End + nl
+					codeLineEnd = int(t.End) + nl
 				} else {
 					codeLineEnd = len(src)
 				}

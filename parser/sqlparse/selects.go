@@ -213,7 +213,7 @@ func (s *Statement) mergeWhens(n, fallback int) []int {
 			}
 		}
 		if depth == 0 && word(i) == "WHEN" && (word(i+1) == "MATCHED" || word(i+1) == "NOT" && word(i+2) == "MATCHED") {
-			found = append(found, s.Map.Orig(t.Start))
+			found = append(found, s.Map.Orig(int(t.Start)))
 		}
 	}
 	out := make([]int, n)

@@ -260,7 +260,7 @@ func (sc *tokenScan) close(i, to int) int {
 	return to
 }
 
-func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(sc.Code[i].Start) }
+func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(int(sc.Code[i].Start)) }
 
 // startsQuery reports whether a query begins at code[i].
 func (sc *tokenScan) startsQuery(i int) bool {
@@ -367,7 +367,7 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 		sc.ctes[strings.ToLower(folded)] = true
 		end := sc.close(k, to)
 		if end > k+1 {
-			sc.tf.withs = append(sc.tf.withs, withSpan{name: strings.ToLower(folded), start: sc.Code[k+1].Start, end: sc.Code[end-1].End})
+			sc.tf.withs = append(sc.tf.withs, withSpan{name: strings.ToLower(folded), start: int(sc.Code[k+1].Start), end: int(sc.Code[end-1].End)})
 		}
 		before := len(sc.joins)
 		sc.query(k+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})

@@ -91,7 +91,7 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 		return nil
 	}
 	*sc.parses++
-	start := sc.Code[i].Start
+	start := int(sc.Code[i].Start)
 	frag := sc.Src[start:sc.Code[end-1].End]
 	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil

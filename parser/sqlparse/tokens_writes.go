@@ -570,15 +570,15 @@ func (sc *tokenScan) execute(i, to int) {
 	case text[open] == '$':
 		delim = strings.IndexByte(text[open+1:], '$') + 2
 	}
-	start, end := t.Start+open+delim, t.End-delim
+	start, end := int(t.Start)+open+delim, int(t.End)-delim
 	if end <= start {
 		return
 	}
 	toks, _ := sqltext.Lex(sc.Src[start:end])
 	inner := sqltext.Code(toks)
 	for k := range inner {
-		inner[k].Start += start
-		inner[k].End += start
+		inner[k].Start += int32(start)
+		inner[k].End += int32(start)
 	}
 	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.Src, inner), st: sc.st, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
 	sub.index()

@@ -15,7 +15,7 @@ func (d *dialect) replace(start, end int, text string) {
 
 // replaceTok replaces code token i.
 func (d *dialect) replaceTok(i int, text string) {
-	d.replace(d.Code[i].Start, d.Code[i].End, text)
+	d.replace(int(d.Code[i].Start), int(d.Code[i].End), text)
 }
 
 // drop removes code tokens i to j, and what lies between them. A space
@@ -25,11 +25,11 @@ func (d *dialect) drop(i, j int) {
 	if i > 0 && j+1 < len(d.Code) && d.touch(i-1, i) && d.touch(j, j+1) {
 		text = " "
 	}
-	d.replace(d.Code[i].Start, d.Code[j].End, text)
+	d.replace(int(d.Code[i].Start), int(d.Code[j].End), text)
 }
 
 func (d *dialect) mark(i int, f Flags) {
-	d.marks = append(d.marks, Mark{Offset: d.Code[i].Start, Flags: f})
+	d.marks = append(d.marks, Mark{Offset: int(d.Code[i].Start), Flags: f})
 }
 
 // touch reports whether code tokens i and j stand with nothing between.

@@ -60,7 +60,7 @@ func (d *dialect) interval(i int) {
 		j = k + 2
 	}
 	if len(parts) > 0 {
-		d.replace(d.Code[i+1].Start, d.Code[j-1].End, "'"+strings.Join(parts, " ")+"'")
+		d.replace(int(d.Code[i+1].Start), int(d.Code[j-1].End), "'"+strings.Join(parts, " ")+"'")
 		return
 	}
 	// A count that is no literal (INTERVAL @days DAY, INTERVAL n DAY)
@@ -172,7 +172,7 @@ func (d *dialect) angleType(i int) {
 		t := d.Code[k]
 		switch {
 		case t.Kind == sqltext.Operator:
-			for c := t.Start; c < t.End; c++ {
+			for c := int(t.Start); c < int(t.End); c++ {
 				switch d.Src[c] {
 				case ':':
 					// Spark's field separator: STRUCT<a: INT>.
@@ -227,25 +227,25 @@ func (d *dialect) arrayOfType(i int) {
 // offset c in token k.
 func (d *dialect) closeAngle(i, k, c int, nested bool) {
 	kind := strings.ToLower(d.Word(i))
-	if c+1 == d.Code[k].End && (d.Punct(k+1, '[') || d.Punct(k+1, '(')) {
+	if c+1 == int(d.Code[k].End) && (d.Punct(k+1, '[') || d.Punct(k+1, '(')) {
 		// A typed constructor: the values' own types say as much.
 		switch {
 		case kind == "array" && d.Punct(k+1, '['):
-			d.replace(d.Code[i].End, c+1, "")
+			d.replace(int(d.Code[i].End), c+1, "")
 			d.typed[k+1] = true
 		case kind == "struct" && d.Punct(k+1, '('):
-			d.replace(d.Code[i].Start, c+1, "ROW")
+			d.replace(int(d.Code[i].Start), c+1, "ROW")
 			d.structFields(k + 1)
 		}
 		return
 	}
 	switch {
 	case kind != "array":
-		d.replace(d.Code[i].Start, c+1, kind)
+		d.replace(int(d.Code[i].Start), c+1, kind)
 	case nested:
-		d.replace(d.Code[i].Start, c+1, strings.ToLower(d.Word(i+2))+"[]")
+		d.replace(int(d.Code[i].Start), c+1, strings.ToLower(d.Word(i+2))+"[]")
 	default:
-		d.replace(d.Code[i].Start, d.Code[i+1].End, "")
+		d.replace(int(d.Code[i].Start), int(d.Code[i+1].End), "")
 		d.replace(c, c+1, "[]")
 	}
 }
@@ -260,7 +260,7 @@ func (d *dialect) stage(j int) {
 	for k+1 < len(d.Code) && d.touch(k, k+1) && !(d.Kind(k+1) == sqltext.Punct && strings.IndexByte("(),;", d.Src[d.Code[k+1].Start]) >= 0) {
 		k++
 	}
-	d.replace(d.Code[j].Start, d.Code[k].End, sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
+	d.replace(int(d.Code[j].Start), int(d.Code[k].End), sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
 	if d.Punct(k+1, '(') && (d.Op(k+3) == "=>") {
 		if c := d.closing(k + 1); c > 0 {
 			d.drop(k+1, c)
@@ -306,8 +306,8 @@ func (d *dialect) compositeStar(i int) {
 	if start == open {
 		return // (x).* already reads so
 	}
-	d.replace(d.Code[start].Start, d.Code[start].Start, "(")
-	d.replace(d.Code[i-2].End, d.Code[i-2].End, ")")
+	d.replace(int(d.Code[start].Start), int(d.Code[start].Start), "(")
+	d.replace(int(d.Code[i-2].End), int(d.Code[i-2].End), ")")
 }
 
 // calleePart reports whether token k can be part of a function's name.
@@ -381,15 +381,15 @@ func (d *dialect) stringLiteral(i int) {
 	}
 	switch {
 	case sqltext.TripleQuoted(body, 0) && len(body) >= 6:
-		d.replace(t.Start, t.End, quoteString(body[3:len(body)-3]))
+		d.replace(int(t.Start), int(t.End), quoteString(body[3:len(body)-3]))
 	case body[0] == '"' && raw:
-		d.replace(t.Start, t.End, quoteString(body[1:len(body)-1]))
+		d.replace(int(t.Start), int(t.End), quoteString(body[1:len(body)-1]))
 	case body[0] == '"':
-		d.replace(t.Start, t.End, escapedString(body))
+		d.replace(int(t.Start), int(t.End), escapedString(body))
 	case raw:
-		d.replace(t.Start, t.Start+n, "")
+		d.replace(int(t.Start), int(t.Start)+n, "")
 	case prefix == "" && unescapedEnd(body) < len(body):
-		d.replace(t.Start, t.Start, "E")
+		d.replace(int(t.Start), int(t.Start), "E")
 	}
 }
 
@@ -402,11 +402,11 @@ func (d *dialect) escapedIdent(i int) {
 	if s == `""` {
 		// No dialect has an empty identifier: in BigQuery "" is the
 		// empty string.
-		d.replace(t.Start, t.End, "''")
+		d.replace(int(t.Start), int(t.End), "''")
 		return
 	}
 	if unescapedEnd(s) < len(s) || escapesQuote(s) {
-		d.replace(t.Start, t.End, escapedString(s))
+		d.replace(int(t.Start), int(t.End), escapedString(s))
 	}
 }
 

@@ -24,7 +24,7 @@ func (d *dialect) joinWithoutOn(i int) {
 	if d.Word(j) == "UNNEST" && d.Punct(j+1, '(') || lateral && d.Kind(j) == sqltext.Word && d.Punct(j+1, '(') {
 		k := d.arrayJoinEnd(j)
 		if k > 0 && d.Word(k) != "ON" && d.Word(k) != "USING" {
-			d.replace(d.Code[k-1].End, d.Code[k-1].End, " ON TRUE")
+			d.replace(int(d.Code[k-1].End), int(d.Code[k-1].End), " ON TRUE")
 		}
 		return
 	}
@@ -32,7 +32,7 @@ func (d *dialect) joinWithoutOn(i int) {
 	if k < 0 || !d.itemEnded(k) || d.deferredOn(k) {
 		return
 	}
-	d.replace(d.Code[k-1].End, d.Code[k-1].End, " ON TRUE")
+	d.replace(int(d.Code[k-1].End), int(d.Code[k-1].End), " ON TRUE")
 }
 
 // arrayJoinEnd returns the index after a joined array or table function
@@ -170,7 +170,7 @@ func (d *dialect) usingColumns(i int) {
 		k++
 	}
 	for _, dr := range drops {
-		d.replace(d.Code[dr[0]].Start, d.Code[dr[1]].End, "")
+		d.replace(int(d.Code[dr[0]].Start), int(d.Code[dr[1]].End), "")
 	}
 }
 
@@ -235,15 +235,15 @@ func (d *dialect) pivot(i int) {
 	alias, aliasEnd := d.pivotAlias(c + 1)
 	head := "CROSS JOIN LATERAL (SELECT "
 	if alias != "" && !d.sourceAliased(i) {
-		d.replace(d.Code[i-1].End, d.Code[i-1].End, " AS "+alias)
+		d.replace(int(d.Code[i-1].End), int(d.Code[i-1].End), " AS "+alias)
 		d.drop(c+1, aliasEnd-1)
 	}
 	if unpivot {
-		d.replace(d.Code[i].Start, d.Code[o].End, head+"NULL AS ")
+		d.replace(int(d.Code[i].Start), int(d.Code[o].End), head+"NULL AS ")
 		d.replaceTok(f, ", NULL AS")
 		d.replaceTok(in, ",")
 	} else {
-		d.replace(d.Code[i].Start, d.Code[o].End, head)
+		d.replace(int(d.Code[i].Start), int(d.Code[o].End), head)
 		d.replaceTok(f, ",")
 	}
 	d.inListAliases(in+1, list)

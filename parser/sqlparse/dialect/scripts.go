@@ -203,10 +203,10 @@ func (d *dialect) declare(i int) {
 	}
 	value := func(k int) bool { return d.Word(k) == "DEFAULT" || (d.Op(k) == "=") }
 	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
-		d.replace(d.Code[i].Start, d.Code[def].End, "SELECT ")
+		d.replace(int(d.Code[i].Start), int(d.Code[def].End), "SELECT ")
 		return
 	}
-	d.replace(d.Code[i].Start, d.Code[end-1].End, "SELECT NULL")
+	d.replace(int(d.Code[i].Start), int(d.Code[end-1].End), "SELECT NULL")
 }
 
 // set rewrites the assignment of a script variable (BigQuery's SET x =
@@ -241,7 +241,7 @@ func (d *dialect) set(i int) {
 		}
 	}
 	if !simple {
-		d.replace(d.Code[i].Start, d.Code[eq].End, "SELECT")
+		d.replace(int(d.Code[i].Start), int(d.Code[eq].End), "SELECT")
 	}
 }
 
@@ -340,8 +340,8 @@ func (d *dialect) subscriptedCall(i int) {
 	if start < 0 {
 		return
 	}
-	d.replace(d.Code[start].Start, d.Code[start].Start, "(")
-	d.replace(d.Code[i].Start, d.Code[i].Start, ")")
+	d.replace(int(d.Code[start].Start), int(d.Code[start].Start), "(")
+	d.replace(int(d.Code[i].Start), int(d.Code[i].Start), ")")
 }
 
 // typedArrayStart returns the ARRAY that opens the typed array literal
@@ -453,12 +453,12 @@ func (d *dialect) withOffset(i int) {
 		}
 		// From the bracket on, so that the rewrite of a back-quoted alias,
 		// which would start where this one does, cannot take its place.
-		d.replace(d.Code[aliasStart-1].Start, d.Code[alias].End, ") WITH ORDINALITY AS "+name+"("+cols+")")
+		d.replace(int(d.Code[aliasStart-1].Start), int(d.Code[alias].End), ") WITH ORDINALITY AS "+name+"("+cols+")")
 		d.drop(i, last)
 	case pos != "":
-		d.replace(d.Code[i].Start, d.Code[last].End, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
+		d.replace(int(d.Code[i].Start), int(d.Code[last].End), "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
 	default:
-		d.replace(d.Code[i].Start, d.Code[last].End, "WITH ORDINALITY")
+		d.replace(int(d.Code[i].Start), int(d.Code[last].End), "WITH ORDINALITY")
 	}
 }
 
@@ -521,8 +521,8 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		join, on = "LEFT JOIN LATERAL", " ON true"
 	}
-	d.replace(d.Code[i].Start, d.Code[j-1].End, join)
-	d.replace(d.Code[from].Start, d.Code[last].End, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
+	d.replace(int(d.Code[i].Start), int(d.Code[j-1].End), join)
+	d.replace(int(d.Code[from].Start), int(d.Code[last].End), "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
 }
 
 // tableFunction drops Snowflake's TABLE(...) around a table function in
@@ -564,8 +564,8 @@ func (d *dialect) function(i, kind int, orReplace bool) {
 	if orReplace {
 		head = "CREATE OR REPLACE FUNCTION "
 	}
-	d.replace(d.Code[i].Start, d.Code[n].Start, head)
-	d.replace(d.Code[e].Start, d.Code[end-1].End, "() RETURNS void LANGUAGE sql AS ''")
+	d.replace(int(d.Code[i].Start), int(d.Code[n].Start), head)
+	d.replace(int(d.Code[e].Start), int(d.Code[end-1].End), "() RETURNS void LANGUAGE sql AS ''")
 }
 
 // cloneSchema rewrites Snowflake's CREATE [OR REPLACE] SCHEMA or DATABASE
@@ -587,7 +587,7 @@ func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
 	if e > n+1 {
 		// PostgreSQL names a schema with one identifier; Snowflake
 		// qualifies it with its database.
-		d.replace(d.Code[n].Start, d.Code[e-1].End, sqltext.QuoteIdent(d.Src[d.Code[n].Start:d.Code[e-1].End]))
+		d.replace(int(d.Code[n].Start), int(d.Code[e-1].End), sqltext.QuoteIdent(d.Src[d.Code[n].Start:d.Code[e-1].End]))
 	}
 	d.drop(e, end-1)
 }

@@ -24,18 +24,18 @@ func (d *dialect) path(i int) bool {
 	case !spaced && d.Punct(b-1, '[') && d.Punct(k, ']'):
 		return false // an array slice a[lo:hi]
 	}
-	edits := []sqltext.Edit{{Start: d.Code[i].Start, End: d.Code[k-1].End, Text: "->" + quoteString(key)}}
+	edits := []sqltext.Edit{{Start: int(d.Code[i].Start), End: int(d.Code[k-1].End), Text: "->" + quoteString(key)}}
 segments:
 	for {
 		switch {
 		case d.Punct(k, '.') && d.touch(k-1, k) && d.touch(k, k+1) && d.Kind(k+1) == sqltext.Word:
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(d.Code[k+1].Text(d.Src))})
+			edits = append(edits, sqltext.Edit{Start: int(d.Code[k].Start), End: int(d.Code[k+1].End), Text: "->" + quoteString(d.Code[k+1].Text(d.Src))})
 			k += 2
 		case d.Punct(k, '.') && d.touch(k-1, k) && d.touch(k, k+1) && d.Kind(k+1) == sqltext.QuotedIdent:
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k+1].End, Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
+			edits = append(edits, sqltext.Edit{Start: int(d.Code[k].Start), End: int(d.Code[k+1].End), Text: "->" + quoteString(sqltext.IdentName(d.Code[k+1].Text(d.Src)))})
 			k += 2
 		case d.Punct(k, '[') && d.Punct(k+2, ']'):
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[k].End, Text: "->"}, sqltext.Edit{Start: d.Code[k+2].Start, End: d.Code[k+2].End, Text: ""})
+			edits = append(edits, sqltext.Edit{Start: int(d.Code[k].Start), End: int(d.Code[k].End), Text: "->"}, sqltext.Edit{Start: int(d.Code[k+2].Start), End: int(d.Code[k+2].End), Text: ""})
 			k += 3
 		default:
 			// Each further :key is one level deeper, PARSE_URL(u):parameters:utm_source.
@@ -43,14 +43,14 @@ segments:
 			if next < 0 {
 				break segments
 			}
-			edits = append(edits, sqltext.Edit{Start: d.Code[k].Start, End: d.Code[next-1].End, Text: "->" + quoteString(key)})
+			edits = append(edits, sqltext.Edit{Start: int(d.Code[k].Start), End: int(d.Code[next-1].End), Text: "->" + quoteString(key)})
 			k = next
 		}
 	}
 	// The closing bracket goes into the last segment's replacement: an
 	// insertion at the end of a statement would fall outside it.
 	edits[len(edits)-1].Text += ")"
-	d.replace(d.Code[b].Start, d.Code[b].Start, "(")
+	d.replace(int(d.Code[b].Start), int(d.Code[b].Start), "(")
 	d.edits = append(d.edits, edits...)
 	for x := i; x < k; x++ {
 		d.done[x] = true

@@ -82,7 +82,7 @@ func (d *dialect) relationTail(j, end int) {
 		if srcEnd == src {
 			return
 		}
-		d.replace(d.Code[j].Start, d.Code[k].End, "AS TABLE")
+		d.replace(int(d.Code[j].Start), int(d.Code[k].End), "AS TABLE")
 		if srcEnd < end {
 			d.drop(srcEnd, end-1)
 		}
@@ -100,7 +100,7 @@ func (d *dialect) relationTail(j, end int) {
 			text = backtickToQuoted(text)
 		}
 		d.replaceTok(j, "(LIKE")
-		d.replace(last.Start, last.End, text+")")
+		d.replace(int(last.Start), int(last.End), text+")")
 		j = srcEnd
 	case d.Punct(j, '('):
 		c := d.closing(j)
@@ -201,7 +201,7 @@ func (d *dialect) columns(open, close int) {
 			// PostgreSQL's STORED ones.
 			if d.Word(k+1) == "ALWAYS" && d.Word(k+2) == "AS" && d.Punct(k+3, '(') {
 				if c := d.closing(k + 3); c > 0 && c < close && d.Word(c+1) != "STORED" {
-					d.replace(d.Code[c].End, d.Code[c].End, " STORED")
+					d.replace(int(d.Code[c].End), int(d.Code[c].End), " STORED")
 				}
 			}
 		}
@@ -266,9 +266,9 @@ func (d *dialect) insert(i int) {
 		end := d.scanTo(j+2, "replace", d.replacingQuery)
 		if end < len(d.Code) && d.replacingQuery(end) {
 			d.drop(j, end-1)
-			mk := Mark{Offset: d.Code[i].Start, Flags: ReplaceWhere}
+			mk := Mark{Offset: int(d.Code[i].Start), Flags: ReplaceWhere}
 			if end > j+2 {
-				mk.Predicate = [2]int{d.Code[j+2].Start, d.Code[end-1].End}
+				mk.Predicate = [2]int{int(d.Code[j+2].Start), int(d.Code[end-1].End)}
 			}
 			d.marks = append(d.marks, mk)
 		}
@@ -314,7 +314,7 @@ func (d *dialect) mergeWhen(k int) {
 	case "SOURCE":
 		// Target rows the source lacks become matched rows: the action
 		// and its condition keep their place and positions.
-		d.replace(d.Code[k+1].Start, d.Code[k+4].End, "MATCHED")
+		d.replace(int(d.Code[k+1].Start), int(d.Code[k+4].End), "MATCHED")
 		d.mark(d.merge, MergeBySource)
 	}
 }
@@ -346,7 +346,7 @@ func (d *dialect) copyInto(i int) {
 		return
 	}
 	end := d.stmtEnd(i)
-	tail := d.Code[end-1].End
+	tail := int(d.Code[end-1].End)
 	target := d.Code[i+2]
 	if text := target.Text(d.Src); target.Kind == sqltext.String || (target.Kind == sqltext.Param || target.Kind == sqltext.Operator) && text[0] == '@' {
 		from := d.scanTo(i+3, "from", func(k int) bool { return d.Word(k) == "FROM" })
@@ -360,8 +360,8 @@ func (d *dialect) copyInto(i int) {
 		if srcEnd <= from+1 {
 			return
 		}
-		d.replace(d.Code[i].Start, d.Code[from].End, "COPY")
-		d.replace(d.Code[srcEnd-1].End, tail, " TO STDOUT")
+		d.replace(int(d.Code[i].Start), int(d.Code[from].End), "COPY")
+		d.replace(int(d.Code[srcEnd-1].End), tail, " TO STDOUT")
 		return
 	}
 	n := d.nameEnd(i + 2)
@@ -374,8 +374,8 @@ func (d *dialect) copyInto(i int) {
 	if n <= i+2 || d.Word(n) != "FROM" {
 		return
 	}
-	d.replace(d.Code[i].Start, d.Code[i+1].End, "COPY")
-	d.replace(d.Code[n].Start, tail, "FROM STDIN")
+	d.replace(int(d.Code[i].Start), int(d.Code[i+1].End), "COPY")
+	d.replace(int(d.Code[n].Start), tail, "FROM STDIN")
 	d.mark(i, CopyInto)
 }
 
@@ -402,7 +402,7 @@ func (d *dialect) use(i int) {
 		return
 	}
 	name := d.Src[d.Code[j].Start:d.Code[end-1].End]
-	d.replace(d.Code[i].Start, d.Code[end-1].End, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
+	d.replace(int(d.Code[i].Start), int(d.Code[end-1].End), "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
 }
 
 // alter handles Snowflake's ALTER SESSION and ALTER TABLE ... SWAP WITH.
@@ -415,14 +415,14 @@ func (d *dialect) alter(i int) {
 		switch d.Word(i + 2) {
 		case "SET":
 			// One replacement from ALTER on keeps the statement's start there.
-			d.replace(d.Code[i].Start, d.Code[i+2].End, "SET")
+			d.replace(int(d.Code[i].Start), int(d.Code[i+2].End), "SET")
 			// PostgreSQL's SET takes one parameter: the first is kept.
 			end := d.stmtEnd(i)
 			if more := d.scanTo(i+3, "session", func(k int) bool { return d.Punct(k, ',') && (d.Op(k+2) == "=") }); more < end && d.Punct(more, ',') {
 				d.drop(more, end-1)
 			}
 		case "UNSET":
-			d.replace(d.Code[i].Start, d.Code[i+2].End, "RESET")
+			d.replace(int(d.Code[i].Start), int(d.Code[i+2].End), "RESET")
 		}
 	case "TABLE":
 		j := i + 2
@@ -434,7 +434,7 @@ func (d *dialect) alter(i int) {
 			// INHERIT is the ALTER TABLE form that names a second
 			// relation, so both keep their positions; the flag says the
 			// two tables trade contents.
-			d.replace(d.Code[n].Start, d.Code[n+1].End, "INHERIT")
+			d.replace(int(d.Code[n].Start), int(d.Code[n+1].End), "INHERIT")
 			d.mark(i, SwapWith)
 		}
 		if n > j && d.Word(n) == "ADD" && d.Word(n+1) == "COLUMNS" && d.Punct(n+2, '(') {
@@ -444,7 +444,7 @@ func (d *dialect) alter(i int) {
 			if c < 0 {
 				return
 			}
-			d.replace(d.Code[n+1].Start, d.Code[n+2].End, "COLUMN ")
+			d.replace(int(d.Code[n+1].Start), int(d.Code[n+2].End), "COLUMN ")
 			for k := n + 3; k < c; k++ {
 				switch {
 				case d.Punct(k, '(') || d.Punct(k, '['):

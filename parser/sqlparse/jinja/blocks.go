@@ -89,7 +89,7 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 			stack = append(stack, b)
 		case word == "elif" || word == "else":
 			if len(stack) == 0 || (stack[len(stack)-1].kind != "if" && stack[len(stack)-1].kind != "for") {
-				problems = append(problems, sqltext.Problem{Offset: t.Start, Msg: fmt.Sprintf("Jinja {%% %s %%} outside any {%% if %%}", word)})
+				problems = append(problems, sqltext.Problem{Offset: int(t.Start), Msg: fmt.Sprintf("Jinja {%% %s %%} outside any {%% if %%}", word)})
 				bs.loose = append(bs.loose, t)
 				continue
 			}
@@ -98,7 +98,7 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 		case strings.HasPrefix(word, "end"):
 			open := strings.TrimPrefix(word, "end")
 			if len(stack) == 0 || stack[len(stack)-1].kind != open {
-				problems = append(problems, sqltext.Problem{Offset: t.Start, Msg: fmt.Sprintf("Jinja {%% %s %%} closes no {%% %s %%}", word, open)})
+				problems = append(problems, sqltext.Problem{Offset: int(t.Start), Msg: fmt.Sprintf("Jinja {%% %s %%} closes no {%% %s %%}", word, open)})
 				bs.loose = append(bs.loose, t)
 				continue
 			}
@@ -111,7 +111,7 @@ func parseBlocks(src string, toks []sqltext.Token) (*blockSet, bool, []sqltext.P
 		}
 	}
 	for _, b := range stack {
-		problems = append(problems, sqltext.Problem{Offset: b.tags[0].Start, Msg: fmt.Sprintf("Jinja {%% %s %%} is never closed with {%% end%s %%}", b.kind, b.kind)})
+		problems = append(problems, sqltext.Problem{Offset: int(b.tags[0].Start), Msg: fmt.Sprintf("Jinja {%% %s %%} is never closed with {%% end%s %%}", b.kind, b.kind)})
 		bs.loose = append(bs.loose, b.tags...)
 	}
 	return bs, hasIncremental, problems
@@ -128,7 +128,7 @@ func (bs *blockSet) settleCalls(tp *jinjaTemplate) {
 	var never []sqltext.Edit
 	for _, b := range bs.blocks {
 		if nonSQLBlocks[b.kind] {
-			never = append(never, sqltext.Edit{Start: b.tags[0].Start, End: b.tags[len(b.tags)-1].End})
+			never = append(never, sqltext.Edit{Start: int(b.tags[0].Start), End: int(b.tags[len(b.tags)-1].End)})
 		}
 	}
 	never = spanUnion(never)
@@ -137,15 +137,15 @@ func (bs *blockSet) settleCalls(tp *jinjaTemplate) {
 			continue
 		}
 		open, close := b.tags[0], b.tags[len(b.tags)-1]
-		from, to := open.Start, close.End
-		p := sort.Search(len(tp.pieces), func(i int) bool { return tp.pieces[i].End > open.Start })
+		from, to := int(open.Start), int(close.End)
+		p := sort.Search(len(tp.pieces), func(i int) bool { return tp.pieces[i].End > int(open.Start) })
 		if p < len(tp.pieces) {
 			from = min(from, tp.pieces[p].Start)
 		}
-		if p = sort.Search(len(tp.pieces), func(i int) bool { return tp.pieces[i].End >= close.End }); p < len(tp.pieces) {
+		if p = sort.Search(len(tp.pieces), func(i int) bool { return tp.pieces[i].End >= int(close.End) }); p < len(tp.pieces) {
 			to = max(to, tp.pieces[p].End)
 		}
-		for i := sort.Search(len(tp.code), func(i int) bool { return tp.code[i].Start >= from }); i < len(tp.code) && tp.code[i].End <= to; i++ {
+		for i := sort.Search(len(tp.code), func(i int) bool { return int(tp.code[i].Start) >= from }); i < len(tp.code) && int(tp.code[i].End) <= to; i++ {
 			t := tp.code[i]
 			if (t.Start >= open.Start && t.End <= close.End) || t.Kind == sqltext.JinjaTag ||
 				(t.Kind == sqltext.Punct && tp.src[t.Start] == ';') || isConfig(tp.src, t) || inSpans(never, t) {
@@ -166,8 +166,8 @@ func isConfig(src string, t sqltext.Token) bool {
 }
 
 func inSpans(spans []sqltext.Edit, t sqltext.Token) bool {
-	i := sort.Search(len(spans), func(i int) bool { return spans[i].End > t.Start })
-	return i < len(spans) && spans[i].Start <= t.Start
+	i := sort.Search(len(spans), func(i int) bool { return spans[i].End > int(t.Start) })
+	return i < len(spans) && spans[i].Start <= int(t.Start)
 }
 
 // spans returns the bodies of the blocks of a kind, sorted and disjoint.
@@ -175,7 +175,7 @@ func (bs *blockSet) spans(kind string) []sqltext.Edit {
 	var out []sqltext.Edit
 	for _, b := range bs.blocks {
 		if b.kind == kind {
-			out = append(out, sqltext.Edit{Start: b.tags[0].End, End: b.tags[len(b.tags)-1].Start})
+			out = append(out, sqltext.Edit{Start: int(b.tags[0].End), End: int(b.tags[len(b.tags)-1].Start)})
 		}
 	}
 	return spanUnion(out)
@@ -190,7 +190,7 @@ func (bs *blockSet) spans(kind string) []sqltext.Edit {
 func (bs *blockSet) edits(incremental bool) []sqltext.Edit {
 	var out []sqltext.Edit
 	for _, t := range bs.loose {
-		out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
+		out = append(out, sqltext.Edit{Start: int(t.Start), End: int(t.End), Text: " "})
 	}
 	for _, b := range bs.blocks {
 		first, last := b.tags[0], b.tags[len(b.tags)-1]
@@ -202,19 +202,19 @@ func (bs *blockSet) edits(incremental bool) []sqltext.Edit {
 			}
 			for i := 0; i+1 < len(b.tags); i++ {
 				if i == keep {
-					out = append(out, sqltext.Edit{Start: b.tags[i].Start, End: b.tags[i].End, Text: " "})
+					out = append(out, sqltext.Edit{Start: int(b.tags[i].Start), End: int(b.tags[i].End), Text: " "})
 				} else {
-					out = append(out, sqltext.Edit{Start: b.tags[i].Start, End: b.tags[i+1].Start, Text: " "})
+					out = append(out, sqltext.Edit{Start: int(b.tags[i].Start), End: int(b.tags[i+1].Start), Text: " "})
 				}
 			}
-			out = append(out, sqltext.Edit{Start: last.Start, End: last.End, Text: " "})
+			out = append(out, sqltext.Edit{Start: int(last.Start), End: int(last.End), Text: " "})
 		case b.kind == "for" && len(b.tags) > 2:
-			out = append(out, sqltext.Edit{Start: first.Start, End: first.End, Text: " "}, sqltext.Edit{Start: b.tags[1].Start, End: last.End, Text: " "})
+			out = append(out, sqltext.Edit{Start: int(first.Start), End: int(first.End), Text: " "}, sqltext.Edit{Start: int(b.tags[1].Start), End: int(last.End), Text: " "})
 		case nonSQLBlocks[b.kind] || b.dropBody:
-			out = append(out, sqltext.Edit{Start: first.Start, End: last.End, Text: " "})
+			out = append(out, sqltext.Edit{Start: int(first.Start), End: int(last.End), Text: " "})
 		default:
 			for _, t := range b.tags {
-				out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
+				out = append(out, sqltext.Edit{Start: int(t.Start), End: int(t.End), Text: " "})
 			}
 		}
 	}

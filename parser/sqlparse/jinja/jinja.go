@@ -281,21 +281,21 @@ func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.E
 		end := -1
 		switch {
 		case t.Kind == sqltext.JinjaExpr || t.Kind == sqltext.JinjaTag:
-			end = jinjaEnd(src, t.Start)
+			end = jinjaEnd(src, int(t.Start))
 		case t.Kind == sqltext.String && src[t.Start] == '\'' && strings.Contains(t.Text(src), "{"):
-			end = stringEnd(src, t.Start)
+			end = stringEnd(src, int(t.Start))
 		}
 		j := i
-		for end > t.End && j+1 < len(code) && code[j+1].End <= end {
+		for end > int(t.End) && j+1 < len(code) && int(code[j+1].End) <= end {
 			j++
 		}
-		if end < t.End || code[j].End != end || end == t.End && t.Kind != sqltext.String {
+		if end < int(t.End) || int(code[j].End) != end || end == int(t.End) && t.Kind != sqltext.String {
 			out = append(out, t)
 			continue
 		}
-		out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: end})
+		out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: int32(end)})
 		if t.Kind == sqltext.String {
-			edits = append(edits, sqltext.Edit{Start: t.Start, End: end, Text: requote(src[t.Start:end])})
+			edits = append(edits, sqltext.Edit{Start: int(t.Start), End: end, Text: requote(src[t.Start:end])})
 		}
 		i = j
 	}
@@ -392,15 +392,15 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 	snapshots := bs.spans("snapshot")
 	h := 0
 	for _, t := range tp.code {
-		for h < len(hidden) && hidden[h].End <= t.Start {
+		for h < len(hidden) && hidden[h].End <= int(t.Start) {
 			h++
 		}
-		if h < len(hidden) && hidden[h].Start <= t.Start {
+		if h < len(hidden) && hidden[h].Start <= int(t.Start) {
 			continue
 		}
 		if isConfig(tp.src, t) {
-			model = readConfig(model, jinjaInner(t.Text(tp.src)), t.Start, inSpans(snapshots, t))
-			out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: " "})
+			model = readConfig(model, jinjaInner(t.Text(tp.src)), int(t.Start), inSpans(snapshots, t))
+			out = append(out, sqltext.Edit{Start: int(t.Start), End: int(t.End), Text: " "})
 			continue
 		}
 		vis = append(vis, t)
@@ -412,7 +412,7 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 			continue
 		}
 		inner := jinjaInner(t.Text(tp.src))
-		out = append(out, sqltext.Edit{Start: t.Start, End: t.End, Text: r.shape(k)})
+		out = append(out, sqltext.Edit{Start: int(t.Start), End: int(t.End), Text: r.shape(k)})
 		if name, _ := macroOf(inner); TestsIncremental(tp.opts.Macros, name) {
 			tp.incrementalMacro = name
 		}
@@ -430,13 +430,13 @@ func (tp *jinjaTemplate) droppedNotes(hidden []sqltext.Edit) []sqltext.Edit {
 		for c < len(tp.code) && tp.code[c].End <= n.Start {
 			c++
 		}
-		for h < len(hidden) && hidden[h].End <= n.Start {
+		for h < len(hidden) && hidden[h].End <= int(n.Start) {
 			h++
 		}
 		inCode := c < len(tp.code) && tp.code[c].Start <= n.Start
-		inHidden := h < len(hidden) && hidden[h].Start <= n.Start
+		inHidden := h < len(hidden) && hidden[h].Start <= int(n.Start)
 		if !inCode && !inHidden {
-			out = append(out, sqltext.Edit{Start: n.Start, End: n.End, Text: " "})
+			out = append(out, sqltext.Edit{Start: int(n.Start), End: int(n.End), Text: " "})
 		}
 	}
 	return out

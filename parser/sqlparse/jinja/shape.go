@@ -29,7 +29,7 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 	r.match = r.Brackets()
 	p := 0
 	for k, t := range vis {
-		for p < len(tp.pieces) && tp.pieces[p].End <= t.Start {
+		for p < len(tp.pieces) && tp.pieces[p].End <= int(t.Start) {
 			p++
 		}
 		r.piece[k] = p
@@ -174,8 +174,8 @@ func (r *jinjaReading) shape(k int) string {
 	t := r.Code[k]
 	src := r.tp.src
 	inner := jinjaInner(t.Text(src))
-	glued := sqltext.WordBefore(src, t.Start) && !keywordEndsAt(src, t.Start) ||
-		t.End < len(src) && sqltext.IsWordPart(src[t.End]) && !keywordStartsAt(src, t.End)
+	glued := sqltext.WordBefore(src, int(t.Start)) && !keywordEndsAt(src, int(t.Start)) ||
+		int(t.End) < len(src) && sqltext.IsWordPart(src[t.End]) && !keywordStartsAt(src, int(t.End))
 	if name, ok := r.tp.name(inner); ok {
 		switch {
 		case !glued:
@@ -253,7 +253,7 @@ func (r *jinjaReading) shape(k int) string {
 		switch {
 		case next < 0 || r.Punct(next, ')'):
 			if prev < 0 && next < 0 && query == "SELECT 1" {
-				r.tp.opaque(t.Start, name)
+				r.tp.opaque(int(t.Start), name)
 			}
 			return pad(query)
 		case r.Punct(next, ','):

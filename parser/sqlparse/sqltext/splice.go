@@ -32,13 +32,7 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 		shift    int
 	}
 	runs := make([]run, 0, len(m.segments))
-	replacedBytes := 0
-	for _, s := range m.segments {
-		if !s.copied {
-			replacedBytes += s.length
-		}
-	}
-	lexed := make([]Token, 0, replacedBytes/3+8) // as lex sizes its tokens
+	var lexed []Token
 	for si, s := range m.segments {
 		if si > 0 && !separated(text, s.out) {
 			return nil, false
@@ -56,8 +50,8 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 			continue
 		}
 		end := s.orig + s.length
-		i := sort.Search(len(toks), func(k int) bool { return toks[k].Start >= s.orig })
-		j := sort.Search(len(toks), func(k int) bool { return toks[k].Start >= end })
+		i := sort.Search(len(toks), func(k int) bool { return int(toks[k].Start) >= s.orig })
+		j := sort.Search(len(toks), func(k int) bool { return int(toks[k].Start) >= end })
 		if !tiles(toks[i:j], s.orig, end) {
 			return nil, false
 		}
@@ -81,7 +75,7 @@ func SplicedCode(src string, toks []Token, text string, m *OffsetMap) (code []To
 	for _, r := range runs {
 		for _, t := range tokensOf(r) {
 			if t.IsCode() {
-				code = append(code, Token{Kind: t.Kind, Start: t.Start + r.shift, End: t.End + r.shift})
+				code = append(code, Token{Kind: t.Kind, Start: int32(int(t.Start) + r.shift), End: int32(int(t.End) + r.shift)})
 			}
 		}
 	}
@@ -93,7 +87,7 @@ func tiles(toks []Token, start, end int) bool {
 	if start == end {
 		return len(toks) == 0
 	}
-	if len(toks) == 0 || toks[0].Start != start || toks[len(toks)-1].End != end {
+	if len(toks) == 0 || int(toks[0].Start) != start || int(toks[len(toks)-1].End) != end {
 		return false
 	}
 	for i := 1; i < len(toks); i++ {

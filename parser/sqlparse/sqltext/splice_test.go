@@ -15,7 +15,7 @@ func spliceCase(t *testing.T, src string, replacements []string) (spliced bool) 
 	i := 0
 	for _, tk := range toks {
 		if tk.Kind == JinjaExpr || tk.Kind == JinjaTag {
-			edits = append(edits, Edit{Start: tk.Start, End: tk.End, Text: replacements[i%len(replacements)]})
+			edits = append(edits, Edit{Start: int(tk.Start), End: int(tk.End), Text: replacements[i%len(replacements)]})
 			i++
 		}
 	}
@@ -71,7 +71,7 @@ func TestSplicedCodeRefuses(t *testing.T) {
 		var edits []Edit
 		for _, tk := range toks {
 			if tk.Kind == JinjaExpr {
-				edits = append(edits, Edit{Start: tk.Start, End: tk.End, Text: c.with})
+				edits = append(edits, Edit{Start: int(tk.Start), End: int(tk.End), Text: c.with})
 			}
 		}
 		text, m := Rewrite(c.src, 0, len(c.src), edits)
@@ -117,7 +117,7 @@ func TestCountStatementsCountsAsSplit(t *testing.T) {
 // holdsCode reports whether a piece holds code other than its ";".
 func holdsCode(src string, toks []Token, p Piece) bool {
 	for _, t := range toks {
-		if t.Start >= p.Start && t.End <= p.End && t.IsCode() && t.Text(src) != ";" {
+		if int(t.Start) >= p.Start && int(t.End) <= p.End && t.IsCode() && t.Text(src) != ";" {
 			return true
 		}
 	}

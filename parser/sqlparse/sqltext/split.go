@@ -20,12 +20,12 @@ func Split(src string, toks []Token) []Piece {
 		case c == ')' || c == ']':
 			depth = max(depth-1, 0)
 		case c == ';' && depth == 0:
-			out = append(out, Piece{start, t.End})
-			start = t.End
+			out = append(out, Piece{start, int(t.End)})
+			start = int(t.End)
 		}
 	}
-	if len(toks) > 0 && start < toks[len(toks)-1].End {
-		out = append(out, Piece{start, toks[len(toks)-1].End})
+	if len(toks) > 0 && start < int(toks[len(toks)-1].End) {
+		out = append(out, Piece{start, int(toks[len(toks)-1].End)})
 	}
 	return out
 }

@@ -51,10 +51,10 @@ func TestLex(t *testing.T) {
 		// Tokens cover the source without gaps.
 		end := 0
 		for _, tk := range toks {
-			if tk.Start != end {
-				t.Errorf("Lex(%q): gap before offset %d", c.src, tk.Start)
+			if int(tk.Start) != end {
+				t.Errorf("Lex(%q): gap before offset %d", c.src, int(tk.Start))
 			}
-			end = tk.End
+			end = int(tk.End)
 		}
 		if end != len(c.src) {
 			t.Errorf("Lex(%q): tokens end at %d of %d", c.src, end, len(c.src))
@@ -204,7 +204,7 @@ func TestCursor(t *testing.T) {
 	ge := strings.Index(src, ">=")
 	var geIndex int
 	for i, tk := range Code(toks) {
-		if tk.Start == ge {
+		if int(tk.Start) == ge {
 			geIndex = i
 		}
 	}
