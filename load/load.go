@@ -5,6 +5,7 @@ package load
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"go/token"
 	"io"
@@ -258,10 +259,18 @@ func (w walker) excluded(abs string) bool {
 // dir that is one, "yaml" for another YAML file, which is not linted, and
 // "python query" for a bigquery-etl table's query.py, which is not read.
 func (w walker) walk(dir string, visit func(kind, path string)) error {
-	return filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+	// A YAML file is a plan when its text says so, and a dbt or bqetl
+	// repository holds thousands: they are read in parallel once the walk
+	// has listed them, and visited in the walk's order.
+	type entry struct {
+		kind, path string
+		readYAML   bool
+	}
+	var entries []entry
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
 		if err != nil {
 			if p != dir && !w.excluded(p) {
-				visit("unreadable", p)
+				entries = append(entries, entry{kind: "unreadable", path: p})
 			}
 			if e != nil && e.IsDir() {
 				return fs.SkipDir
@@ -277,17 +286,45 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		if w.excluded(p) {
 			return nil
 		}
-		if kind := classify(p, false, w.format); kind != "" {
-			visit(kind, p)
-		} else if isYAML(p) && !strings.EqualFold(e.Name(), ".bflint.yaml") {
-			visit("yaml", p)
-		} else if e.Name() == "query.py" {
+		name := strings.ToLower(e.Name())
+		if isYAML(p) && name != ".bflint.yaml" && !strings.HasSuffix(name, ".backfill.yaml") && !strings.HasSuffix(name, ".backfill.yml") && name != bqetl.FileName {
+			entries = append(entries, entry{path: p, readYAML: true})
+			return nil
+		}
+		switch kind := classify(p, false, w.format); {
+		case kind != "":
+			entries = append(entries, entry{kind: kind, path: p})
+		case isYAML(p) && name != ".bflint.yaml":
+			entries = append(entries, entry{kind: "yaml", path: p})
+		case e.Name() == "query.py":
 			if _, inTree := bqetl.Root(filepath.Dir(p)); inTree {
-				visit("python query", p)
+				entries = append(entries, entry{kind: "python query", path: p})
 			}
 		}
 		return nil
 	})
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				entries[i].kind = cmp.Or(classify(entries[i].path, false, w.format), "yaml")
+			}
+		}()
+	}
+	for i, e := range entries {
+		if e.readYAML {
+			next <- i
+		}
+	}
+	close(next)
+	wg.Wait()
+	for _, e := range entries {
+		visit(e.kind, e.path)
+	}
+	return err
 }
 
 // classify says whether a file is a plan, SQL or neither. A YAML file that
