@@ -231,15 +231,23 @@ func (d *dialect) trailingComma(i int) bool {
 	if i+1 >= len(d.Code) || d.Punct(i+1, ';') || d.Punct(i+1, ')') {
 		return true
 	}
-	return sqltext.EndsSelectList(d.Word(i+1)) && !(reservedColumns[d.Word(i+1)] && d.columnWord(i+1))
+	next := d.Keyword(i + 1) // every word EndsSelectList knows is a keyword
+	return sqltext.EndsSelectList(next) && !(reservedColumns[next] && d.columnWord(i+1))
 }
 
 func (d *dialect) keyword(i int) {
-	if reservedColumns[d.Word(i)] && d.columnWord(i) {
+	// Every word this reads is in the keyword table
+	// (TestKeywordCasesAreKeywords): the names, most of a file's words,
+	// end here.
+	w := d.Keyword(i)
+	if w == "" {
+		return
+	}
+	if reservedColumns[w] && d.columnWord(i) {
 		d.replaceTok(i, sqltext.QuoteIdent(strings.ToLower(d.Code[i].Text(d.Src))))
 		return
 	}
-	switch d.Word(i) {
+	switch w {
 	case "CREATE":
 		d.create(i)
 	case "SELECT":

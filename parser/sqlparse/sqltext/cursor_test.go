@@ -38,3 +38,19 @@ func TestQuotedErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestSelectListEndsAreKeywords: a scan may ask Keyword before
+// EndsSelectList.
+func TestSelectListEndsAreKeywords(t *testing.T) {
+	for w := range selectListEnds {
+		if !IsKeyword(w) {
+			t.Errorf("%s ends a select list but is missing from the keyword table", w)
+		}
+	}
+	c := NewCursor("select ſelect from", []Token{{Word, 0, 6}, {Word, 7, 14}, {Word, 15, 19}})
+	for i := range 3 {
+		if got, want := c.Keyword(i), c.Word(i); got != want {
+			t.Errorf("Keyword(%d) = %q, Word = %q", i, got, want)
+		}
+	}
+}
