@@ -18,6 +18,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/internal/parallel"
 	"github.com/bflint/bflint/lineage"
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/config"
@@ -303,24 +304,16 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		}
 		return nil
 	})
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				entries[i].kind = cmp.Or(classify(entries[i].path, false, w.format), "yaml")
-			}
-		}()
-	}
+	var yaml []int
 	for i, e := range entries {
 		if e.readYAML {
-			next <- i
+			yaml = append(yaml, i)
 		}
 	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(yaml), func(k int) {
+		e := &entries[yaml[k]]
+		e.kind = cmp.Or(classify(e.path, false, w.format), "yaml")
+	})
 	for _, e := range entries {
 		visit(e.kind, e.path)
 	}
@@ -429,7 +422,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 		projects: map[string]*dbtproject.Project{}, projectDirs: map[string]string{}, projectManifests: map[string]string{}, projectGraphs: map[projectKey]*rules.DBT{},
 		trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
-	l.contents = readAll(d.SQL, cap(l.workers))
+	l.contents = readAll(d.SQL)
 	go sqlparse.Prepare()
 	// SQL files parse in the background while the walk goes on; what
 	// reads a parse (directives, the plan's copies) waits for them all.
@@ -656,25 +649,10 @@ type readResult struct {
 	err     error
 }
 
-// readAll reads the files at paths with the given number of readers.
-func readAll(paths []string, readers int) map[string]readResult {
+// readAll reads the files at paths in parallel.
+func readAll(paths []string) map[string]readResult {
 	results := make([]readResult, len(paths))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range readers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				results[i].content, results[i].err = readFile(paths[i])
-			}
-		}()
-	}
-	for i := range paths {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(paths), func(i int) { results[i].content, results[i].err = readFile(paths[i]) })
 	out := make(map[string]readResult, len(paths))
 	for i, p := range paths {
 		out[p] = results[i]

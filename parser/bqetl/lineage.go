@@ -3,16 +3,15 @@ package bqetl
 import (
 	"crypto/sha256"
 	"fmt"
-	"github.com/bflint/bflint/parser/source"
 	"go/token"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
 
+	"github.com/bflint/bflint/internal/parallel"
 	"github.com/bflint/bflint/parser/manifest"
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
 )
 
@@ -113,24 +112,11 @@ func assemble(root string, objects []Object, references bool) *manifest.Manifest
 	materialized := make([]string, len(objects))
 	strategy := make([]string, len(objects))
 	union := make([]bool, len(objects))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range runtime.GOMAXPROCS(0) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				meta, _ := source.ReadRegular(filepath.Join(objects[i].Dir, MetadataName), source.MaxFileSize)
-				parents[i], from[i], union[i] = readObject(objects[i], meta, references)
-				materialized[i], strategy[i] = materialization(objects[i], meta)
-			}
-		}()
-	}
-	for i := range objects {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	parallel.For(len(objects), func(i int) {
+		meta, _ := source.ReadRegular(filepath.Join(objects[i].Dir, MetadataName), source.MaxFileSize)
+		parents[i], from[i], union[i] = readObject(objects[i], meta, references)
+		materialized[i], strategy[i] = materialization(objects[i], meta)
+	})
 
 	defined := make(map[string]bool, len(objects))
 	// Names read from SQL and references are folded to lower case; a

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/bflint/bflint/internal/parallel"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlname"
@@ -64,7 +65,7 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 	}
 	add(ps.models, manifest.Model, []string{".sql", ".py"})
 	add(ps.snapshots, manifest.Snapshot, []string{".sql"})
-	inParallel(len(files), func(i int) { files[i].scan(r.p.opts.ReadSQL, r.p.Macros, r.p.Vars) })
+	parallel.For(len(files), func(i int) { files[i].scan(r.p.opts.ReadSQL, r.p.Macros, r.p.Vars) })
 	return files
 }
 
@@ -72,7 +73,7 @@ func (r *reader) readSQL(ps paths) []*sqlFile {
 // files define, in parallel, and queues them for link.
 func (r *reader) readRelations(files []*sqlFile) {
 	opts := jinja.Options{Macros: r.p.Macros, Vars: r.p.Vars}
-	inParallel(len(files), func(i int) {
+	parallel.For(len(files), func(i int) {
 		if f := files[i]; len(f.placed) > 0 {
 			f.readRelations(opts, r.p.opts.ReadSQL)
 		}

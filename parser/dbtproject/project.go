@@ -17,11 +17,11 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/internal/parallel"
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
@@ -140,27 +140,6 @@ func (mf *MacroFiles) read(path string) macroFile {
 		mf.mu.Unlock()
 	}
 	return f
-}
-
-// inParallel calls fn for 0..n-1 on as many goroutines as there are
-// processors, and returns once every call has.
-func inParallel(n int, fn func(i int)) {
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range min(runtime.GOMAXPROCS(0), n) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				fn(i)
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
 }
 
 // Open reads what reading any model of the project needs: dbt_project.yml
@@ -442,7 +421,7 @@ func (r *reader) readMacros(dirs []string) {
 		r.p.walk(dir, []string{".sql", ".jinja"}, func(path string) { paths = append(paths, path) })
 	}
 	files := make([]macroFile, len(paths))
-	inParallel(len(paths), func(i int) { files[i] = r.p.opts.MacroFiles.read(paths[i]) })
+	parallel.For(len(paths), func(i int) { files[i] = r.p.opts.MacroFiles.read(paths[i]) })
 	for i, f := range files {
 		if f.err != nil {
 			r.problem(paths[i], 0, "cannot be read: %v", f.err)

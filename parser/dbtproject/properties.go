@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/internal/parallel"
 	"github.com/bflint/bflint/parser/source"
 	"go.yaml.in/yaml/v3"
 )
@@ -155,7 +156,7 @@ func (r *reader) readProperties(dirs []string) *properties {
 	}
 	read := make([]*properties, len(files))
 	problems := make([]*Problem, len(files))
-	inParallel(len(files), func(i int) { read[i], problems[i] = propertiesOf(files[i], relevant) })
+	parallel.For(len(files), func(i int) { read[i], problems[i] = propertiesOf(files[i], relevant) })
 	props := &properties{config: map[string]config{}}
 	for i, fp := range read {
 		if problems[i] != nil {
