@@ -376,12 +376,29 @@ func hasBflintKey(yaml []byte) bool {
 // readHead reads at most n bytes from the start of the file, allocating
 // for what the file holds rather than for n: most YAML files are small.
 func readHead(path string, n int64) ([]byte, error) {
-	f, _, err := source.OpenRegular(path, 0)
+	f, info, err := source.OpenRegular(path, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, n))
+	// Sized from the file, so that it is read in one call and a second
+	// that meets its end: io.ReadAll starts at 512 bytes and reads again
+	// each time it grows.
+	buf := make([]byte, 0, min(info.Size(), n)+1)
+	r := io.LimitReader(f, n)
+	for {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, len(buf))
+		}
+		k, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+k]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
 }
 
 // Options say where a run's files come from.
