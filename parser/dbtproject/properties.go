@@ -43,11 +43,13 @@ type yamlSnapshot struct {
 }
 
 // lineageYAML are the keys that make a properties file worth parsing for
-// the lineage: most describe columns and tests, which bflint does not
-// need, and a project may declare every table of its warehouse as a
-// source. For the nodes' config alone, a file is worth parsing when it
-// configures an entry (nodeConfig).
-var lineageYAML = [][]byte{[]byte("config:"), []byte("snapshots:"), []byte("sources:"), []byte("exposures:")}
+// the lineage beside the nodes' config: most files describe columns and
+// tests, which bflint does not need, and a project may declare every table
+// of its warehouse as a source. For the config, the lineage and the nodes
+// alone both parse a file that configures an entry (nodeConfig), so that
+// the two readings give a model the same config; a test's config: (most
+// of a project's) makes no file worth parsing.
+var lineageYAML = [][]byte{[]byte("sources:"), []byte("exposures:")}
 
 // nodeConfig reports whether a properties file may configure a model,
 // snapshot or seed as bflint reads it: a snapshots: section, or a config:
@@ -151,7 +153,7 @@ func (r *reader) readProperties(dirs []string) *properties {
 					return true
 				}
 			}
-			return false
+			return nodeConfig(b)
 		}
 	}
 	read := make([]*properties, len(files))
