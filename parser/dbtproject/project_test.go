@@ -220,6 +220,10 @@ func TestNodeConfigPrefilter(t *testing.T) {
 		{"models:\n  - name: x\n    data_tests:\n      - unique_combination:\n          config:\n            severity: warn\n", false},
 		{"snapshots:\n  - name: s\n", true},
 		{"sources:\n  - name: raw\n    tables: [{name: t}]\n", false},
+		{"config:\n  materialized: table\n", false},
+		{"models:\r\n  - name: x\r\n    config:\r\n      materialized: table\r\n", true},
+		{"models:\n  - name: x\n    columns:\n      - name: c\n        data_tests: [{unique: {config: {severity: warn}}}]\n  - name: y\n    config: {alias: z}", true},
+		{"models:\n  - name: x\n    my_config: {materialized: table}\n", false},
 	}
 	for _, c := range cases {
 		if got := nodeConfig([]byte(c.yaml)); got != c.want {

@@ -60,26 +60,47 @@ func nodeConfig(b []byte) bool {
 	if bytes.Contains(b, []byte("snapshots:")) {
 		return true
 	}
-	lines := bytes.Split(b, []byte("\n"))
-	for i, line := range lines {
+	// Only the lines holding config: are looked at, with the lines above
+	// and below them that decide: most of a file is never split.
+	for from := 0; ; {
+		at := bytes.Index(b[from:], []byte("config:"))
+		if at < 0 {
+			return false
+		}
+		at += from
+		from = at + len("config:")
+		start := lineStart(b, at)
+		line := lineAt(b, start)
 		key := bytes.TrimLeft(line, " ")
 		if !bytes.HasPrefix(key, []byte("config:")) && !bytes.HasPrefix(key, []byte("- config:")) {
 			continue
 		}
 		indent := len(line) - len(key)
-		if entryConfig(lines, i, indent) && setsConfigKey(lines, i, indent) {
+		if entryConfig(b, start, indent) && setsConfigKey(b, start, indent) {
 			return true
 		}
 	}
-	return false
 }
 
-// entryConfig reports whether the config: on line i belongs to a
-// "- name:" entry.
-func entryConfig(lines [][]byte, i, indent int) bool {
-	for j := i - 1; j >= 0; j-- {
-		parent := bytes.TrimLeft(lines[j], " ")
-		if len(bytes.TrimSpace(parent)) == 0 || parent[0] == '#' || len(lines[j])-len(parent) >= indent {
+// lineStart is where the line holding offset at starts.
+func lineStart(b []byte, at int) int { return bytes.LastIndexByte(b[:at], '\n') + 1 }
+
+// lineAt is the line starting at start, without its line break.
+func lineAt(b []byte, start int) []byte {
+	if end := bytes.IndexByte(b[start:], '\n'); end >= 0 {
+		return b[start : start+end]
+	}
+	return b[start:]
+}
+
+// entryConfig reports whether the config: on the line starting at start
+// belongs to a "- name:" entry.
+func entryConfig(b []byte, start, indent int) bool {
+	for start > 0 {
+		start = lineStart(b, start-1)
+		line := lineAt(b, start)
+		parent := bytes.TrimLeft(line, " ")
+		if len(bytes.TrimSpace(parent)) == 0 || parent[0] == '#' || len(line)-len(parent) >= indent {
 			continue
 		}
 		return bytes.HasPrefix(parent, []byte("- name:"))
@@ -87,18 +108,21 @@ func entryConfig(lines [][]byte, i, indent int) bool {
 	return false
 }
 
-// setsConfigKey reports whether the config: block on line i (inline, or
-// the lines indented below it) sets a key bflint reads.
-func setsConfigKey(lines [][]byte, i, indent int) bool {
-	if mentionsConfigKey(lines[i]) {
+// setsConfigKey reports whether the config: block on the line starting at
+// start (inline, or the lines indented below it) sets a key bflint reads.
+func setsConfigKey(b []byte, start, indent int) bool {
+	line := lineAt(b, start)
+	if mentionsConfigKey(line) {
 		return true
 	}
-	for j := i + 1; j < len(lines); j++ {
-		text := bytes.TrimLeft(lines[j], " ")
+	for next := start + len(line) + 1; next < len(b); {
+		line = lineAt(b, next)
+		next += len(line) + 1
+		text := bytes.TrimLeft(line, " ")
 		if len(bytes.TrimSpace(text)) == 0 || text[0] == '#' {
 			continue
 		}
-		if len(lines[j])-len(text) <= indent {
+		if len(line)-len(text) <= indent {
 			return false
 		}
 		if mentionsConfigKey(text) {
