@@ -15,7 +15,12 @@ func (d *dialect) replace(start, end int, text string) {
 
 // replaceTok replaces code token i.
 func (d *dialect) replaceTok(i int, text string) {
-	d.replace(int(d.Code[i].Start), int(d.Code[i].End), text)
+	d.replaceToks(i, i, text)
+}
+
+// replaceToks replaces code tokens i to j, and what lies between them.
+func (d *dialect) replaceToks(i, j int, text string) {
+	d.replace(int(d.Code[i].Start), int(d.Code[j].End), text)
 }
 
 // drop removes code tokens i to j, and what lies between them. A space
@@ -25,7 +30,7 @@ func (d *dialect) drop(i, j int) {
 	if i > 0 && j+1 < len(d.Code) && d.touch(i-1, i) && d.touch(j, j+1) {
 		text = " "
 	}
-	d.replace(int(d.Code[i].Start), int(d.Code[j].End), text)
+	d.replaceToks(i, j, text)
 }
 
 func (d *dialect) mark(i int, f Flags) {

@@ -120,14 +120,14 @@ func (d *dialect) at(i int) {
 	t := d.Code[i]
 	switch t.Kind {
 	case sqltext.Backtick:
-		d.replace(int(t.Start), int(t.End), backtickToQuoted(t.Text(d.Src)))
+		d.replaceTok(i, backtickToQuoted(t.Text(d.Src)))
 	case sqltext.String:
 		d.stringLiteral(i)
 	case sqltext.Number:
 		// A hexadecimal literal of any length (a Trino varbinary such as an
 		// address, 0x when empty) is PostgreSQL's hexadecimal bit string.
 		if text := t.Text(d.Src); len(text) >= 2 && text[1]|0x20 == 'x' {
-			d.replace(int(t.Start), int(t.End), "X'"+text[2:]+"'")
+			d.replaceTok(i, "X'"+text[2:]+"'")
 		}
 	case sqltext.QuotedIdent:
 		d.escapedIdent(i)
@@ -148,14 +148,14 @@ func (d *dialect) at(i int) {
 			// A BigQuery query parameter keeps its name, as an
 			// identifier: read as PostgreSQL's prefix operator @ it would
 			// fail before a reserved word (@end).
-			d.replace(int(t.Start), int(t.End), sqltext.QuoteIdent(text))
+			d.replaceTok(i, sqltext.QuoteIdent(text))
 		case text[0] == ':' && !d.path(i) && !d.sliceBound(i):
 			// A bind variable keeps its name, as an identifier, so rules
 			// never mistake it for a literal.
-			d.replace(int(t.Start), int(t.End), sqltext.QuoteIdent(text))
+			d.replaceTok(i, sqltext.QuoteIdent(text))
 		case text[0] == '$' && d.Punct(i-1, '.') && d.touch(i-1, i):
 			// A stage file's column by position, qualified: t.$1.
-			d.replace(int(t.Start), int(t.End), sqltext.QuoteIdent(text))
+			d.replaceTok(i, sqltext.QuoteIdent(text))
 		}
 	case sqltext.Operator:
 		switch t.Text(d.Src) {
@@ -196,7 +196,7 @@ func (d *dialect) dashedProject(i int) bool {
 	if j == i || !d.Punct(j+1, '.') || !d.touch(j, j+1) {
 		return false
 	}
-	d.replace(int(d.Code[i].Start), int(d.Code[j].End), sqltext.QuoteIdent(d.Src[d.Code[i].Start:d.Code[j].End]))
+	d.replaceToks(i, j, sqltext.QuoteIdent(d.Src[d.Code[i].Start:d.Code[j].End]))
 	return true
 }
 
@@ -269,9 +269,9 @@ func (d *dialect) keyword(i int) {
 		// BigQuery's membership test in an array.
 		if d.Word(i+1) == "UNNEST" && d.Punct(i+2, '(') {
 			if d.Word(i-1) == "NOT" {
-				d.replace(int(d.Code[i-1].Start), int(d.Code[i+1].End), "<> ALL")
+				d.replaceToks(i-1, i+1, "<> ALL")
 			} else {
-				d.replace(int(d.Code[i].Start), int(d.Code[i+1].End), "= ANY")
+				d.replaceToks(i, i+1, "= ANY")
 			}
 		}
 	case "WITH":
@@ -459,7 +459,7 @@ func (d *dialect) keyword(i int) {
 	case "RLIKE", "REGEXP":
 		if i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String {
 			if d.Word(i-1) == "NOT" {
-				d.replace(int(d.Code[i-1].Start), int(d.Code[i].End), "!~")
+				d.replaceToks(i-1, i, "!~")
 			} else {
 				d.replaceTok(i, "~")
 			}

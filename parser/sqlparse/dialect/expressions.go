@@ -60,7 +60,7 @@ func (d *dialect) interval(i int) {
 		j = k + 2
 	}
 	if len(parts) > 0 {
-		d.replace(int(d.Code[i+1].Start), int(d.Code[j-1].End), "'"+strings.Join(parts, " ")+"'")
+		d.replaceToks(i+1, j-1, "'"+strings.Join(parts, " ")+"'")
 		return
 	}
 	// A count that is no literal (INTERVAL @days DAY, INTERVAL n DAY)
@@ -245,7 +245,7 @@ func (d *dialect) closeAngle(i, k, c int, nested bool) {
 	case nested:
 		d.replace(int(d.Code[i].Start), c+1, strings.ToLower(d.Word(i+2))+"[]")
 	default:
-		d.replace(int(d.Code[i].Start), int(d.Code[i+1].End), "")
+		d.replaceToks(i, i+1, "")
 		d.replace(c, c+1, "[]")
 	}
 }
@@ -260,7 +260,7 @@ func (d *dialect) stage(j int) {
 	for k+1 < len(d.Code) && d.touch(k, k+1) && !(d.Kind(k+1) == sqltext.Punct && strings.IndexByte("(),;", d.Src[d.Code[k+1].Start]) >= 0) {
 		k++
 	}
-	d.replace(int(d.Code[j].Start), int(d.Code[k].End), sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
+	d.replaceToks(j, k, sqltext.QuoteIdent(d.Src[d.Code[j].Start:d.Code[k].End]))
 	if d.Punct(k+1, '(') && (d.Op(k+3) == "=>") {
 		if c := d.closing(k + 1); c > 0 {
 			d.drop(k+1, c)
@@ -381,11 +381,11 @@ func (d *dialect) stringLiteral(i int) {
 	}
 	switch {
 	case sqltext.TripleQuoted(body, 0) && len(body) >= 6:
-		d.replace(int(t.Start), int(t.End), quoteString(body[3:len(body)-3]))
+		d.replaceTok(i, quoteString(body[3:len(body)-3]))
 	case body[0] == '"' && raw:
-		d.replace(int(t.Start), int(t.End), quoteString(body[1:len(body)-1]))
+		d.replaceTok(i, quoteString(body[1:len(body)-1]))
 	case body[0] == '"':
-		d.replace(int(t.Start), int(t.End), escapedString(body))
+		d.replaceTok(i, escapedString(body))
 	case raw:
 		d.replace(int(t.Start), int(t.Start)+n, "")
 	case prefix == "" && unescapedEnd(body) < len(body):
@@ -402,11 +402,11 @@ func (d *dialect) escapedIdent(i int) {
 	if s == `""` {
 		// No dialect has an empty identifier: in BigQuery "" is the
 		// empty string.
-		d.replace(int(t.Start), int(t.End), "''")
+		d.replaceTok(i, "''")
 		return
 	}
 	if unescapedEnd(s) < len(s) || escapesQuote(s) {
-		d.replace(int(t.Start), int(t.End), escapedString(s))
+		d.replaceTok(i, escapedString(s))
 	}
 }
 

@@ -239,11 +239,11 @@ func (d *dialect) pivot(i int) {
 		d.drop(c+1, aliasEnd-1)
 	}
 	if unpivot {
-		d.replace(int(d.Code[i].Start), int(d.Code[o].End), head+"NULL AS ")
+		d.replaceToks(i, o, head+"NULL AS ")
 		d.replaceTok(f, ", NULL AS")
 		d.replaceTok(in, ",")
 	} else {
-		d.replace(int(d.Code[i].Start), int(d.Code[o].End), head)
+		d.replaceToks(i, o, head)
 		d.replaceTok(f, ",")
 	}
 	d.inListAliases(in+1, list)

@@ -203,10 +203,10 @@ func (d *dialect) declare(i int) {
 	}
 	value := func(k int) bool { return d.Word(k) == "DEFAULT" || (d.Op(k) == "=") }
 	if def := d.scanTo(i+1, "declare", value); def < end-1 && value(def) {
-		d.replace(int(d.Code[i].Start), int(d.Code[def].End), "SELECT ")
+		d.replaceToks(i, def, "SELECT ")
 		return
 	}
-	d.replace(int(d.Code[i].Start), int(d.Code[end-1].End), "SELECT NULL")
+	d.replaceToks(i, end-1, "SELECT NULL")
 }
 
 // set rewrites the assignment of a script variable (BigQuery's SET x =
@@ -241,7 +241,7 @@ func (d *dialect) set(i int) {
 		}
 	}
 	if !simple {
-		d.replace(int(d.Code[i].Start), int(d.Code[eq].End), "SELECT")
+		d.replaceToks(i, eq, "SELECT")
 	}
 }
 
@@ -453,12 +453,12 @@ func (d *dialect) withOffset(i int) {
 		}
 		// From the bracket on, so that the rewrite of a back-quoted alias,
 		// which would start where this one does, cannot take its place.
-		d.replace(int(d.Code[aliasStart-1].Start), int(d.Code[alias].End), ") WITH ORDINALITY AS "+name+"("+cols+")")
+		d.replaceToks(aliasStart-1, alias, ") WITH ORDINALITY AS "+name+"("+cols+")")
 		d.drop(i, last)
 	case pos != "":
-		d.replace(int(d.Code[i].Start), int(d.Code[last].End), "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
+		d.replaceToks(i, last, "WITH ORDINALITY AS "+pos+"(unnest, "+pos+")")
 	default:
-		d.replace(int(d.Code[i].Start), int(d.Code[last].End), "WITH ORDINALITY")
+		d.replaceToks(i, last, "WITH ORDINALITY")
 	}
 }
 
@@ -521,8 +521,8 @@ func (d *dialect) lateralView(i int) {
 	if outer {
 		join, on = "LEFT JOIN LATERAL", " ON true"
 	}
-	d.replace(int(d.Code[i].Start), int(d.Code[j-1].End), join)
-	d.replace(int(d.Code[from].Start), int(d.Code[last].End), "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
+	d.replaceToks(i, j-1, join)
+	d.replaceToks(from, last, "AS "+name+"("+strings.Join(cols, ", ")+")"+on)
 }
 
 // tableFunction drops Snowflake's TABLE(...) around a table function in
@@ -565,7 +565,7 @@ func (d *dialect) function(i, kind int, orReplace bool) {
 		head = "CREATE OR REPLACE FUNCTION "
 	}
 	d.replace(int(d.Code[i].Start), int(d.Code[n].Start), head)
-	d.replace(int(d.Code[e].Start), int(d.Code[end-1].End), "() RETURNS void LANGUAGE sql AS ''")
+	d.replaceToks(e, end-1, "() RETURNS void LANGUAGE sql AS ''")
 }
 
 // cloneSchema rewrites Snowflake's CREATE [OR REPLACE] SCHEMA or DATABASE
@@ -587,7 +587,7 @@ func (d *dialect) cloneSchema(i, kind int, orReplace bool) {
 	if e > n+1 {
 		// PostgreSQL names a schema with one identifier; Snowflake
 		// qualifies it with its database.
-		d.replace(int(d.Code[n].Start), int(d.Code[e-1].End), sqltext.QuoteIdent(d.Src[d.Code[n].Start:d.Code[e-1].End]))
+		d.replaceToks(n, e-1, sqltext.QuoteIdent(d.Src[d.Code[n].Start:d.Code[e-1].End]))
 	}
 	d.drop(e, end-1)
 }

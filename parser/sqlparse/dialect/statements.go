@@ -82,7 +82,7 @@ func (d *dialect) relationTail(j, end int) {
 		if srcEnd == src {
 			return
 		}
-		d.replace(int(d.Code[j].Start), int(d.Code[k].End), "AS TABLE")
+		d.replaceToks(j, k, "AS TABLE")
 		if srcEnd < end {
 			d.drop(srcEnd, end-1)
 		}
@@ -314,7 +314,7 @@ func (d *dialect) mergeWhen(k int) {
 	case "SOURCE":
 		// Target rows the source lacks become matched rows: the action
 		// and its condition keep their place and positions.
-		d.replace(int(d.Code[k+1].Start), int(d.Code[k+4].End), "MATCHED")
+		d.replaceToks(k+1, k+4, "MATCHED")
 		d.mark(d.merge, MergeBySource)
 	}
 }
@@ -360,7 +360,7 @@ func (d *dialect) copyInto(i int) {
 		if srcEnd <= from+1 {
 			return
 		}
-		d.replace(int(d.Code[i].Start), int(d.Code[from].End), "COPY")
+		d.replaceToks(i, from, "COPY")
 		d.replace(int(d.Code[srcEnd-1].End), tail, " TO STDOUT")
 		return
 	}
@@ -374,7 +374,7 @@ func (d *dialect) copyInto(i int) {
 	if n <= i+2 || d.Word(n) != "FROM" {
 		return
 	}
-	d.replace(int(d.Code[i].Start), int(d.Code[i+1].End), "COPY")
+	d.replaceToks(i, i+1, "COPY")
 	d.replace(int(d.Code[n].Start), tail, "FROM STDIN")
 	d.mark(i, CopyInto)
 }
@@ -402,7 +402,7 @@ func (d *dialect) use(i int) {
 		return
 	}
 	name := d.Src[d.Code[j].Start:d.Code[end-1].End]
-	d.replace(int(d.Code[i].Start), int(d.Code[end-1].End), "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
+	d.replaceToks(i, end-1, "SET "+setting+" TO '"+strings.ReplaceAll(name, "'", "''")+"'")
 }
 
 // alter handles Snowflake's ALTER SESSION and ALTER TABLE ... SWAP WITH.
@@ -415,14 +415,14 @@ func (d *dialect) alter(i int) {
 		switch d.Word(i + 2) {
 		case "SET":
 			// One replacement from ALTER on keeps the statement's start there.
-			d.replace(int(d.Code[i].Start), int(d.Code[i+2].End), "SET")
+			d.replaceToks(i, i+2, "SET")
 			// PostgreSQL's SET takes one parameter: the first is kept.
 			end := d.stmtEnd(i)
 			if more := d.scanTo(i+3, "session", func(k int) bool { return d.Punct(k, ',') && (d.Op(k+2) == "=") }); more < end && d.Punct(more, ',') {
 				d.drop(more, end-1)
 			}
 		case "UNSET":
-			d.replace(int(d.Code[i].Start), int(d.Code[i+2].End), "RESET")
+			d.replaceToks(i, i+2, "RESET")
 		}
 	case "TABLE":
 		j := i + 2
@@ -434,7 +434,7 @@ func (d *dialect) alter(i int) {
 			// INHERIT is the ALTER TABLE form that names a second
 			// relation, so both keep their positions; the flag says the
 			// two tables trade contents.
-			d.replace(int(d.Code[n].Start), int(d.Code[n+1].End), "INHERIT")
+			d.replaceToks(n, n+1, "INHERIT")
 			d.mark(i, SwapWith)
 		}
 		if n > j && d.Word(n) == "ADD" && d.Word(n+1) == "COLUMNS" && d.Punct(n+2, '(') {
@@ -444,7 +444,7 @@ func (d *dialect) alter(i int) {
 			if c < 0 {
 				return
 			}
-			d.replace(int(d.Code[n+1].Start), int(d.Code[n+2].End), "COLUMN ")
+			d.replaceToks(n+1, n+2, "COLUMN ")
 			for k := n + 3; k < c; k++ {
 				switch {
 				case d.Punct(k, '(') || d.Punct(k, '['):
