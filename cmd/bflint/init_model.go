@@ -19,47 +19,69 @@ var configCall = regexp.MustCompile(`^config\s*\(`)
 // is_incremental() test only the branch a first build (and a build into
 // an empty staging table) takes. A model with any other Jinja (a macro, a
 // variable, a loop) renders to what only dbt can say: the SQL dbt
-// compiled is read instead (compiledSQL, which compiled names) when the
+// compiled is read instead (compiledSQL, from where compiled says) when the
 // model never tests is_incremental(), itself or through the project's
 // macros; otherwise ok is false and init leaves the build to the author.
-func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, macros map[string]jinja.Macro, projectDir, manifestPath, target string) (sql, compiled string, ok bool) {
+func modelSQL(m *manifest.Manifest, g *lineage.Graph, node *manifest.Node, macros map[string]jinja.Macro, projectDir, manifestPath, target string) (sql string, compiled compiledFrom, ok bool) {
 	if node == nil || projectDir == "" || node.OriginalFilePath == "" {
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
 	content, err := source.ReadRegular(filepath.Join(projectDir, filepath.FromSlash(node.OriginalFilePath)), source.MaxFileSize)
 	if err != nil {
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
 	if sql, ok := renderModel(m, g, string(content), target); ok {
-		return sql, "", true
+		return sql, compiledFrom{}, true
 	}
 	if jinja.IncrementalFilter(string(content), jinja.Options{Macros: macros}).Found {
 		// The compiled SQL holds the branch of whichever run compiled
 		// it last, which init cannot tell.
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
 	return compiledSQL(manifestPath, node)
 }
 
+// compiledFrom is where the SQL dbt compiled for a model was read: the
+// manifest's compiled_code, or a file under target/compiled. Its path is
+// "" when bflint rendered the model's own SQL.
+type compiledFrom struct {
+	path       string
+	inManifest bool
+}
+
+// describe names the source for a reader of the plan, with the path
+// relative to the project when it lies inside it.
+func (c compiledFrom) describe(projectDir string) string {
+	p := c.path
+	if rel, err := filepath.Rel(projectDir, p); err == nil && filepath.IsLocal(rel) {
+		p = rel
+	}
+	p = filepath.ToSlash(p)
+	if c.inManifest {
+		return "compiled_code in " + p
+	}
+	return p
+}
+
 // compiledSQL is the model's SQL as dbt compiled it: the manifest's
 // compiled_code for the node, else the compiled/PACKAGE/PATH file dbt
-// writes beside the manifest; from names which.
-func compiledSQL(manifestPath string, node *manifest.Node) (sql, from string, ok bool) {
+// writes beside the manifest.
+func compiledSQL(manifestPath string, node *manifest.Node) (string, compiledFrom, bool) {
 	if manifestPath == "" {
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
 	if code, ok, err := manifest.CompiledCode(manifestPath, node.UniqueID); err == nil && ok && strings.TrimSpace(code) != "" {
-		return strings.TrimRight(strings.TrimSpace(code), ";"), "compiled_code in " + manifestPath, true
+		return strings.TrimRight(strings.TrimSpace(code), ";"), compiledFrom{manifestPath, true}, true
 	}
 	if node.PackageName == "" || node.OriginalFilePath == "" {
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
 	path := filepath.Join(filepath.Dir(manifestPath), "compiled", node.PackageName, filepath.FromSlash(node.OriginalFilePath))
 	content, err := source.ReadRegular(path, source.MaxFileSize)
 	if err != nil || len(strings.TrimSpace(string(content))) == 0 {
-		return "", "", false
+		return "", compiledFrom{}, false
 	}
-	return strings.TrimRight(strings.TrimSpace(string(content)), ";"), path, true
+	return strings.TrimRight(strings.TrimSpace(string(content)), ";"), compiledFrom{path: path}, true
 }
 
 // renderModel is modelSQL of the model's source text src.

@@ -56,8 +56,8 @@ func runSQL(fs *flag.FlagSet, sk *skeleton, m *manifest.Manifest, graph *lineage
 			cs, ce := runsql.ControlBefore(spec.Grain, start, end)
 			spec.Build = []runsql.Query{{First: start, Last: end, SQL: model}}
 			spec.Control = &runsql.Control{Start: cs, End: ce, Build: []runsql.Query{{First: cs, Last: ce, SQL: model}}}
-			if compiled != "" {
-				spec.BuildFrom = projectRelative(projectDir, compiled)
+			if compiled.path != "" {
+				spec.BuildFrom = compiled.describe(projectDir)
 				sk.BuildNote = "the model's query as dbt compiled it (" + spec.BuildFrom + "), bounded to the range"
 			}
 		}
@@ -86,19 +86,6 @@ func writeRunSQL(sk *skeleton, spec runsql.Spec, output string) ([]sqlFile, erro
 		sk.ControlStart, sk.ControlEnd = spec.Grain.Format(c.Start), spec.Grain.Format(c.End)
 	}
 	return files, nil
-}
-
-// projectRelative writes the paths in what (a path, or words ending in
-// one) relative to the project, as a reader of the plan finds them.
-func projectRelative(projectDir, what string) string {
-	head, path := "", what
-	if i := strings.LastIndex(what, " "); i >= 0 {
-		head, path = what[:i+1], what[i+1:]
-	}
-	if rel, err := filepath.Rel(projectDir, path); err == nil && filepath.IsLocal(rel) {
-		path = rel
-	}
-	return head + filepath.ToSlash(path)
 }
 
 func dialectList() []string {

@@ -188,8 +188,8 @@ func TestInitModelSQLCompiled(t *testing.T) {
 		}
 	}
 	got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), d.macros(), dir, manifestPath, "analytics.revenue_daily")
-	if !ok || got != strings.TrimSuffix(compiledRevenue, ";\n") || filepath.Base(from) != "revenue_daily.sql" {
-		t.Errorf("revenue_daily: modelSQL = %v, %q:\n%s", ok, from, got)
+	if !ok || got != strings.TrimSuffix(compiledRevenue, ";\n") || from.inManifest || from.describe(dir) != "target/compiled/shop/models/revenue_daily.sql" {
+		t.Errorf("revenue_daily: modelSQL = %v, %+v:\n%s", ok, from, got)
 	}
 	// The manifest's own compiled_code comes first.
 	manifestText, err := os.ReadFile(manifestPath)
@@ -203,8 +203,8 @@ func TestInitModelSQLCompiled(t *testing.T) {
 	if err := os.WriteFile(manifestPath, []byte(withCode), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), d.macros(), dir, manifestPath, "analytics.revenue_daily"); !ok || got != "SELECT 3 AS from_manifest" || !strings.HasPrefix(from, "compiled_code in ") {
-		t.Errorf("revenue_daily with compiled_code: modelSQL = %v, %q:\n%s", ok, from, got)
+	if got, from, ok := modelSQL(d.m, g, d.m.Node("model.shop.revenue_daily"), d.macros(), dir, manifestPath, "analytics.revenue_daily"); !ok || got != "SELECT 3 AS from_manifest" || from.describe(dir) != "compiled_code in target/manifest.json" {
+		t.Errorf("revenue_daily with compiled_code: modelSQL = %v, %+v:\n%s", ok, from, got)
 	}
 	if got, _, ok := modelSQL(d.m, g, d.m.Node("model.shop.fct_orders"), d.macros(), dir, manifestPath, "analytics.fct_orders"); ok {
 		t.Errorf("fct_orders tests is_incremental(), yet its compiled file was read:\n%s", got)
