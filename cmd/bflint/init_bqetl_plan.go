@@ -129,6 +129,10 @@ func bqetlDownstream(tree string, bt *bqetlTable, start, end time.Time) (rebuild
 	return rebuild, skip
 }
 
+// unscheduledReason is the skip reason of a table no DAG of the tree
+// runs: a person knows whether its rows need the correction.
+const unscheduledReason = "TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it"
+
 // notRebuilt is why a table built from the target needs no rebuild of
 // the plan's own, when it is not an incremental table: a table every
 // scheduled run writes whole is recomputed by its next run; a deprecated
@@ -142,11 +146,11 @@ func notRebuilt(bt *bqetlTable, id string) (string, bool) {
 	case bqetl.Deprecated:
 		return "deprecated in its metadata.yaml, so no longer maintained", true
 	case bqetl.Unscheduled:
-		return "TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it", true
+		return unscheduledReason, true
 	}
 	meta, err := source.ReadRegular(filepath.Join(bt.dirs[id].Dir, bqetl.MetadataName), source.MaxFileSize)
 	if err != nil || !bqetl.ReadTable(source.Add(token.NewFileSet(), bqetl.MetadataName, meta)).Scheduled {
-		return "TODO why it may keep rows computed from the uncorrected ones, as no DAG of the tree runs it", true
+		return unscheduledReason, true
 	}
 	return "every scheduled run writes it whole, so its next run recomputes it from the corrected rows", true
 }
