@@ -41,7 +41,7 @@ func (s *Statement) DayBeforeNext() []string {
 // ok is false when it builds none.
 func (s *Statement) Defines() (rel sqlname.Relation, ok bool) {
 	if v := s.Node.GetViewStmt(); v != nil {
-		return relationOf(s, v.GetView()), true
+		return relationOf(&s.Source, v.GetView()), true
 	}
 	for _, w := range s.Writes() {
 		if len(w.Target.Parts) > 0 {
@@ -91,7 +91,7 @@ func branchSources(s *Statement, sel *pg_query.SelectStmt) string {
 	var names []string
 	inspect(sel, func(m proto.Message, sc *scope) bool {
 		if rv, ok := m.(*pg_query.RangeVar); ok && !sc.isCTE(rv) {
-			names = append(names, strings.ToLower(relationKey(relationOf(s, rv))))
+			names = append(names, strings.ToLower(relationKey(relationOf(&s.Source, rv))))
 		}
 		return true
 	})

@@ -215,7 +215,7 @@ func (s *Statement) target(rv *pg_query.RangeVar, keyword int) sqlname.Relation 
 	if rv == nil {
 		return sqlname.Relation{Offset: keyword}
 	}
-	r := relationOf(s, rv)
+	r := relationOf(&s.Source, rv)
 	if rv.GetLocation() < 0 {
 		r.Offset = keyword
 	}

@@ -58,7 +58,7 @@ func (s *Statement) Guards(rel sqlname.Relation) []GuardKind {
 	if s.Text == "" {
 		return nil
 	}
-	return s.tokenGuards(rel)
+	return tokenGuards(&s.Source, s.TokenFacts(), rel)
 }
 
 // ExcludesExisting reports whether the statement's query leaves out the
@@ -158,7 +158,7 @@ func (g *existingRows) guards(n proto.Message, outerOn map[*pg_query.A_Expr]bool
 // relation already holds: the relation, the WITH queries that select from
 // it, and among those the ones that select only its MAX(...).
 type existingRows struct {
-	s   *Statement
+	src *Source
 	rel sqlname.Relation
 	// derived are the WITH queries reading rel, by name in lower case;
 	// maxOf those whose one column is MAX(...) of it.
@@ -195,8 +195,8 @@ func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *exi
 }
 
 // rowsThrough finds which of the WITH queries stand for rel.
-func (s *Statement) rowsThrough(rel sqlname.Relation, withs []withQuery) *existingRows {
-	g := &existingRows{s: s, rel: rel, derived: map[string]bool{}, maxOf: map[string]bool{}, maxAliases: map[string]bool{}}
+func (s *Source) rowsThrough(rel sqlname.Relation, withs []withQuery) *existingRows {
+	g := &existingRows{src: s, rel: rel, derived: map[string]bool{}, maxOf: map[string]bool{}, maxAliases: map[string]bool{}}
 	// A WITH query may read another that reads rel: repeat until no new
 	// one is found, at most once per query.
 	for range withs {
@@ -219,7 +219,7 @@ func (g *existingRows) names(rv *pg_query.RangeVar) bool {
 	if rv.GetSchemaname() == "" && rv.GetCatalogname() == "" && g.derived[strings.ToLower(rv.GetRelname())] {
 		return true
 	}
-	return relationOf(g.s, rv).Matches(g.rel)
+	return relationOf(g.src, rv).Matches(g.rel)
 }
 
 // reads reports whether the FROM of the query n, its joins included,

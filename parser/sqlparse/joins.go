@@ -49,7 +49,7 @@ func (s *Statement) reads() []sqlname.Relation {
 	var out []sqlname.Relation
 	inspect(s.Node, func(m proto.Message, sc *scope) bool {
 		if rv, ok := m.(*pg_query.RangeVar); ok && !written[rv] && !sc.isCTE(rv) {
-			out = append(out, relationOf(s, rv))
+			out = append(out, relationOf(&s.Source, rv))
 		}
 		return true
 	})
@@ -123,7 +123,7 @@ func (s *Statement) joins() []Join {
 			out = s.fromJoins(out, x.GetUsingClause(), x.GetWhereClause(), sc)
 		case *pg_query.MergeStmt:
 			if rv := x.GetSourceRelation().GetRangeVar(); rv != nil {
-				r := relationOf(s, rv)
+				r := relationOf(&s.Source, rv)
 				out = append(out, Join{Relation: r, Alias: qualifier(rv), Inner: true, CTE: sc.isCTE(rv), On: x.GetJoinCondition(), Offset: r.Offset})
 			}
 		}
@@ -154,7 +154,7 @@ func (s *Statement) fromJoins(out []Join, from []*pg_query.Node, where *pg_query
 func (s *Statement) joinTree(out []Join, n, on *pg_query.Node, nullable bool, sc *scope) []Join {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
-		r := relationOf(s, x.RangeVar)
+		r := relationOf(&s.Source, x.RangeVar)
 		j := Join{Relation: r, Alias: qualifier(x.RangeVar), Inner: !nullable, CTE: sc.isCTE(x.RangeVar), On: on, Offset: r.Offset}
 		if j.CTE {
 			j.Through = s.provenance(sc, x.RangeVar, j.Alias, r.Offset)

@@ -75,8 +75,10 @@ type Options struct {
 	Materialized string
 }
 
-// Statement is one statement of a file.
-type Statement struct {
+// Source is a statement's text as it was read: where it stands in the
+// file, its normalised text and how that text maps back. Both readers of
+// a statement, its parse tree and its tokens, read from it.
+type Source struct {
 	// Start and End delimit the statement in the original text; Start is
 	// its first real token, never a comment or blank line above it.
 	Start, End int
@@ -85,6 +87,22 @@ type Statement struct {
 	// Map maps offsets in Text (and pg_query node locations) back to the
 	// original text.
 	Map *sqltext.OffsetMap
+	// Flags are what normalisation removed.
+	Flags dialect.Flags
+}
+
+// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
+// offset in the original text; unknown locations map to the statement start.
+func (s *Source) Orig(loc int32) int {
+	if loc < 0 {
+		return s.Start
+	}
+	return s.Map.Orig(int(loc))
+}
+
+// Statement is one statement of a file.
+type Statement struct {
+	Source
 	// Node is the parsed statement; nil when it could not be parsed.
 	Node *pg_query.Node
 	// Problem says why Node is nil (rule BF002).
@@ -93,8 +111,6 @@ type Statement struct {
 	// statement limit), how many statements it holds, counted without
 	// reading them; 0 for any other statement.
 	Unread int
-	// Flags are what normalisation removed.
-	Flags dialect.Flags
 	// ReplaceWhere is the predicate of INSERT INTO t REPLACE WHERE pred,
 	// which normalisation removes because PostgreSQL has no such clause;
 	// nil without one, or when the predicate does not parse.
@@ -120,15 +136,6 @@ func (s *Statement) codeTokens() []sqltext.Token {
 		return sqltext.Code(toks)
 	}
 	return s.code
-}
-
-// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
-// offset in the original text; unknown locations map to the statement start.
-func (s *Statement) Orig(loc int32) int {
-	if loc < 0 {
-		return s.Start
-	}
-	return s.Map.Orig(int(loc))
 }
 
 // File is a parsed SQL file.
@@ -221,7 +228,7 @@ func parse(src string, opts Options) *File {
 	whole := src
 	unread := func(start, problemAt int, msg string) {
 		if rest == nil || start < rest.Start {
-			rest = &Statement{Start: start, End: len(whole), Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
+			rest = &Statement{Source: Source{Start: start, End: len(whole)}, Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
 		}
 	}
 	defer func() {
@@ -317,7 +324,7 @@ func parse(src string, opts Options) *File {
 				continue
 			}
 			seen[key] = true
-			st := &Statement{Text: text, Map: m, Variant: v.Name, Start: m.Orig(first), End: p.End}
+			st := &Statement{Source: Source{Text: text, Map: m, Start: m.Orig(first), End: p.End}, Variant: v.Name}
 			for _, mk := range marks {
 				if mk.Offset >= p.Start && mk.Offset < p.End {
 					st.Flags |= mk.Flags

@@ -29,7 +29,7 @@ func (s *Statement) provenance(sc *scope, rv *pg_query.RangeVar, alias string, o
 			if len(p.Via) == 0 {
 				return nil
 			}
-			p.Relation = relationOf(s, rv)
+			p.Relation = relationOf(&s.Source, rv)
 			p.Relation.Offset = offset
 			if renamed {
 				p.Renames = outer

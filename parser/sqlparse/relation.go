@@ -12,7 +12,7 @@ import (
 // names to lower case; the name is read again from the statement text so
 // that messages quote it as the user wrote it, and pg_query's parts are kept
 // when the text says something else (a rewrite, ONLY before the name).
-func relationOf(st *Statement, rv *pg_query.RangeVar) sqlname.Relation {
+func relationOf(st *Source, rv *pg_query.RangeVar) sqlname.Relation {
 	var parts []string
 	for _, p := range []string{rv.GetCatalogname(), rv.GetSchemaname(), rv.GetRelname()} {
 		if p != "" {

@@ -73,7 +73,7 @@ func (s *Statement) Merge() (Merge, bool) {
 	}
 	switch src := x.GetSourceRelation().GetNode().(type) {
 	case *pg_query.Node_RangeVar:
-		r := relationOf(s, src.RangeVar)
+		r := relationOf(&s.Source, src.RangeVar)
 		m.SourceRelation = &r
 		m.SourceAlias = qualifier(src.RangeVar)
 		if len(r.Parts) == 1 {
@@ -167,7 +167,7 @@ func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_q
 		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
 			return s.queryLimited(body.GetSelectStmt(), ctes, limited, filled, depth+1)
 		}
-		return filled(relationOf(s, x.RangeVar))
+		return filled(relationOf(&s.Source, x.RangeVar))
 	}
 	return false
 }

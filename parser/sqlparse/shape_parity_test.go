@@ -120,7 +120,7 @@ func tokenShape(src string, st *Statement) map[string]string {
 	}
 	var guards []string
 	for _, w := range tf.Writes {
-		guards = append(guards, describeGuards(w.Target, st.tokenGuards(w.Target)))
+		guards = append(guards, describeGuards(w.Target, tokenGuards(&st.Source, st.TokenFacts(), w.Target)))
 	}
 	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, tf.Joined()), "conditions": sorted(conds),
 		"guards": strings.Join(guards, "\n"), "clock": describeClock(src, st.tokenClockDecisions())}

@@ -130,55 +130,9 @@ type Conjunct struct {
 	bare  bool     // it uses a column without a qualifier
 }
 
-// Coverage says how the rules read a statement.
-type Coverage int
-
-const (
-	// CoverageParsed: from its parse tree.
-	CoverageParsed Coverage = iota
-	// CoverageTokens: it did not parse; the rules that can work from
-	// tokens read what it writes and joins from them.
-	CoverageTokens
-	// CoverageNone: nothing could be read, so no SQL rule checked it.
-	CoverageNone
-)
-
-var coverageNames = [...]string{CoverageParsed: "parsed", CoverageTokens: "tokens", CoverageNone: "none"}
-
-func (c Coverage) String() string {
-	if c >= 0 && int(c) < len(coverageNames) {
-		return coverageNames[c]
-	}
-	return "Coverage(?)"
-}
-
-// Coverage says how the rules read the statement. The unread rest of a
-// file after a lexer fault has no text, so nothing of it is read; nor is
-// anything of a statement that is an unread macro call (Opaque), though
-// what stands for the call parses.
-func (s *Statement) Coverage() Coverage {
-	switch {
-	case s.Opaque != "":
-		return CoverageNone
-	case s.Problem == nil:
-		return CoverageParsed
-	case s.Text != "" && s.TokenFacts().Analysed():
-		return CoverageTokens
-	}
-	return CoverageNone
-}
-
-// TokenFacts reads the statement from its tokens, whether or not it
-// parsed: the rules use it for statements that did not, and tests compare
-// the two readings of those that did.
-func (s *Statement) TokenFacts() *TokenFacts {
-	s.facts.tokensOnce.Do(func() { s.facts.tokens = s.tokenFacts() })
-	return s.facts.tokens
-}
-
-func (s *Statement) tokenFacts() *TokenFacts {
-	code := s.codeTokens()
-	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), st: s, ctes: map[string]bool{}, bodies: map[string]*tokenCTE{}, names: map[int]bool{}, parses: new(int)}
+// readTokens reads a statement from its code tokens.
+func readTokens(s *Source, code []sqltext.Token) *TokenFacts {
+	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), src: s, ctes: map[string]bool{}, bodies: map[string]*tokenCTE{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
 	sc.statement(0, len(sc.Code))
@@ -205,7 +159,7 @@ func (s *Statement) tokenFacts() *TokenFacts {
 // tokenScan reads one statement's code tokens.
 type tokenScan struct {
 	sqltext.Cursor
-	st *Statement
+	src *Source
 	// match is the index of the bracket that closes or opens this one, -1
 	// when it is unbalanced or not a bracket.
 	match []int
@@ -260,7 +214,7 @@ func (sc *tokenScan) close(i, to int) int {
 	return to
 }
 
-func (sc *tokenScan) orig(i int) int { return sc.st.Map.Orig(int(sc.Code[i].Start)) }
+func (sc *tokenScan) orig(i int) int { return sc.src.Map.Orig(int(sc.Code[i].Start)) }
 
 // startsQuery reports whether a query begins at code[i].
 func (sc *tokenScan) startsQuery(i int) bool {

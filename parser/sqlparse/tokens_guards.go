@@ -12,11 +12,10 @@ import (
 // tokenGuards reads the guards of a statement the parser rejected, with
 // the same rules as a parse tree: its WHERE conditions that parse on
 // their own, its WITH queries that do, and its joins.
-func (s *Statement) tokenGuards(rel sqlname.Relation) []GuardKind {
-	tf := s.TokenFacts()
+func tokenGuards(s *Source, tf *TokenFacts, rel sqlname.Relation) []GuardKind {
 	var withs []withQuery
 	for _, w := range tf.withs {
-		if q := s.parseQuery(w.start, w.end); q != nil {
+		if q := parseQuery(s, w.start, w.end); q != nil {
 			withs = append(withs, withQuery{w.name, q})
 		}
 	}
@@ -53,7 +52,7 @@ func (s *Statement) tokenGuards(rel sqlname.Relation) []GuardKind {
 // statement's Text on its own, its locations offsets of the Text; nil when
 // it does not parse as one query or is past the limits a statement is
 // parsed under.
-func (s *Statement) parseQuery(start, end int) *pg_query.Node {
+func parseQuery(s *Source, start, end int) *pg_query.Node {
 	frag := s.Text[start:end]
 	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil

@@ -229,10 +229,10 @@ func TestConjunctFromTokens(t *testing.T) {
 		{"EXISTS(t.fills, f -> f.fill_date >= CURRENT_DATE)", "fills,f,fill_date", "1:37", ""},
 	}
 	for _, tt := range tests {
-		st := &Statement{Text: tt.text, Map: &sqltext.OffsetMap{}}
+		src := &Source{Text: tt.text, Map: &sqltext.OffsetMap{}}
 		toks, _ := sqltext.Lex(tt.text)
 		code := sqltext.Code(toks)
-		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), st: st}
+		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), src: src}
 		sc.index()
 		var cj Conjunct
 		sc.readConjunct(&cj, 0, len(sc.Code))

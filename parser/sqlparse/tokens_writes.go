@@ -29,7 +29,7 @@ func (sc *tokenScan) write(kind WriteKind, keyword, i int) (next, w int) {
 // [REPLACE WHERE ...] [(columns)] query, and Snowflake's multi-table
 // INSERT ALL / FIRST.
 func (sc *tokenScan) insert(i, to int) {
-	flags := sc.st.Flags
+	flags := sc.src.Flags
 	j := i + 1
 	overwrite := flags&dialect.InsertOverwrite != 0
 	switch sc.Word(j) {
@@ -162,7 +162,7 @@ func (sc *tokenScan) merge(i, to int) {
 		sc.joins = append(sc.joins, src)
 	}
 	whens := sc.mergeWhens(j, to)
-	if sc.Word(j) == "ON" && sc.Word(j+1) == "FALSE" && whens[0] == j+2 && sc.st.Flags&dialect.MergeBySource != 0 {
+	if sc.Word(j) == "ON" && sc.Word(j+1) == "FALSE" && whens[0] == j+2 && sc.src.Flags&dialect.MergeBySource != 0 {
 		for n, k := range whens[:len(whens)-1] {
 			if sc.indexWord(k, whens[n+1], "DELETE") >= 0 && sc.Word(k+1) == "MATCHED" {
 				sc.tf.Writes[w].Replaces = true
@@ -345,7 +345,7 @@ func (sc *tokenScan) truncate(i, to int) {
 	if sc.Word(j) == "IF" && sc.Word(j+1) == "EXISTS" {
 		j += 2
 	}
-	partitioned := sc.st.Flags&dialect.TruncatePartition != 0
+	partitioned := sc.src.Flags&dialect.TruncatePartition != 0
 	first := len(sc.tf.Writes)
 	for j < to {
 		if sc.Word(j) == "ONLY" {
@@ -466,7 +466,7 @@ func (sc *tokenScan) alter(i, to int) {
 	switch {
 	case sc.Word(e) == "SWAP" && sc.Word(e+1) == "WITH":
 		other = e + 2
-	case sc.Word(e) == "INHERIT" && sc.st.Flags&dialect.SwapWith != 0:
+	case sc.Word(e) == "INHERIT" && sc.src.Flags&dialect.SwapWith != 0:
 		other = e + 1
 	case sc.Word(e) == "DROP":
 		k := e + 1
@@ -580,7 +580,7 @@ func (sc *tokenScan) execute(i, to int) {
 		inner[k].Start += int32(start)
 		inner[k].End += int32(start)
 	}
-	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.Src, inner), st: sc.st, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
+	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.Src, inner), src: sc.src, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
 	sub.index()
 	from, depth := 0, 0
 	for k := 0; k <= len(inner); k++ {

@@ -56,7 +56,7 @@ func (s *Statement) ReadWindows(param string) []ReadWindow {
 			if a := rv.GetAlias().GetAliasname(); a != "" {
 				name = strings.ToLower(a)
 			}
-			rw := ReadWindow{Relation: relationOf(s, rv), Filtered: len(quals) > 0}
+			rw := ReadWindow{Relation: relationOf(&s.Source, rv), Filtered: len(quals) > 0}
 			lo, hi, okLo, okHi := windowBounds(quals, name, len(items) == 1, param)
 			if okLo && okHi {
 				rw.Window, rw.Bounded = window.Window{Lo: lo, Hi: hi}, true
