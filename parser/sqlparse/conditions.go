@@ -159,10 +159,10 @@ func (s *Statement) WriteConditions(w Write) []Condition {
 	return s.withReplaceWhere(cs.out)
 }
 
-// WriteConditions returns the same for s read from its tokens: the
-// statement's own WHERE for a DELETE or UPDATE, and for other writes every
-// condition outside a subquery that computes a value.
-func (tf *TokenFacts) WriteConditions(s *Statement, w Write) []Condition {
+// TokenWriteConditions returns the same for s read from its tokens tf:
+// the statement's own WHERE for a DELETE or UPDATE, and for other writes
+// every condition outside a subquery that computes a value.
+func (s *Statement) TokenWriteConditions(tf *TokenFacts, w Write) []Condition {
 	var out []Condition
 	rowsOfItsOwn := w.Kind == WriteDelete || w.Kind == WriteUpdate
 	for _, c := range tf.Conds {

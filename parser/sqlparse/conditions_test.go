@@ -75,7 +75,7 @@ func TestTokenWriteConditions(t *testing.T) {
 	if tf == nil || len(tf.Writes) == 0 {
 		t.Fatal("no token facts")
 	}
-	if got, want := boundsOf(t, tf.WriteConditions(st, tf.Writes[0]), src), "d >= 2026-01-01, d <= 2026-01-31"; got != want {
+	if got, want := boundsOf(t, st.TokenWriteConditions(tf, tf.Writes[0]), src), "d >= 2026-01-01, d <= 2026-01-31"; got != want {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }

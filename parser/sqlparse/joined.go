@@ -60,7 +60,7 @@ func (j JoinedRelation) Column(name string) string {
 	return name
 }
 
-func joinedRelation(j Join, c FromClause, on []*pg_query.Node) JoinedRelation {
+func newJoinedRelation(j Join, c FromClause, on []*pg_query.Node) JoinedRelation {
 	jr := JoinedRelation{Relation: j.Relation, Alias: j.Alias, Inner: j.Inner, Offset: j.Offset, Clause: c, On: terms(on), Where: terms(j.Where)}
 	if p := j.Through; p != nil {
 		jr.Relation, jr.Via, jr.Renames = p.Relation, p.Via, p.Renames
@@ -104,14 +104,14 @@ func (s *Statement) joined() Joined {
 		}
 		c, ok := clauses[j.Offset]
 		if !ok {
-			out.Relations = append(out.Relations, joinedRelation(j, FromClause{First: -1}, Conjuncts(j.On)))
+			out.Relations = append(out.Relations, newJoinedRelation(j, FromClause{First: -1}, Conjuncts(j.On)))
 			continue
 		}
 		var on []*pg_query.Node
 		for _, n := range c.ons {
 			on = append(on, Conjuncts(n)...)
 		}
-		out.Relations = append(out.Relations, joinedRelation(j, c.FromClause, on))
+		out.Relations = append(out.Relations, newJoinedRelation(j, c.FromClause, on))
 	}
 	return out
 }
@@ -129,7 +129,7 @@ func (tf *TokenFacts) Joined() Joined {
 				on = append(on, cj.Node)
 			}
 		}
-		jr := joinedRelation(tj.Join, tj.From.FromClause, on)
+		jr := newJoinedRelation(tj.Join, tj.From.FromClause, on)
 		jr.Partial = tj.Partial
 		out.Relations = append(out.Relations, jr)
 	}

@@ -26,15 +26,20 @@ import (
 // alongside.
 func Prepare() { pgjson.Prepare() }
 
-// Limits bflint applies before handing a statement to the parser, so that
-// hostile input cannot exhaust the parser's stack or the machine's memory.
-// A statement past a limit is reported (BF002), never skipped in silence.
+// Limits bflint applies before handing a statement, or a part of one, to
+// the parser, so that hostile input cannot exhaust the parser's stack or
+// the machine's memory. A statement past a limit is reported (BF002),
+// never skipped in silence.
 const (
 	MaxNesting        = 500     // parentheses or brackets open at once
 	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
 	MaxStatementBytes = 4 << 20 // one statement's normalised text
-	MaxStatements     = 100_000 // statements read from one file
-	MaxFileBytes      = 4 << 20 // of a file, read as statements
+)
+
+// Limits on what bflint reads of one file.
+const (
+	MaxStatements = 100_000 // statements read from one file
+	MaxFileBytes  = 4 << 20 // of a file, read as statements
 	// MaxReadBytes bounds what bflint keeps of one file's statements. A
 	// parsed statement counts the length of the parser's JSON for it (its
 	// tree takes about six times as much memory), one read from its tokens

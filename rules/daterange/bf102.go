@@ -209,7 +209,7 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 		w := ws[0]
 		var conds []sqlparse.Condition
 		if fromTokens {
-			conds = pass.Tokens(st).WriteConditions(st, w)
+			conds = st.TokenWriteConditions(pass.Tokens(st), w)
 		} else {
 			conds = st.WriteConditions(w)
 		}
