@@ -9,6 +9,7 @@ import (
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"golang.org/x/tools/go/analysis"
 )
 
@@ -115,16 +116,16 @@ type tokensKey struct{ st *sqlparse.Statement }
 // from them: it did not parse, and it is not the unread rest of a file
 // after a lexer fault (which has no text). nil when its parse tree is
 // read. Under Settings.TokensOnly every statement is read from tokens.
-func (p *Pass) Tokens(st *sqlparse.Statement) *sqlparse.TokenFacts {
+func (p *Pass) Tokens(st *sqlparse.Statement) *fact.TokenFacts {
 	if st.Text == "" || !p.tokensOnly && (st.Node != nil || st.Problem == nil) {
 		return nil
 	}
-	return p.Unit.Fact(tokensKey{st}, func() any { return st.TokenFacts() }).(*sqlparse.TokenFacts)
+	return p.Unit.Fact(tokensKey{st}, func() any { return st.TokenFacts() }).(*fact.TokenFacts)
 }
 
 // Joined returns what st joins, from its parse tree or, when it did not
 // parse, from its tokens (Joined.FromTokens is then set).
-func (p *Pass) Joined(st *sqlparse.Statement) sqlparse.Joined {
+func (p *Pass) Joined(st *sqlparse.Statement) fact.Joined {
 	if tf := p.Tokens(st); tf != nil {
 		return tf.Joined()
 	}
@@ -134,7 +135,7 @@ func (p *Pass) Joined(st *sqlparse.Statement) sqlparse.Joined {
 // Writes returns what st writes, from its parse tree or, when it did not
 // parse, from its tokens (fromTokens is then set, and findings about the
 // writes are reported with ReportTokensf).
-func (p *Pass) Writes(st *sqlparse.Statement) (ws []sqlparse.Write, fromTokens bool) {
+func (p *Pass) Writes(st *sqlparse.Statement) (ws []fact.Write, fromTokens bool) {
 	if tf := p.Tokens(st); tf != nil {
 		return tf.Writes, true
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
@@ -95,7 +96,7 @@ func Classify(filter string) Semantics {
 		switch t.Kind {
 		case sqltext.Word:
 			switch {
-			case sqlparse.IsClock(text, next(toks, filter, i) == "("):
+			case fact.IsClock(text, next(toks, filter, i) == "("):
 				capOnly = capOnly && upperBound(toks, filter, i)
 				if clock != "" {
 					break

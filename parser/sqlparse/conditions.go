@@ -1,6 +1,7 @@
 package sqlparse
 
 import (
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -18,11 +19,11 @@ type Condition struct {
 	Shift int
 	// Tokens stands in for Node: a conjunct of a statement read from its
 	// tokens that did not parse even on its own.
-	Tokens *Conjunct
+	Tokens *fact.Conjunct
 }
 
 // Bounds are the column bounds the condition sets, at offsets of the file.
-func (c Condition) Bounds() []Bound {
+func (c Condition) Bounds() []fact.Bound {
 	if c.Tokens != nil {
 		return c.Tokens.Bounds
 	}
@@ -40,7 +41,7 @@ func (c Condition) Conjuncts() []Condition {
 		return []Condition{c}
 	}
 	var out []Condition
-	for _, n := range Conjuncts(c.Node) {
+	for _, n := range fact.Conjuncts(c.Node) {
 		out = append(out, Condition{Statement: c.Statement, Node: n, Shift: c.Shift})
 	}
 	return out
@@ -65,7 +66,7 @@ func (c Condition) Columns() []string {
 		return c.Tokens.Columns
 	}
 	var out []string
-	Walk(c.Node, func(m proto.Message) bool {
+	fact.Walk(c.Node, func(m proto.Message) bool {
 		if ref, ok := m.(*pg_query.ColumnRef); ok {
 			if fields := ref.GetFields(); len(fields) > 0 {
 				if col := fields[len(fields)-1].GetString_().GetSval(); col != "" {
@@ -143,7 +144,7 @@ func (s *Statement) withReplaceWhere(out []Condition) []Condition {
 // rows w changes: the WHERE of a DELETE or UPDATE, Databricks' REPLACE
 // WHERE, the ON and WHEN conditions of a MERGE with the query of its
 // source, and the query that feeds an INSERT or CREATE TABLE ... AS.
-func (s *Statement) WriteConditions(w Write) []Condition {
+func (s *Statement) WriteConditions(w fact.Write) []Condition {
 	cs := newConditionSet(s)
 	cs.add(w.Where)
 	if m := s.Node.GetMergeStmt(); m != nil {
@@ -162,9 +163,9 @@ func (s *Statement) WriteConditions(w Write) []Condition {
 // TokenWriteConditions returns the same for s read from its tokens tf:
 // the statement's own WHERE for a DELETE or UPDATE, and for other writes
 // every condition outside a subquery that computes a value.
-func (s *Statement) TokenWriteConditions(tf *TokenFacts, w Write) []Condition {
+func (s *Statement) TokenWriteConditions(tf *fact.TokenFacts, w fact.Write) []Condition {
 	var out []Condition
-	rowsOfItsOwn := w.Kind == WriteDelete || w.Kind == WriteUpdate
+	rowsOfItsOwn := w.Kind == fact.WriteDelete || w.Kind == fact.WriteUpdate
 	for _, c := range tf.Conds {
 		if rowsOfItsOwn && !c.Top || !rowsOfItsOwn && c.Sub {
 			continue
@@ -185,7 +186,7 @@ func (s *Statement) TokenWriteConditions(tf *TokenFacts, w Write) []Condition {
 // MERGE's ON and WHEN conditions, and Databricks' REPLACE WHERE.
 func (s *Statement) Conditions() []Condition {
 	cs := newConditionSet(s)
-	Walk(s.Node, func(m proto.Message) bool {
+	fact.Walk(s.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			cs.add(x.GetWhereClause())

@@ -1,5 +1,7 @@
 package sqlparse
 
+import "github.com/bflint/bflint/parser/sqlparse/fact"
+
 // Coverage says how the rules read a statement.
 type Coverage int
 
@@ -41,7 +43,7 @@ func (s *Statement) Coverage() Coverage {
 // TokenFacts reads the statement from its tokens, whether or not it
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
-func (s *Statement) TokenFacts() *TokenFacts {
+func (s *Statement) TokenFacts() *fact.TokenFacts {
 	s.facts.tokensOnce.Do(func() { s.facts.tokens = readTokens(&s.Source, s.codeTokens()) })
 	return s.facts.tokens
 }

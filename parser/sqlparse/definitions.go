@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
-
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -41,7 +41,7 @@ func (s *Statement) DayBeforeNext() []string {
 // ok is false when it builds none.
 func (s *Statement) Defines() (rel sqlname.Relation, ok bool) {
 	if v := s.Node.GetViewStmt(); v != nil {
-		return relationOf(&s.Source, v.GetView()), true
+		return fact.RelationOf(&s.Source, v.GetView()), true
 	}
 	for _, w := range s.Writes() {
 		if len(w.Target.Parts) > 0 {
@@ -89,9 +89,9 @@ func unionBranches(sel *pg_query.SelectStmt, out []*pg_query.SelectStmt) []*pg_q
 // a key telling two branches' sources apart.
 func branchSources(s *Statement, sel *pg_query.SelectStmt) string {
 	var names []string
-	inspect(sel, func(m proto.Message, sc *scope) bool {
-		if rv, ok := m.(*pg_query.RangeVar); ok && !sc.isCTE(rv) {
-			names = append(names, strings.ToLower(relationKey(relationOf(&s.Source, rv))))
+	fact.Inspect(sel, func(m proto.Message, sc *fact.Scope) bool {
+		if rv, ok := m.(*pg_query.RangeVar); ok && !sc.IsCTE(rv) {
+			names = append(names, strings.ToLower(relationKey(fact.RelationOf(&s.Source, rv))))
 		}
 		return true
 	})
@@ -116,11 +116,11 @@ func endsDayBeforeNext(n *pg_query.Node) bool {
 		return len(args) > 0 && endsDayBeforeNext(args[0])
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
-		return e.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && opName(e) == "-" && isLead(e.GetLexpr()) && isOneDay(e.GetRexpr())
+		return e.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && fact.OpName(e) == "-" && isLead(e.GetLexpr()) && isOneDay(e.GetRexpr())
 	case *pg_query.Node_FuncCall:
 		args := x.FuncCall.GetArgs()
-		switch name := funcName(x.FuncCall); {
-		case coalesceFunctions[name]:
+		switch name := fact.FuncName(x.FuncCall); {
+		case fact.CoalesceFunctions[name]:
 			return len(args) > 0 && endsDayBeforeNext(args[0])
 		case name == "date_sub" || name == "datetime_sub":
 			return len(args) == 2 && isLead(args[0]) && isOneDay(args[1])
@@ -155,7 +155,7 @@ func isLead(n *pg_query.Node) bool {
 		n = n.GetTypeCast().GetArg()
 	}
 	f := n.GetFuncCall()
-	return f != nil && f.GetOver() != nil && funcName(f) == "lead"
+	return f != nil && f.GetOver() != nil && fact.FuncName(f) == "lead"
 }
 
 // isOneDay reports whether n is the integer 1 (a date minus 1 is the day

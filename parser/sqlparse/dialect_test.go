@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -413,7 +414,7 @@ END IF;`,
 				}
 				w, _ := st.Write()
 				line := at(c.src, st.Start) + " " + w.Kind.String()
-				if w.Kind != WriteNone {
+				if w.Kind != fact.WriteNone {
 					line += " " + w.Target.Name()
 				}
 				line += " <-"
@@ -769,7 +770,7 @@ func TestReplaceWhere(t *testing.T) {
 		}
 		// The first column of the predicate maps back to its start.
 		var first int32 = -1
-		Walk(p.Where, func(m proto.Message) bool {
+		fact.Walk(p.Where, func(m proto.Message) bool {
 			if cr, ok := m.(*pg_query.ColumnRef); ok && first < 0 {
 				first = cr.GetLocation()
 			}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -85,7 +86,7 @@ func exprAt(src string, st *Statement, n *pg_query.Node) string {
 	return at(src, st.Orig(exprStart(n)))
 }
 
-func describeWrite(src string, w Write) string {
+func describeWrite(src string, w fact.Write) string {
 	s := fmt.Sprintf("%s %s@%s kw@%s", w.Kind, w.Target.Name(), at(src, w.Target.Offset), at(src, w.Offset))
 	if w.Columns != nil {
 		s += " cols=" + strings.Join(w.Columns, ",")
@@ -105,7 +106,7 @@ func describeWrite(src string, w Write) string {
 	return s
 }
 
-func describeJoin(src string, st *Statement, j Join) string {
+func describeJoin(src string, st *Statement, j fact.Join) string {
 	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, at(src, j.Offset))
 	if !j.Inner {
 		s += " outer"
@@ -122,7 +123,7 @@ func describeJoin(src string, st *Statement, j Join) string {
 	return s
 }
 
-func describeBounds(src string, bs []Bound) string {
+func describeBounds(src string, bs []fact.Bound) string {
 	var out []string
 	for _, b := range bs {
 		col := b.Column
@@ -173,8 +174,8 @@ func TestSeedExample(t *testing.T) {
 		if eq := Equalities(on, "r", "d"); fmt.Sprint(eq) != "[[customer_id customer_id]]" {
 			t.Errorf("equalities %v", eq)
 		}
-		if len(Conjuncts(on)) != 3 {
-			t.Errorf("ON has %d conjuncts, want 3", len(Conjuncts(on)))
+		if len(fact.Conjuncts(on)) != 3 {
+			t.Errorf("ON has %d conjuncts, want 3", len(fact.Conjuncts(on)))
 		}
 		// Validity predicates compare two columns: not bounds.
 		if b := Bounds(build, on); len(b) != 0 {
@@ -564,7 +565,7 @@ func TestTransactionAroundJinjaVariants(t *testing.T) {
 	inserts := 0
 	for i, st := range f.Statements {
 		if w, ok := st.Write(); ok {
-			if w.Kind == WriteInsert {
+			if w.Kind == fact.WriteInsert {
 				inserts++
 			}
 			if f.Transaction(i) != begin {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -47,9 +48,9 @@ func (s *Statement) reads() []sqlname.Relation {
 		return nil
 	}
 	var out []sqlname.Relation
-	inspect(s.Node, func(m proto.Message, sc *scope) bool {
-		if rv, ok := m.(*pg_query.RangeVar); ok && !written[rv] && !sc.isCTE(rv) {
-			out = append(out, relationOf(&s.Source, rv))
+	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
+		if rv, ok := m.(*pg_query.RangeVar); ok && !written[rv] && !sc.IsCTE(rv) {
+			out = append(out, fact.RelationOf(&s.Source, rv))
 		}
 		return true
 	})
@@ -57,63 +58,21 @@ func (s *Statement) reads() []sqlname.Relation {
 	return out
 }
 
-// Join is a relation in a FROM clause, or the USING source of a MERGE.
-type Join struct {
-	Relation sqlname.Relation
-	// Alias qualifies the relation's columns: the alias, or the relation's
-	// own name (as the parser folds it) when it has none.
-	Alias string
-	// Inner is false when the relation is on the nullable side of an outer
-	// join: rows of the other side that match nothing here are kept.
-	Inner bool
-	// CTE is set when the name refers to a WITH query, not a stored relation.
-	CTE bool
-	// On is the ON of the innermost join the relation takes part in, on
-	// either side; nil for a FROM item joined by comma, USING or NATURAL.
-	On *pg_query.Node
-	// Where are the conjuncts of the same query's WHERE that mention the
-	// relation's columns; when it is the only FROM item, unqualified
-	// columns can only be its own and count too.
-	Where []*pg_query.Node
-	// Offset is the relation's name, where BF701-BF704 report.
-	Offset int
-	// Through is set when the name refers to a WITH query that selects
-	// from one relation (projection, renames, filters): the query stands
-	// for that relation wherever it is joined.
-	Through *Provenance
-}
-
-// Provenance is the stored relation a WITH query stands for.
-type Provenance struct {
-	// Relation is the stored relation, at the offset of the name that
-	// joins the WITH query.
-	Relation sqlname.Relation
-	// Via names the WITH queries on the way, the joined one first.
-	Via []string
-	// Renames maps a column the joined query names to the relation's
-	// column it is (valid_to_ts to valid_to); "" for a column it
-	// computes. A column not in it is the relation's own.
-	Renames map[string]string
-	// Filters are the WITH queries' conditions, their columns qualified
-	// by the alias the WITH query is joined under.
-	Filters []*pg_query.Node
-}
-
 // Joins returns every relation joined in a FROM clause at any depth (the
 // first FROM item included), in UPDATE ... FROM and DELETE ... USING, and
 // the relation a MERGE reads in USING, in the order they are written.
 // Subqueries in FROM are not joins themselves; the relations inside them are.
-func (s *Statement) Joins() []Join {
+func (s *Statement) Joins() []fact.Join {
 	s.facts.joinsOnce.Do(func() { s.facts.joins = s.joins() })
 	return s.facts.joins
 }
 
-func (s *Statement) joins() []Join {
+func (s *Statement) joins() []fact.Join {
 	if s.Node == nil {
 		return nil
 	}
-	var out []Join
-	inspect(s.Node, func(m proto.Message, sc *scope) bool {
+	var out []fact.Join
+	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			out = s.fromJoins(out, x.GetFromClause(), x.GetWhereClause(), sc)
@@ -123,8 +82,8 @@ func (s *Statement) joins() []Join {
 			out = s.fromJoins(out, x.GetUsingClause(), x.GetWhereClause(), sc)
 		case *pg_query.MergeStmt:
 			if rv := x.GetSourceRelation().GetRangeVar(); rv != nil {
-				r := relationOf(&s.Source, rv)
-				out = append(out, Join{Relation: r, Alias: qualifier(rv), Inner: true, CTE: sc.isCTE(rv), On: x.GetJoinCondition(), Offset: r.Offset})
+				r := fact.RelationOf(&s.Source, rv)
+				out = append(out, fact.Join{Relation: r, Alias: qualifier(rv), Inner: true, CTE: sc.IsCTE(rv), On: x.GetJoinCondition(), Offset: r.Offset})
 			}
 		}
 		return true
@@ -133,17 +92,17 @@ func (s *Statement) joins() []Join {
 	return out
 }
 
-func (s *Statement) fromJoins(out []Join, from []*pg_query.Node, where *pg_query.Node, sc *scope) []Join {
+func (s *Statement) fromJoins(out []fact.Join, from []*pg_query.Node, where *pg_query.Node, sc *fact.Scope) []fact.Join {
 	start := len(out)
 	for _, item := range from {
 		out = s.joinTree(out, item, nil, false, sc)
 	}
 	alone := len(from) == 1 && from[0].GetRangeVar() != nil
-	conj := Conjuncts(where)
+	conj := fact.Conjuncts(where)
 	for i := start; i < len(out); i++ {
 		j := &out[i]
 		for _, c := range conj {
-			if mentions(c, j.Alias) || alone && mentionsUnqualified(c) {
+			if fact.Mentions(c, j.Alias) || alone && fact.MentionsUnqualified(c) {
 				j.Where = append(j.Where, c)
 			}
 		}
@@ -151,11 +110,11 @@ func (s *Statement) fromJoins(out []Join, from []*pg_query.Node, where *pg_query
 	return out
 }
 
-func (s *Statement) joinTree(out []Join, n, on *pg_query.Node, nullable bool, sc *scope) []Join {
+func (s *Statement) joinTree(out []fact.Join, n, on *pg_query.Node, nullable bool, sc *fact.Scope) []fact.Join {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
-		r := relationOf(&s.Source, x.RangeVar)
-		j := Join{Relation: r, Alias: qualifier(x.RangeVar), Inner: !nullable, CTE: sc.isCTE(x.RangeVar), On: on, Offset: r.Offset}
+		r := fact.RelationOf(&s.Source, x.RangeVar)
+		j := fact.Join{Relation: r, Alias: qualifier(x.RangeVar), Inner: !nullable, CTE: sc.IsCTE(x.RangeVar), On: on, Offset: r.Offset}
 		if j.CTE {
 			j.Through = s.provenance(sc, x.RangeVar, j.Alias, r.Offset)
 		}
@@ -188,73 +147,6 @@ func qualifier(rv *pg_query.RangeVar) string {
 	return rv.GetRelname()
 }
 
-// mentions reports whether n refers to a column qualified by qual, at any
-// depth: a correlated subquery that uses the relation mentions it too.
-func mentions(n *pg_query.Node, qual string) bool {
-	found := false
-	inspect(n, func(m proto.Message, _ *scope) bool {
-		if c, ok := m.(*pg_query.ColumnRef); ok && !found {
-			if q, _ := columnName(c); q != "" && strings.EqualFold(lastPart(q), qual) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// mentionsUnqualified reports whether n uses a column without a qualifier
-// outside subqueries, whose unqualified columns are their own.
-func mentionsUnqualified(n *pg_query.Node) bool {
-	found := false
-	inspect(n, func(m proto.Message, _ *scope) bool {
-		switch x := m.(type) {
-		case *pg_query.SelectStmt:
-			return false
-		case *pg_query.ColumnRef:
-			if q, col := columnName(x); q == "" && col != "" {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// columnName splits a column reference into its qualifier (the dotted parts
-// before the column, in lower case) and the column, in lower case; col is
-// "" for t.* and similar.
-func columnName(c *pg_query.ColumnRef) (qual, col string) {
-	fields := c.GetFields()
-	if len(fields) == 0 {
-		return "", ""
-	}
-	col = strings.ToLower(fields[len(fields)-1].GetString_().GetSval())
-	quals := make([]string, 0, len(fields)-1)
-	for _, f := range fields[:len(fields)-1] {
-		quals = append(quals, strings.ToLower(f.GetString_().GetSval()))
-	}
-	return strings.Join(quals, "."), col
-}
-
-func lastPart(dotted string) string { return dotted[strings.LastIndexByte(dotted, '.')+1:] }
-
-// Conjuncts splits an AND tree into the predicates that must all hold; any
-// other expression is a single conjunct.
-func Conjuncts(n *pg_query.Node) []*pg_query.Node {
-	if n == nil {
-		return nil
-	}
-	if b := n.GetBoolExpr(); b != nil && b.GetBoolop() == pg_query.BoolExprType_AND_EXPR {
-		var out []*pg_query.Node
-		for _, a := range b.GetArgs() {
-			out = append(out, Conjuncts(a)...)
-		}
-		return out
-	}
-	return []*pg_query.Node{n}
-}
-
 // Equalities returns the column pairs an ON equates between two sides, each
 // as {left column, right column}: t.a = s.a gives {a, a} whichever side is
 // written first. Comparisons with constants or ranges, and columns without
@@ -263,7 +155,7 @@ func Conjuncts(n *pg_query.Node) []*pg_query.Node {
 // looked through.
 func Equalities(on *pg_query.Node, leftAlias, rightAlias string) [][2]string {
 	var out [][2]string
-	for _, c := range Conjuncts(on) {
+	for _, c := range fact.Conjuncts(on) {
 		e := c.GetAExpr()
 		if e == nil || !isEquality(e) {
 			continue
@@ -274,9 +166,9 @@ func Equalities(on *pg_query.Node, leftAlias, rightAlias string) [][2]string {
 			continue
 		}
 		switch {
-		case strings.EqualFold(lastPart(lq), leftAlias) && strings.EqualFold(lastPart(rq), rightAlias):
+		case strings.EqualFold(fact.LastPart(lq), leftAlias) && strings.EqualFold(fact.LastPart(rq), rightAlias):
 			out = append(out, [2]string{lc, rc})
-		case strings.EqualFold(lastPart(lq), rightAlias) && strings.EqualFold(lastPart(rq), leftAlias):
+		case strings.EqualFold(fact.LastPart(lq), rightAlias) && strings.EqualFold(fact.LastPart(rq), leftAlias):
 			out = append(out, [2]string{rc, lc})
 		}
 	}
@@ -288,17 +180,9 @@ func isEquality(e *pg_query.A_Expr) bool {
 	case pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		return true
 	case pg_query.A_Expr_Kind_AEXPR_OP:
-		return opName(e) == "="
+		return fact.OpName(e) == "="
 	}
 	return false
-}
-
-func opName(e *pg_query.A_Expr) string {
-	names := e.GetName()
-	if len(names) == 0 {
-		return ""
-	}
-	return names[len(names)-1].GetString_().GetSval()
 }
 
 // plainColumn returns the column a node is, looking through casts and
@@ -311,7 +195,7 @@ func plainColumn(n *pg_query.Node) (qual, col string) {
 		case *pg_query.Node_CollateClause:
 			n = x.CollateClause.GetArg()
 		case *pg_query.Node_ColumnRef:
-			return columnName(x.ColumnRef)
+			return fact.ColumnName(x.ColumnRef)
 		default:
 			return "", ""
 		}

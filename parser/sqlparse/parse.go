@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/internal/pgjson"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
@@ -25,16 +26,6 @@ import (
 // other work to do first, such as reading files, can have it done
 // alongside.
 func Prepare() { pgjson.Prepare() }
-
-// Limits bflint applies before handing a statement, or a part of one, to
-// the parser, so that hostile input cannot exhaust the parser's stack or
-// the machine's memory. A statement past a limit is reported (BF002),
-// never skipped in silence.
-const (
-	MaxNesting        = 500     // parentheses or brackets open at once
-	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
-	MaxStatementBytes = 4 << 20 // one statement's normalised text
-)
 
 // Limits on what bflint reads of one file.
 const (
@@ -80,34 +71,9 @@ type Options struct {
 	Materialized string
 }
 
-// Source is a statement's text as it was read: where it stands in the
-// file, its normalised text and how that text maps back. Both readers of
-// a statement, its parse tree and its tokens, read from it.
-type Source struct {
-	// Start and End delimit the statement in the original text; Start is
-	// its first real token, never a comment or blank line above it.
-	Start, End int
-	// Text is the statement after normalisation, as parsed.
-	Text string
-	// Map maps offsets in Text (and pg_query node locations) back to the
-	// original text.
-	Map *sqltext.OffsetMap
-	// Flags are what normalisation removed.
-	Flags dialect.Flags
-}
-
-// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
-// offset in the original text; unknown locations map to the statement start.
-func (s *Source) Orig(loc int32) int {
-	if loc < 0 {
-		return s.Start
-	}
-	return s.Map.Orig(int(loc))
-}
-
 // Statement is one statement of a file.
 type Statement struct {
-	Source
+	fact.Source
 	// Node is the parsed statement; nil when it could not be parsed.
 	Node *pg_query.Node
 	// Problem says why Node is nil (rule BF002).
@@ -233,7 +199,7 @@ func parse(src string, opts Options) *File {
 	whole := src
 	unread := func(start, problemAt int, msg string) {
 		if rest == nil || start < rest.Start {
-			rest = &Statement{Source: Source{Start: start, End: len(whole)}, Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
+			rest = &Statement{Source: fact.Source{Start: start, End: len(whole)}, Problem: &sqltext.Problem{Offset: problemAt, Msg: msg}}
 		}
 	}
 	defer func() {
@@ -329,7 +295,7 @@ func parse(src string, opts Options) *File {
 				continue
 			}
 			seen[key] = true
-			st := &Statement{Source: Source{Text: text, Map: m, Start: m.Orig(first), End: p.End}, Variant: v.Name}
+			st := &Statement{Source: fact.Source{Text: text, Map: m, Start: m.Orig(first), End: p.End}, Variant: v.Name}
 			for _, mk := range marks {
 				if mk.Offset >= p.Start && mk.Offset < p.End {
 					st.Flags |= mk.Flags
@@ -430,10 +396,10 @@ func parseInto(st *Statement, toks []sqltext.Token, budget *int) *sqltext.Proble
 		}
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "invalid UTF-8 in the statement: bflint reads SQL files as UTF-8"}
 	}
-	if len(st.Text) > MaxStatementBytes {
-		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, MaxStatementBytes>>10)}
+	if len(st.Text) > fact.MaxStatementBytes {
+		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, fact.MaxStatementBytes>>10)}
 	}
-	if off, what, deep := tooDeep(st.Text, toks); deep {
+	if off, what, deep := fact.TooDeep(st.Text, toks); deep {
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "statement " + what + "; bflint does not hand it to the parser, whose stack it could overflow"}
 	}
 	parsed := blankLiteralRows(st.Text, toks)
@@ -470,80 +436,6 @@ func byteOffset(s string, chars int) int {
 	}
 	return off
 }
-
-// tooDeep returns where a statement's syntax tree first grows deeper than
-// the parser can be trusted with, and what makes it so. Brackets nest
-// one level each; so does every binary operator and set operation of a
-// chain, since PostgreSQL builds a + b + c and SELECT ... UNION ALL
-// SELECT ... as one node inside another, and past some 20,000 levels its
-// output overflows the C stack and kills the process. A comma, or a
-// keyword that starts another clause or operand, ends a chain: the
-// operands of a list are siblings, and PostgreSQL keeps AND and OR
-// chains flat. The estimate errs upwards, which costs a parse of SQL
-// nobody writes by hand.
-func tooDeep(text string, toks []sqltext.Token) (offset int, what string, deep bool) {
-	type level struct{ chain, setOps int }
-	levels := []level{{}}
-	outer, brackets := 0, 0 // the depth of the enclosing levels; their count
-	for _, t := range toks {
-		cur := &levels[len(levels)-1]
-		switch t.Kind {
-		case sqltext.Punct:
-			switch text[t.Start] {
-			case '(', '[':
-				outer += cur.chain + cur.setOps + 1
-				levels = append(levels, level{})
-				if brackets++; brackets > MaxNesting {
-					return int(t.Start), fmt.Sprintf("nests parentheses more than %d deep", MaxNesting), true
-				}
-				continue
-			case ')', ']':
-				if len(levels) > 1 {
-					levels = levels[:len(levels)-1]
-					brackets--
-					up := levels[len(levels)-1]
-					outer -= up.chain + up.setOps + 1
-				}
-				continue
-			case ',', ';':
-				cur.chain = 0
-				continue
-			}
-			continue
-		case sqltext.Operator:
-			cur.chain++
-		case sqltext.Word:
-			switch w := strings.ToUpper(t.Text(text)); {
-			case setOperations[w]:
-				cur.setOps++
-				cur.chain = 0
-			case chainEnds[w]:
-				cur.chain = 0
-				continue
-			default:
-				continue
-			}
-		default:
-			continue
-		}
-		if outer+cur.chain+cur.setOps > MaxDepth {
-			return int(t.Start), fmt.Sprintf("nests more than %d operators and set operations inside one another", MaxDepth), true
-		}
-	}
-	return 0, "", false
-}
-
-var (
-	setOperations = map[string]bool{"UNION": true, "INTERSECT": true, "EXCEPT": true, "MINUS": true}
-	// chainEnds start a clause, or an operand that is no part of the
-	// operator chain before it.
-	chainEnds = map[string]bool{
-		"AND": true, "OR": true, "SELECT": true, "FROM": true, "WHERE": true, "ON": true, "USING": true,
-		"GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true, "ORDER": true, "LIMIT": true,
-		"WHEN": true, "THEN": true, "ELSE": true, "END": true, "AS": true, "JOIN": true, "SET": true,
-		"VALUES": true, "RETURNING": true, "WITH": true,
-	}
-)
 
 // unchangedCode returns the code tokens of a statement that no rewrite
 // touched, taken from the file's own tokens and shifted to offsets in text

@@ -3,13 +3,9 @@ package sqlparse
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
-	"google.golang.org/protobuf/proto"
 )
-
-// maxProvenance bounds a chain of WITH queries each selecting from the
-// one before.
-const maxProvenance = 8
 
 // provenance follows the WITH query rv names, through WITH queries that
 // each select from one relation (projection, renames, filters: dbt's
@@ -17,19 +13,19 @@ const maxProvenance = 8
 // on the way joins, aggregates, deduplicates or unions, since its rows are
 // then no rows of one relation. alias qualifies the joined query's
 // columns, and offset is where its name is written.
-func (s *Statement) provenance(sc *scope, rv *pg_query.RangeVar, alias string, offset int) *Provenance {
-	p := &Provenance{Renames: map[string]string{}}
+func (s *Statement) provenance(sc *fact.Scope, rv *pg_query.RangeVar, alias string, offset int) *fact.Provenance {
+	p := &fact.Provenance{Renames: map[string]string{}}
 	// outer maps the joined query's column names to those of the query
 	// reached so far.
 	outer := map[string]string{}
 	renamed := false
-	for range maxProvenance {
-		def, bodyScope := sc.lookup(rv)
+	for range fact.MaxProvenance {
+		def, bodyScope := sc.Lookup(rv)
 		if def == nil {
 			if len(p.Via) == 0 {
 				return nil
 			}
-			p.Relation = relationOf(&s.Source, rv)
+			p.Relation = fact.RelationOf(&s.Source, rv)
 			p.Relation.Offset = offset
 			if renamed {
 				p.Renames = outer
@@ -76,10 +72,10 @@ func (s *Statement) provenance(sc *scope, rv *pg_query.RangeVar, alias string, o
 				}
 			}
 		}
-		for _, c := range Conjuncts(sel.GetWhereClause()) {
+		for _, c := range fact.Conjuncts(sel.GetWhereClause()) {
 			// As a FROM item's WHERE conditions are read: those about it.
-			if mentions(c, inner) || mentionsUnqualified(c) {
-				p.Filters = append(p.Filters, requalified(c, inner, alias))
+			if fact.Mentions(c, inner) || fact.MentionsUnqualified(c) {
+				p.Filters = append(p.Filters, fact.Requalified(c, inner, alias))
 			}
 		}
 		rv, sc = from, bodyScope
@@ -120,35 +116,6 @@ func columnOrStar(n *pg_query.Node) (col string, star bool) {
 	if last.GetAStar() != nil {
 		return "", true
 	}
-	_, col = columnName(c)
+	_, col = fact.ColumnName(c)
 	return col, false
-}
-
-// requalified is a copy of a condition whose columns, written with the
-// inner alias or none, are qualified by alias instead: the condition of a
-// WITH query said of the name it is joined under. Subqueries keep their
-// own columns.
-func requalified(n *pg_query.Node, inner, alias string) *pg_query.Node {
-	c := proto.Clone(n).(*pg_query.Node)
-	var visit func(m proto.Message) bool
-	visit = func(m proto.Message) bool {
-		switch x := m.(type) {
-		case *pg_query.SubLink:
-			return false
-		case *pg_query.ColumnRef:
-			fields := x.GetFields()
-			if len(fields) == 0 || fields[len(fields)-1].GetAStar() != nil {
-				return false
-			}
-			switch {
-			case len(fields) == 1:
-				x.Fields = append([]*pg_query.Node{pg_query.MakeStrNode(alias)}, fields...)
-			case len(fields) == 2 && strings.EqualFold(fields[0].GetString_().GetSval(), inner):
-				x.Fields = []*pg_query.Node{pg_query.MakeStrNode(alias), fields[1]}
-			}
-		}
-		return true
-	}
-	Walk(c, visit)
-	return c
 }

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 )
 
@@ -42,7 +43,7 @@ func (f *File) Reads() FileReads {
 	seen := map[string]bool{}
 	for _, st := range f.Statements {
 		var rels []sqlname.Relation
-		var joins []Join
+		var joins []fact.Join
 		switch st.Coverage() {
 		case CoverageParsed:
 			rels, joins = st.Reads(), st.Joins()
@@ -78,7 +79,7 @@ func (f *File) Reads() FileReads {
 
 // isPath reports whether a two-part name starts with the name another FROM
 // item of the statement goes by: it is a path into that item's columns.
-func isPath(r sqlname.Relation, joins []Join) bool {
+func isPath(r sqlname.Relation, joins []fact.Join) bool {
 	for _, j := range joins {
 		if j.Offset == r.Offset {
 			continue

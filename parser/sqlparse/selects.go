@@ -1,13 +1,13 @@
 package sqlparse
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -73,7 +73,7 @@ func (s *Statement) Merge() (Merge, bool) {
 	}
 	switch src := x.GetSourceRelation().GetNode().(type) {
 	case *pg_query.Node_RangeVar:
-		r := relationOf(&s.Source, src.RangeVar)
+		r := fact.RelationOf(&s.Source, src.RangeVar)
 		m.SourceRelation = &r
 		m.SourceAlias = qualifier(src.RangeVar)
 		if len(r.Parts) == 1 {
@@ -130,7 +130,7 @@ const maxQueryDepth = 16
 // what the statements before this one built (a temporary table filled
 // from a bounded query); any other stored relation in USING is read whole,
 // whatever it was built with, and is not limited.
-func (s *Statement) SourceLimited(m Merge, limited func([]Bound) bool, filled func(sqlname.Relation) bool) bool {
+func (s *Statement) SourceLimited(m Merge, limited func([]fact.Bound) bool, filled func(sqlname.Relation) bool) bool {
 	if m.SourceSelect == nil {
 		return m.SourceRelation != nil && filled(*m.SourceRelation)
 	}
@@ -141,11 +141,11 @@ func (s *Statement) SourceLimited(m Merge, limited func([]Bound) bool, filled fu
 // QueryLimited reports whether every row the statement's query (a SELECT,
 // CREATE TABLE ... AS, INSERT ... SELECT) returns is limited, as
 // SourceLimited reads a MERGE's source.
-func (s *Statement) QueryLimited(limited func([]Bound) bool, filled func(sqlname.Relation) bool) bool {
+func (s *Statement) QueryLimited(limited func([]fact.Bound) bool, filled func(sqlname.Relation) bool) bool {
 	return s.queryLimited(s.Select(), nil, limited, filled, 0)
 }
 
-func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, limited func([]Bound) bool, filled func(sqlname.Relation) bool, depth int) bool {
+func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_query.Node, limited func([]fact.Bound) bool, filled func(sqlname.Relation) bool, depth int) bool {
 	if sel == nil || depth > maxQueryDepth {
 		return false
 	}
@@ -167,7 +167,7 @@ func (s *Statement) queryLimited(sel *pg_query.SelectStmt, ctes map[string]*pg_q
 		if body, ok := ctes[x.RangeVar.GetRelname()]; ok && x.RangeVar.GetSchemaname() == "" && x.RangeVar.GetCatalogname() == "" {
 			return s.queryLimited(body.GetSelectStmt(), ctes, limited, filled, depth+1)
 		}
-		return filled(relationOf(&s.Source, x.RangeVar))
+		return filled(fact.RelationOf(&s.Source, x.RangeVar))
 	}
 	return false
 }
@@ -268,7 +268,7 @@ func (s *Statement) OutputColumns() []string {
 // so the shape a rule looks for may be at any depth.
 func (s *Statement) Selects() []*pg_query.SelectStmt {
 	var out []*pg_query.SelectStmt
-	inspect(s.Node, func(m proto.Message, _ *scope) bool {
+	fact.Inspect(s.Node, func(m proto.Message, _ *fact.Scope) bool {
 		if sel, ok := m.(*pg_query.SelectStmt); ok {
 			out = append(out, sel)
 		}
@@ -290,7 +290,7 @@ func SelectColumns(sel *pg_query.SelectStmt) []string {
 		name := strings.ToLower(rt.GetName())
 		if name == "" {
 			if c := rt.GetVal().GetColumnRef(); c != nil {
-				if _, col := columnName(c); col != "" {
+				if _, col := fact.ColumnName(c); col != "" {
 					name = col
 				} else {
 					name = "*"
@@ -354,11 +354,11 @@ func HavingCountGreaterThanOne(sel *pg_query.SelectStmt) bool {
 	if e == nil || e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP {
 		return false
 	}
-	op := opName(e)
+	op := fact.OpName(e)
 	l, r := e.GetLexpr(), e.GetRexpr()
 	if !isCountRows(l) {
 		l, r = r, l
-		op = flipped[op]
+		op = fact.Flipped[op]
 	}
 	if !isCountRows(l) {
 		return false
@@ -388,12 +388,12 @@ var aggregates = map[string]bool{
 
 func hasAggregate(n *pg_query.Node) bool {
 	found := false
-	inspect(n, func(m proto.Message, _ *scope) bool {
+	fact.Inspect(n, func(m proto.Message, _ *fact.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.FuncCall:
-			found = found || x.GetOver() == nil && aggregates[funcName(x)]
+			found = found || x.GetOver() == nil && aggregates[fact.FuncName(x)]
 		}
 		return !found
 	})
@@ -421,9 +421,6 @@ func intConst(n *pg_query.Node) (int64, bool) {
 	}
 	return 0, false
 }
-
-// flipped is the operator that keeps a comparison true when its sides swap.
-var flipped = map[string]string{">": "<", "<": ">", ">=": "<=", "<=": ">=", "=": "=", "<>": "<>", "!=": "!="}
 
 // targetNames returns the names of an INSERT column list.
 func targetNames(list []*pg_query.Node) []string {
@@ -511,135 +508,15 @@ func (f *File) Transaction(i int) int {
 // transaction.
 func (f *File) InTransaction(i int) bool { return f.Transaction(i) >= 0 }
 
-// scope is the set of WITH queries visible at a point of a statement.
-type scope struct {
-	ctes   []string
-	defs   []*pg_query.CommonTableExpr
-	outer  *scope // the scope the WITH clause stands in
-	parent *scope
-	// recursive marks the queries of a WITH RECURSIVE, which see each
-	// other.
-	recursive bool
-}
-
-// isCTE reports whether a FROM item names a visible WITH query rather than
-// a stored relation; a qualified name never does.
-func (sc *scope) isCTE(rv *pg_query.RangeVar) bool {
-	if rv.GetSchemaname() != "" || rv.GetCatalogname() != "" {
-		return false
-	}
-	for ; sc != nil; sc = sc.parent {
-		if slices.Contains(sc.ctes, rv.GetRelname()) {
-			return true
-		}
-	}
-	return false
-}
-
-func (sc *scope) with(ctes []*pg_query.CommonTableExpr) *scope {
-	inner := &scope{parent: sc, outer: sc, defs: ctes}
-	for _, c := range ctes {
-		inner.ctes = append(inner.ctes, c.GetCtename())
-	}
-	return inner
-}
-
-// lookup returns the WITH query a FROM item names and the scope its body
-// is read in; nil when the name is a stored relation's.
-func (sc *scope) lookup(rv *pg_query.RangeVar) (*pg_query.CommonTableExpr, *scope) {
-	if rv.GetSchemaname() != "" || rv.GetCatalogname() != "" {
-		return nil, nil
-	}
-	for ; sc != nil; sc = sc.parent {
-		for j, name := range sc.ctes {
-			if name != rv.GetRelname() || j >= len(sc.defs) {
-				continue
-			}
-			if sc.recursive {
-				return sc.defs[j], sc
-			}
-			return sc.defs[j], sc.outer.with(sc.defs[:j])
-		}
-	}
-	return nil, nil
-}
-
-// inspect calls visit for n and every message below it, parents first,
-// fields in declaration order, with the WITH queries visible there; visit
-// returns false to skip what lies below a message. A WITH query's body sees
-// the queries before it, or all of them under WITH RECURSIVE.
-func inspect(n proto.Message, visit func(proto.Message, *scope) bool) {
-	if !isNil(n) {
-		inspectScoped(n, nil, visit)
-	}
-}
-
-// isNil reports whether m is nil or a nil pointer of a message type.
-func isNil(m proto.Message) bool {
-	return m == nil || !m.ProtoReflect().IsValid()
-}
-
-// inspectScoped is inspect below a message that is not nil.
-func inspectScoped(m proto.Message, sc *scope, visit func(proto.Message, *scope) bool) {
-	with := withClause(m)
-	var ctes []*pg_query.CommonTableExpr
-	for _, c := range with.GetCtes() {
-		if cte := c.GetCommonTableExpr(); cte != nil {
-			ctes = append(ctes, cte)
-		}
-	}
-	outer := sc
-	if len(ctes) > 0 {
-		sc = outer.with(ctes)
-		sc.recursive = with.GetRecursive()
-	}
-	if !visit(m, sc) {
-		return
-	}
-	eachChild(m, func(child proto.Message) {
-		if child != proto.Message(with) {
-			inspectScoped(child, sc, visit)
-			return
-		}
-		for j, cte := range ctes {
-			body := sc
-			if !with.GetRecursive() {
-				body = outer.with(ctes[:j])
-			}
-			if q := cte.GetCtequery(); q != nil {
-				inspectScoped(q, body, visit)
-			}
-		}
-	})
-}
-
 // facts caches what the helpers derive from a statement: every rule asks
 // for the same joins and writes, and a file shared by several plans is
 // checked from several goroutines at once.
 type facts struct {
 	writesOnce, readsOnce, joinsOnce, joinedOnce, tokensOnce, clockOnce sync.Once
 	clock                                                               []ClockDecision
-	writes                                                              []Write
+	writes                                                              []fact.Write
 	reads                                                               []sqlname.Relation
-	joins                                                               []Join
-	joined                                                              Joined
-	tokens                                                              *TokenFacts
-}
-
-// Walk calls visit for m and every message below it, parents first; visit
-// returns false to skip what lies below a message. Rules use it for the
-// questions the typed helpers do not answer.
-func Walk(m proto.Message, visit func(proto.Message) bool) {
-	if !isNil(m) {
-		walkMessage(m, visit)
-	}
-}
-
-func walkMessage(m proto.Message, visit func(proto.Message) bool) {
-	if !visit(m) {
-		return
-	}
-	eachChild(m, func(child proto.Message) {
-		walkMessage(child, visit)
-	})
+	joins                                                               []fact.Join
+	joined                                                              fact.Joined
+	tokens                                                              *fact.TokenFacts
 }

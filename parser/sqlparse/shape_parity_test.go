@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 )
 
 // shapeDifferences are the statements of the corpora whose shape the token
@@ -81,7 +82,7 @@ func TestReadersAgreeOnShape(t *testing.T) {
 func treeShape(src string, st *Statement) map[string]string {
 	var writes []string
 	for _, w := range st.Writes() {
-		writes = append(writes, describeWrite(src, Write{Kind: w.Kind, Target: w.Target, Temporary: w.Temporary, Partitioned: w.Partitioned, Offset: w.Offset}))
+		writes = append(writes, describeWrite(src, fact.Write{Kind: w.Kind, Target: w.Target, Temporary: w.Temporary, Partitioned: w.Partitioned, Offset: w.Offset}))
 	}
 	var conds []string
 	for _, c := range st.Conditions() {
@@ -126,7 +127,7 @@ func tokenShape(src string, st *Statement) map[string]string {
 		"guards": strings.Join(guards, "\n"), "clock": describeClock(src, st.tokenClockDecisions())}
 }
 
-func describeGuards(rel sqlname.Relation, kinds []GuardKind) string {
+func describeGuards(rel sqlname.Relation, kinds []fact.GuardKind) string {
 	var s []string
 	for _, k := range kinds {
 		s = append(s, k.String())
@@ -151,7 +152,7 @@ func describeCondition(src string, c Condition) string {
 // reads of them, and the token reader also counts as columns qualified
 // names no rule asks about (SET t.col of the written relation, session
 // settings such as SET spark.sql.x, @@error.message, loop variables).
-func describeJoined(src string, j Joined) string {
+func describeJoined(src string, j fact.Joined) string {
 	var out []string
 	aliases := map[string]bool{}
 	for _, r := range j.Relations {
@@ -192,7 +193,7 @@ func describeJoined(src string, j Joined) string {
 	return strings.Join(out, "\n") + "\ncolumns " + strings.Join(quals, " ")
 }
 
-func describeTerm(t Term) string {
+func describeTerm(t fact.Term) string {
 	s := fmt.Sprintf("%d%s", t.Kind, t.Op)
 	for _, o := range t.Operands {
 		s += " [" + describeOperand(o) + "]"
@@ -206,7 +207,7 @@ func describeTerm(t Term) string {
 	return s + " cols=" + describeRefs(t.Columns) + " all=" + describeRefs(t.AllColumns)
 }
 
-func describeOperand(o Operand) string {
+func describeOperand(o fact.Operand) string {
 	var s []string
 	if o.Column != nil {
 		s = append(s, "col="+o.Column.Qualifier+"."+o.Column.Name)
@@ -226,7 +227,7 @@ func describeOperand(o Operand) string {
 	return strings.Join(s, " ") + " cols=" + describeRefs(o.Columns)
 }
 
-func describeRefs(refs []ColumnRef) string {
+func describeRefs(refs []fact.ColumnRef) string {
 	var s []string
 	for _, r := range refs {
 		s = append(s, r.Qualifier+"."+r.Name)

@@ -4,10 +4,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
 // The token fallback. A statement the parser rejects usually fails on one
@@ -19,130 +18,19 @@ import (
 // parsed statement. Only a condition that does not parse even then is read
 // from its tokens alone.
 
-// TokenFacts are what the tokens of a statement say about it.
-type TokenFacts struct {
-	// Writes are the relations the statement writes, read as Writes reads
-	// them from a parse tree: Kind, Target, Temporary, Partitioned and
-	// Offset. Columns, ConflictColumns, DoUpdate and Where are not read.
-	Writes []Write
-	// Joins are the relations of its FROM clauses at any depth, of UPDATE
-	// ... FROM and DELETE ... USING, and a MERGE's USING source, in the
-	// order they are written.
-	Joins []TokenJoin
-	// Conds are its conditions: each WHERE, each ON of a join or a MERGE,
-	// each WHEN ... AND of a MERGE, and a Databricks REPLACE WHERE.
-	Conds []Cond
-	// Named are the relations a command neither writes nor joins but acts
-	// on: ALTER TABLE t ..., RESTORE TABLE t, OPTIMIZE t. No rule reads
-	// them, but they say what the statement is about.
-	Named []sqlname.Relation
-	// Columns are the qualified column references of the statement, by the
-	// last part of the qualifier and then the column, in lower case.
-	Columns map[string]map[string]bool
-	// Dynamic is set for EXECUTE IMMEDIATE of SQL built when the script
-	// runs (CONCAT(...), a variable): what it writes and reads is in no
-	// text bflint can see.
-	Dynamic bool
-
-	// withs are its WITH queries, by name in lower case and where their
-	// query stands in the statement's Text: read on demand (Guards).
-	withs []withSpan
-	// selected are the select-list items that compare something with the
-	// clock, parsed on their own (ClockDecisions).
-	selected []*pg_query.Node
-}
-
-// withSpan is where a WITH query's query stands in a statement's Text.
-type withSpan struct {
-	name       string
-	start, end int
-}
-
-// Analysed reports whether the tokens said what the statement is about: a
-// relation written, joined or acted on.
-func (f *TokenFacts) Analysed() bool {
-	return len(f.Writes) > 0 || len(f.Joins) > 0 || len(f.Named) > 0
-}
-
-// TokenJoin is a relation joined in a statement read from its tokens.
-type TokenJoin struct {
-	// Join is what Joins gives for a parsed statement, except On, which
-	// is nil: From holds the conditions of the whole clause.
-	Join
-	// From is the FROM clause the relation is an item of. The source of a
-	// MERGE is given one of its own: one item, joined to the written
-	// relation, whose ON is the MERGE's.
-	From *TokenFrom
-	// Partial is set when a condition that may concern the relation did
-	// not parse on its own: what Where and From.Ons hold of it may then be
-	// incomplete.
-	Partial bool
-}
-
-// TokenFrom is a FROM clause read from tokens, with its ONs.
-type TokenFrom struct {
-	FromClause
-	// Ons are the conjuncts of every ON in the clause.
-	Ons []Conjunct
-}
-
-// Cond is a condition of a statement read from its tokens.
-type Cond struct {
-	// Conjuncts are the parts its top-level AND joins.
-	Conjuncts []Conjunct
-	// Sub is set for a condition inside a subquery that computes a value
-	// (scalar, IN, EXISTS, ARRAY): it chooses no rows of the query around
-	// it.
-	Sub bool
-	// Top is set for the WHERE of the statement itself, which for a DELETE
-	// or an UPDATE chooses the rows it changes.
-	Top bool
-	// Where is set for a WHERE, of any query of the statement; an ON or
-	// a MERGE's WHEN ... AND is not one. Join is set for the ON of a join
-	// in a FROM clause.
-	Where, Join bool
-}
-
-// inQuery reports whether the condition chooses the rows of a query
-// (a WHERE or a join's ON in a SELECT), not those a DELETE, an UPDATE or
-// a MERGE changes.
-func (c Cond) inQuery() bool { return c.Where && !c.Top || c.Join }
-
-// Conjunct is one part of a condition.
-type Conjunct struct {
-	// Node is the part parsed as an expression, its locations offsets of
-	// the statement's Text as in a parse of the whole statement, so
-	// Bounds, NowCalls and the other helpers read it as they read a parsed
-	// statement. nil when it does not parse on its own, or the statement
-	// holds more conditions than are parsed one by one (maxExprParses);
-	// the fields below are then what its tokens say.
-	Node *pg_query.Node
-	// Columns are the names of the columns it uses: the last part, in
-	// lower case.
-	Columns []string
-	// Now are the original offsets of its uses of the current time.
-	Now []int
-	// Bounds are its comparisons of a column with a value, as Bounds
-	// reads them from a tree.
-	Bounds []Bound
-
-	quals []string // qualifiers of its columns, in lower case
-	bare  bool     // it uses a column without a qualifier
-}
-
 // readTokens reads a statement from its code tokens.
-func readTokens(s *Source, code []sqltext.Token) *TokenFacts {
+func readTokens(s *fact.Source, code []sqltext.Token) *fact.TokenFacts {
 	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), src: s, ctes: map[string]bool{}, bodies: map[string]*tokenCTE{}, names: map[int]bool{}, parses: new(int)}
-	sc.tf = &TokenFacts{Columns: map[string]map[string]bool{}}
+	sc.tf = &fact.TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()
 	sc.statement(0, len(sc.Code))
 	for i := range sc.tf.Writes {
 		w := &sc.tf.Writes[i]
 		switch {
 		case s.Flags&dialect.CopyInto != 0:
-			w.Kind = WriteCopy
-		case s.Flags&dialect.CreateOrReplace != 0 && (w.Kind == WriteCreateTableAs || w.Kind == WriteCreateTable):
-			w.Kind = WriteCreateOrReplace
+			w.Kind = fact.WriteCopy
+		case s.Flags&dialect.CreateOrReplace != 0 && (w.Kind == fact.WriteCreateTableAs || w.Kind == fact.WriteCreateTable):
+			w.Kind = fact.WriteCreateOrReplace
 		}
 	}
 	sort.SliceStable(sc.joins, func(i, j int) bool { return sc.joins[i].Offset < sc.joins[j].Offset })
@@ -159,7 +47,7 @@ func readTokens(s *Source, code []sqltext.Token) *TokenFacts {
 // tokenScan reads one statement's code tokens.
 type tokenScan struct {
 	sqltext.Cursor
-	src *Source
+	src *fact.Source
 	// match is the index of the bracket that closes or opens this one, -1
 	// when it is unbalanced or not a bracket.
 	match []int
@@ -170,8 +58,8 @@ type tokenScan struct {
 	// names are the code tokens that start a relation name, which are not
 	// column references.
 	names map[int]bool
-	joins []*TokenJoin
-	tf    *TokenFacts
+	joins []*fact.TokenJoin
+	tf    *fact.TokenFacts
 	// parses counts the expressions handed to the parser, which
 	// maxExprParses bounds.
 	parses *int
@@ -193,8 +81,8 @@ type scanCtx struct {
 // scanBlock is one SELECT, or the DELETE or UPDATE of the statement itself:
 // the relations of its FROM clause and how its WHERE applies to them.
 type scanBlock struct {
-	from  *TokenFrom
-	joins []*TokenJoin
+	from  *fact.TokenFrom
+	joins []*fact.TokenJoin
 	// target is set for UPDATE ... FROM and DELETE ... USING, top for the
 	// WHERE of the statement's own DELETE or UPDATE, using for a DELETE,
 	// whose USING lists the relations it joins.
@@ -321,7 +209,7 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 		sc.ctes[strings.ToLower(folded)] = true
 		end := sc.close(k, to)
 		if end > k+1 {
-			sc.tf.withs = append(sc.tf.withs, withSpan{name: strings.ToLower(folded), start: int(sc.Code[k+1].Start), end: int(sc.Code[end-1].End)})
+			sc.tf.Withs = append(sc.tf.Withs, fact.WithSpan{Name: strings.ToLower(folded), Start: int(sc.Code[k+1].Start), End: int(sc.Code[end-1].End)})
 		}
 		before := len(sc.joins)
 		sc.query(k+1, end, scanCtx{sub: c.sub, depth: c.depth + 1})
@@ -340,7 +228,7 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 
 // query reads a query between code[i] and code[to].
 func (sc *tokenScan) query(i, to int, c scanCtx) {
-	if c.depth > MaxNesting {
+	if c.depth > fact.MaxNesting {
 		return
 	}
 	sc.body(sc.with(i, to, c), to, nil, c)
@@ -405,7 +293,7 @@ var tokenSetOperators = map[string]bool{"UNION": true, "INTERSECT": true, "EXCEP
 // an expression: a subquery there computes a value; otherwise the
 // brackets inside it are read the same way.
 func (sc *tokenScan) group(i, end int, c scanCtx) {
-	if c.depth > MaxNesting {
+	if c.depth > fact.MaxNesting {
 		return
 	}
 	// ((SELECT ...)) is a query; ((SELECT ...), x), the arguments of a
@@ -485,10 +373,10 @@ func (sc *tokenScan) where(i, to int, b *scanBlock, c scanCtx) int {
 			for _, cj := range cond.Conjuncts {
 				switch {
 				case cj.Node != nil:
-					if mentions(cj.Node, j.Alias) || alone && mentionsUnqualified(cj.Node) {
+					if fact.Mentions(cj.Node, j.Alias) || alone && fact.MentionsUnqualified(cj.Node) {
 						j.Where = append(j.Where, cj.Node)
 					}
-				case alone && cj.bare || containsFold(cj.quals, j.Alias):
+				case alone && cj.Bare || containsFold(cj.Quals, j.Alias):
 					j.Partial = true
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -15,19 +16,19 @@ import (
 // cond reads the condition between code[i] and code[end]: parsed whole
 // when it can be, else split at its top-level AND with each part parsed
 // alone, and a part that still does not parse read from its tokens.
-func (sc *tokenScan) cond(i, end int, sub, top bool) Cond {
-	c := Cond{Sub: sub, Top: top}
+func (sc *tokenScan) cond(i, end int, sub, top bool) fact.Cond {
+	c := fact.Cond{Sub: sub, Top: top}
 	end = min(end, len(sc.Code))
 	if i >= end {
 		return c
 	}
 	if n := sc.parseExpr(i, end); n != nil {
-		for _, x := range Conjuncts(n) {
-			c.Conjuncts = append(c.Conjuncts, Conjunct{Node: x})
+		for _, x := range fact.Conjuncts(n) {
+			c.Conjuncts = append(c.Conjuncts, fact.Conjunct{Node: x})
 		}
 	} else {
 		for _, sp := range sc.split(i, end) {
-			cj := Conjunct{Node: sc.parseExpr(sp[0], sp[1])}
+			cj := fact.Conjunct{Node: sc.parseExpr(sp[0], sp[1])}
 			if cj.Node == nil {
 				sc.readConjunct(&cj, sp[0], sp[1])
 			}
@@ -93,14 +94,14 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 	*sc.parses++
 	start := int(sc.Code[i].Start)
 	frag := sc.Src[start:sc.Code[end-1].End]
-	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
+	if len(frag) > fact.MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil
 	}
 	depth := 0
 	for k := i; k < end; k++ {
 		switch {
 		case sc.open(k):
-			if depth++; depth > MaxNesting {
+			if depth++; depth > fact.MaxNesting {
 				return nil
 			}
 		case sc.Punct(k, ')') || sc.Punct(k, ']'):
@@ -127,9 +128,9 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 
 // shiftLocations adds delta to every known location below n.
 func shiftLocations(n proto.Message, delta int32) {
-	Walk(n, func(m proto.Message) bool {
-		if loc, ok := location(m); ok && loc >= 0 {
-			setLocation(m, loc+delta)
+	fact.Walk(n, func(m proto.Message) bool {
+		if loc, ok := fact.Location(m); ok && loc >= 0 {
+			fact.SetLocation(m, loc+delta)
 		}
 		return true
 	})
@@ -138,7 +139,7 @@ func shiftLocations(n proto.Message, delta int32) {
 // readConjunct reads from its tokens a conjunct that does not parse: the
 // columns it uses, its uses of the current time, and the comparison of a
 // column with a value it makes.
-func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
+func (sc *tokenScan) readConjunct(cj *fact.Conjunct, i, end int) {
 	for k := i; k < end; k++ {
 		if k > i && sc.Punct(k-1, '.') {
 			continue
@@ -153,9 +154,9 @@ func (sc *tokenScan) readConjunct(cj *Conjunct, i, end int) {
 		}
 		cj.Columns = append(cj.Columns, col)
 		if qual == "" {
-			cj.bare = true
+			cj.Bare = true
 		} else {
-			cj.quals = append(cj.quals, qual)
+			cj.Quals = append(cj.Quals, qual)
 		}
 		k = e - 1
 	}
@@ -175,7 +176,7 @@ func (sc *tokenScan) nowAt(k, end int) (int, bool) {
 		if !called || !sc.Punct(k+2, ')') {
 			return 0, false
 		}
-	case called && nowFunctions[w], !called && bareNow[w]:
+	case called && fact.NowFunctions[w], !called && bareNow[w]:
 	default:
 		return 0, false
 	}
@@ -228,7 +229,7 @@ var notColumns = map[string]bool{
 // tokenBounds reads the comparison of a conjunct that does not parse:
 // col op value, value op col, or col BETWEEN a AND b, outside brackets. A
 // comparison under OR restricts no rows, so it is no bound.
-func (sc *tokenScan) tokenBounds(i, end int) []Bound {
+func (sc *tokenScan) tokenBounds(i, end int) []fact.Bound {
 	if sc.indexWord(i, end, "OR") >= 0 {
 		return nil
 	}
@@ -244,27 +245,27 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 			if col == "" || and < 0 || sc.Word(k-1) == "NOT" {
 				return nil
 			}
-			var out []Bound
+			var out []fact.Bound
 			if v, ok := sc.value(k+1, and); ok {
-				out = append(out, Bound{Column: col, Qualifier: q, Op: ">=", Value: v, Offset: at})
+				out = append(out, fact.Bound{Column: col, Qualifier: q, Op: ">=", Value: v, Offset: at})
 			}
 			if v, ok := sc.value(and+1, end); ok {
-				out = append(out, Bound{Column: col, Qualifier: q, Op: "<=", Value: v, Offset: at})
+				out = append(out, fact.Bound{Column: col, Qualifier: q, Op: "<=", Value: v, Offset: at})
 			}
 			return out
 		}
 		op := sc.Op(k)
-		if !boundOps[op] {
+		if !fact.BoundOps[op] {
 			continue
 		}
 		if q, col := sc.sideColumn(i, k); col != "" {
 			if v, ok := sc.value(k+1, end); ok {
-				return []Bound{{Column: col, Qualifier: q, Op: op, Value: v, Offset: at}}
+				return []fact.Bound{{Column: col, Qualifier: q, Op: op, Value: v, Offset: at}}
 			}
 		}
 		if q, col := sc.sideColumn(k+1, end); col != "" {
 			if v, ok := sc.value(i, k); ok {
-				return []Bound{{Column: col, Qualifier: q, Op: flipped[op], Value: v, Offset: at}}
+				return []fact.Bound{{Column: col, Qualifier: q, Op: fact.Flipped[op], Value: v, Offset: at}}
 			}
 		}
 		return nil
@@ -277,7 +278,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []Bound {
 // calls something else.
 func (sc *tokenScan) sideColumn(i, end int) (qual, col string) {
 	for k := i; k < end; k++ {
-		if sc.Punct(k, '(') && !(k > i && (dateConversions[strings.ToLower(sc.Code[k-1].Text(sc.Src))] || sc.Word(k-1) == "CAST")) {
+		if sc.Punct(k, '(') && !(k > i && (fact.DateConversions[strings.ToLower(sc.Code[k-1].Text(sc.Src))] || sc.Word(k-1) == "CAST")) {
 			return "", ""
 		}
 		q, c, e := sc.column(k, end)
@@ -294,35 +295,35 @@ func (sc *tokenScan) sideColumn(i, end int) (qual, col string) {
 
 // value reads code[i:end] as the value side of a comparison: nothing in
 // it may be a column.
-func (sc *tokenScan) value(i, end int) (Literal, bool) {
+func (sc *tokenScan) value(i, end int) (fact.Literal, bool) {
 	if i >= end {
-		return Literal{}, false
+		return fact.Literal{}, false
 	}
-	lit := Literal{Offset: sc.orig(i)}
+	lit := fact.Literal{Offset: sc.orig(i)}
 	for k := i; k < end; k++ {
 		if at, ok := sc.nowAt(k, end); ok {
-			if lit.Kind != LiteralNow {
-				lit = Literal{Kind: LiteralNow, Text: strings.ToLower(sc.Code[k].Text(sc.Src)), Offset: at}
+			if lit.Kind != fact.LiteralNow {
+				lit = fact.Literal{Kind: fact.LiteralNow, Text: strings.ToLower(sc.Code[k].Text(sc.Src)), Offset: at}
 			}
 			continue
 		}
 		if _, c, _ := sc.column(k, end); c != "" {
-			return Literal{}, false
+			return fact.Literal{}, false
 		}
 	}
-	if lit.Kind == LiteralNow {
+	if lit.Kind == fact.LiteralNow {
 		return lit, true
 	}
 	t := sc.Code[i]
 	switch {
 	case end-i == 1 && t.Kind == sqltext.String:
-		lit.Kind, lit.Text = LiteralString, unquoteString(t.Text(sc.Src))
+		lit.Kind, lit.Text = fact.LiteralString, unquoteString(t.Text(sc.Src))
 	case end-i == 1 && t.Kind == sqltext.Number:
-		lit.Kind, lit.Text = LiteralNumber, t.Text(sc.Src)
+		lit.Kind, lit.Text = fact.LiteralNumber, t.Text(sc.Src)
 	case end-i == 2 && sc.Kind(i+1) == sqltext.String && (sc.Word(i) == "DATE" || sc.Word(i) == "TIMESTAMP"):
-		lit.Kind, lit.Text = typeKind(sc.Word(i)), unquoteString(sc.Code[i+1].Text(sc.Src))
+		lit.Kind, lit.Text = fact.TypeKind(sc.Word(i)), unquoteString(sc.Code[i+1].Text(sc.Src))
 	case end-i == 3 && t.Kind == sqltext.String && sc.Op(i+1) == "::" && sc.Kind(i+2) == sqltext.Word:
-		lit.Kind, lit.Text = typeKind(sc.Code[i+2].Text(sc.Src)), unquoteString(t.Text(sc.Src))
+		lit.Kind, lit.Text = fact.TypeKind(sc.Code[i+2].Text(sc.Src)), unquoteString(t.Text(sc.Src))
 	}
 	return lit, true
 }
@@ -375,11 +376,11 @@ func (sc *tokenScan) selectClocks(i, to int) {
 		}
 		clock := false
 		for k := from; k < to && !clock; k++ {
-			clock = sc.Kind(k) == sqltext.Word && IsClock(sc.Code[k].Text(sc.Src), sc.Punct(k+1, '('))
+			clock = sc.Kind(k) == sqltext.Word && fact.IsClock(sc.Code[k].Text(sc.Src), sc.Punct(k+1, '('))
 		}
 		if clock {
 			if n := sc.parseExpr(from, to); n != nil {
-				sc.tf.selected = append(sc.tf.selected, n)
+				sc.tf.Selected = append(sc.tf.Selected, n)
 			}
 		}
 	}

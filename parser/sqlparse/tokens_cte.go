@@ -3,6 +3,7 @@ package sqlparse
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -11,7 +12,7 @@ import (
 
 // tokenCTE is a WITH query that selects from one relation.
 type tokenCTE struct {
-	from *TokenJoin
+	from *fact.TokenJoin
 	// names maps the query's column names to the relation's ("" for a
 	// computed one); star is set when it selects * too.
 	names map[string]string
@@ -21,7 +22,7 @@ type tokenCTE struct {
 // cteBody reads the body of a WITH query between code[i] and code[to],
 // whose joins were read into joins: a plain SELECT of one relation, or
 // nil.
-func (sc *tokenScan) cteBody(i, to int, joins []*TokenJoin) *tokenCTE {
+func (sc *tokenScan) cteBody(i, to int, joins []*fact.TokenJoin) *tokenCTE {
 	if sc.Word(i) != "SELECT" || len(joins) == 0 {
 		return nil
 	}
@@ -150,12 +151,12 @@ func (sc *tokenScan) identAt(k int) string {
 // provenance follows a join of a WITH query, through queries that each
 // select from one relation, to that relation, as Statement.provenance does
 // on a tree.
-func (sc *tokenScan) provenance(j *TokenJoin) *Provenance {
-	p := &Provenance{Renames: map[string]string{}}
+func (sc *tokenScan) provenance(j *fact.TokenJoin) *fact.Provenance {
+	p := &fact.Provenance{Renames: map[string]string{}}
 	outer := map[string]string{}
 	renamed := false
 	name := strings.ToLower(j.Relation.Parts[0])
-	for range maxProvenance {
+	for range fact.MaxProvenance {
 		body := sc.bodies[name]
 		if body == nil {
 			return nil
@@ -179,7 +180,7 @@ func (sc *tokenScan) provenance(j *TokenJoin) *Provenance {
 		}
 		inner := body.from.Alias
 		for _, c := range body.from.Where {
-			p.Filters = append(p.Filters, requalified(c, inner, j.Alias))
+			p.Filters = append(p.Filters, fact.Requalified(c, inner, j.Alias))
 		}
 		if !body.from.CTE {
 			p.Relation = body.from.Relation

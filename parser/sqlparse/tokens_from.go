@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -13,7 +14,7 @@ import (
 // returns where the clause ends.
 func (sc *tokenScan) from(i, to int, b *scanBlock, c scanCtx) int {
 	end := sc.clauseEnd(i, to, true)
-	f := &TokenFrom{FromClause: FromClause{First: -1, Target: b.target, Scalar: c.scalar}}
+	f := &fact.TokenFrom{FromClause: fact.FromClause{First: -1, Target: b.target, Scalar: c.scalar}}
 	b.from = f
 	before := len(b.joins)
 	sc.items(i, end, b, f, c, false)
@@ -31,13 +32,13 @@ func (sc *tokenScan) from(i, to int, b *scanBlock, c scanCtx) int {
 // items reads the items of a FROM clause, or of a bracketed join inside
 // one, between code[i] and code[to]. Relations on the nullable side of an
 // outer join are marked so.
-func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nullable bool) {
-	var tree []*TokenJoin // the relations joined since the last comma
-	outer := ""           // the kind of the outer join whose right side comes next
+func (sc *tokenScan) items(i, to int, b *scanBlock, f *fact.TokenFrom, c scanCtx, nullable bool) {
+	var tree []*fact.TokenJoin // the relations joined since the last comma
+	outer := ""                // the kind of the outer join whose right side comes next
 	expect := true
 	for i < to {
 		if expect {
-			var rels []*TokenJoin
+			var rels []*fact.TokenJoin
 			i, rels = sc.item(i, to, b, f, c, nullable || outer == "LEFT" || outer == "FULL")
 			if outer == "RIGHT" || outer == "FULL" {
 				for _, j := range tree {
@@ -77,7 +78,7 @@ func (sc *tokenScan) items(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nul
 
 // item reads one FROM item at code[i] and returns where it ends, with the
 // relations it names.
-func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, nullable bool) (int, []*TokenJoin) {
+func (sc *tokenScan) item(i, to int, b *scanBlock, f *fact.TokenFrom, c scanCtx, nullable bool) (int, []*fact.TokenJoin) {
 	for sc.Word(i) == "LATERAL" || sc.Word(i) == "ONLY" {
 		i++
 	}
@@ -92,7 +93,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 			return sc.alias(end+1, to), nil
 		}
 		before := len(b.joins)
-		if c.depth < MaxNesting {
+		if c.depth < fact.MaxNesting {
 			sc.items(i+1, end, b, f, scanCtx{sub: c.sub, scalar: c.scalar, depth: c.depth + 1}, nullable)
 		}
 		return sc.alias(end+1, to), b.joins[before:]
@@ -115,7 +116,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 		f.First = rel.Offset
 	}
 	f.Items++
-	j := &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: !nullable, Offset: rel.Offset}, From: f}
+	j := &fact.TokenJoin{Join: fact.Join{Relation: rel, Alias: folded, Inner: !nullable, Offset: rel.Offset}, From: f}
 	j.CTE = len(parts) == 1 && sc.ctes[strings.ToLower(folded)]
 	next := e
 	if alias, k, ok := sc.aliasName(e, to); ok {
@@ -126,7 +127,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *TokenFrom, c scanCtx, null
 	}
 	sc.joins = append(sc.joins, j)
 	b.joins = append(b.joins, j)
-	return next, []*TokenJoin{j}
+	return next, []*fact.TokenJoin{j}
 }
 
 // alias skips the alias of a FROM item at code[i], with its column names.

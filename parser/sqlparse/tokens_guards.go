@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
@@ -12,14 +13,14 @@ import (
 // tokenGuards reads the guards of a statement the parser rejected, with
 // the same rules as a parse tree: its WHERE conditions that parse on
 // their own, its WITH queries that do, and its joins.
-func tokenGuards(s *Source, tf *TokenFacts, rel sqlname.Relation) []GuardKind {
-	var withs []withQuery
-	for _, w := range tf.withs {
-		if q := parseQuery(s, w.start, w.end); q != nil {
-			withs = append(withs, withQuery{w.name, q})
+func tokenGuards(s *fact.Source, tf *fact.TokenFacts, rel sqlname.Relation) []fact.GuardKind {
+	var withs []fact.WithQuery
+	for _, w := range tf.Withs {
+		if q := parseQuery(s, w.Start, w.End); q != nil {
+			withs = append(withs, fact.WithQuery{Name: w.Name, Query: q})
 		}
 	}
-	g := s.rowsThrough(rel, withs)
+	g := s.RowsThrough(rel, withs)
 	var antiJoined []string
 	for _, j := range tf.Joins {
 		name := ""
@@ -27,10 +28,10 @@ func tokenGuards(s *Source, tf *TokenFacts, rel sqlname.Relation) []GuardKind {
 			name = strings.ToLower(j.Relation.Parts[0])
 		}
 		alias := strings.ToLower(j.Alias)
-		if g.maxOf[name] {
-			g.maxAliases[alias] = true
+		if g.MaxOf[name] {
+			g.MaxAliases[alias] = true
 		}
-		if !j.Inner && (g.derived[name] || !j.CTE && j.Relation.Matches(rel)) {
+		if !j.Inner && (g.Derived[name] || !j.CTE && j.Relation.Matches(rel)) {
 			antiJoined = append(antiJoined, alias)
 		}
 	}
@@ -45,23 +46,23 @@ func tokenGuards(s *Source, tf *TokenFacts, rel sqlname.Relation) []GuardKind {
 			}
 		}
 	}
-	return g.guards(where, nil, antiJoined)
+	return g.Guards(where, nil, antiJoined)
 }
 
 // parseQuery parses the query between offsets start and end of the
 // statement's Text on its own, its locations offsets of the Text; nil when
 // it does not parse as one query or is past the limits a statement is
 // parsed under.
-func parseQuery(s *Source, start, end int) *pg_query.Node {
+func parseQuery(s *fact.Source, start, end int) *pg_query.Node {
 	frag := s.Text[start:end]
-	if len(frag) > MaxStatementBytes || !utf8.ValidString(frag) {
+	if len(frag) > fact.MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil
 	}
 	toks, lexErr := sqltext.Lex(frag)
 	if lexErr != nil {
 		return nil
 	}
-	if _, _, deep := tooDeep(frag, sqltext.Code(toks)); deep {
+	if _, _, deep := fact.TooDeep(frag, sqltext.Code(toks)); deep {
 		return nil
 	}
 	res, err := pg_query.Parse(frag)

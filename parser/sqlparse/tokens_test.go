@@ -9,12 +9,13 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // describeTokenJoin describes a join as describeJoin does, without On,
 // which the token reading leaves to its clause.
-func describeTokenJoin(src string, st *Statement, j Join) string {
+func describeTokenJoin(src string, st *Statement, j fact.Join) string {
 	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, at(src, j.Offset))
 	if !j.Inner {
 		s += " outer"
@@ -80,7 +81,7 @@ ALTER TABLE a.b SWAP WITH a.c;`,
 			tf := st.TokenFacts()
 			var want, got []string
 			for _, w := range st.Writes() {
-				want = append(want, describeWrite(src, Write{Kind: w.Kind, Target: w.Target, Temporary: w.Temporary, Partitioned: w.Partitioned, Offset: w.Offset}))
+				want = append(want, describeWrite(src, fact.Write{Kind: w.Kind, Target: w.Target, Temporary: w.Temporary, Partitioned: w.Partitioned, Offset: w.Offset}))
 			}
 			for _, w := range tf.Writes {
 				got = append(got, describeWrite(src, w))
@@ -229,12 +230,12 @@ func TestConjunctFromTokens(t *testing.T) {
 		{"EXISTS(t.fills, f -> f.fill_date >= CURRENT_DATE)", "fills,f,fill_date", "1:37", ""},
 	}
 	for _, tt := range tests {
-		src := &Source{Text: tt.text, Map: &sqltext.OffsetMap{}}
+		src := &fact.Source{Text: tt.text, Map: &sqltext.OffsetMap{}}
 		toks, _ := sqltext.Lex(tt.text)
 		code := sqltext.Code(toks)
 		sc := &tokenScan{Cursor: sqltext.NewCursor(tt.text, code), src: src}
 		sc.index()
-		var cj Conjunct
+		var cj fact.Conjunct
 		sc.readConjunct(&cj, 0, len(sc.Code))
 		got := [3]string{strings.Join(cj.Columns, ","), offsets(tt.text, cj.Now), describeBounds(tt.text, cj.Bounds)}
 		if want := [3]string{tt.cols, tt.now, tt.bounds}; got != want {

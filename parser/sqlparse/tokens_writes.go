@@ -5,6 +5,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -15,13 +16,13 @@ import (
 // keyword at code[keyword], and returns the index after the name with the
 // index of the write; w is -1, and nothing is recorded, when no name is
 // there.
-func (sc *tokenScan) write(kind WriteKind, keyword, i int) (next, w int) {
+func (sc *tokenScan) write(kind fact.WriteKind, keyword, i int) (next, w int) {
 	parts, e, _ := sc.name(i)
 	if e == i {
 		return i, -1
 	}
 	sc.names[i] = true
-	sc.tf.Writes = append(sc.tf.Writes, Write{Kind: kind, Target: sqlname.Relation{Parts: parts, Offset: sc.orig(i)}, Offset: sc.orig(keyword)})
+	sc.tf.Writes = append(sc.tf.Writes, fact.Write{Kind: kind, Target: sqlname.Relation{Parts: parts, Offset: sc.orig(i)}, Offset: sc.orig(keyword)})
 	return e, len(sc.tf.Writes) - 1
 }
 
@@ -48,7 +49,7 @@ func (sc *tokenScan) insert(i, to int) {
 			case sc.open(k):
 				k = sc.close(k, to)
 			case sc.Word(k) == "INTO":
-				sc.write(WriteInsert, i, k+1)
+				sc.write(fact.WriteInsert, i, k+1)
 			case first < 0 && (sc.Word(k) == "SELECT" || sc.Word(k) == "WITH"):
 				first = k
 			}
@@ -61,11 +62,11 @@ func (sc *tokenScan) insert(i, to int) {
 	if sc.Word(j) == "TABLE" {
 		j++
 	}
-	j, w := sc.write(WriteInsert, i, j)
+	j, w := sc.write(fact.WriteInsert, i, j)
 	if w < 0 {
 		return
 	}
-	kind := WriteInsert
+	kind := fact.WriteInsert
 	partitioned := flags&dialect.OverwritePartition != 0
 	if sc.Word(j) == "PARTITION" && sc.Punct(j+1, '(') {
 		partitioned = partitioned || overwrite
@@ -103,16 +104,16 @@ func (sc *tokenScan) insert(i, to int) {
 			continue
 		}
 		if sc.Word(k) == "ON" && sc.Word(k+1) == "CONFLICT" {
-			end, kind = k, WriteInsertOnConflict
+			end, kind = k, fact.WriteInsertOnConflict
 			break
 		}
 	}
 	switch {
 	case overwrite:
-		kind = WriteInsertOverwrite
+		kind = fact.WriteInsertOverwrite
 		sc.tf.Writes[w].Partitioned = partitioned
 	case replaceWhere:
-		kind = WriteReplaceWhere
+		kind = fact.WriteReplaceWhere
 	}
 	sc.tf.Writes[w].Kind = kind
 	sc.body(j, end, nil, scanCtx{})
@@ -131,7 +132,7 @@ func (sc *tokenScan) merge(i, to int) {
 	if sc.Word(j) == "INTO" {
 		j++
 	}
-	j, w := sc.write(WriteMerge, i, j)
+	j, w := sc.write(fact.WriteMerge, i, j)
 	if w < 0 {
 		return
 	}
@@ -139,7 +140,7 @@ func (sc *tokenScan) merge(i, to int) {
 		return
 	}
 	j++
-	var src *TokenJoin
+	var src *fact.TokenJoin
 	switch {
 	case sc.open(j):
 		end := sc.close(j, to)
@@ -152,9 +153,9 @@ func (sc *tokenScan) merge(i, to int) {
 		}
 		sc.names[j] = true
 		rel := sqlname.Relation{Parts: parts, Offset: sc.orig(j)}
-		src = &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
+		src = &fact.TokenJoin{Join: fact.Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
 		src.CTE = len(parts) == 1 && sc.ctes[strings.ToLower(folded)]
-		src.From = &TokenFrom{FromClause: FromClause{Items: 1, First: rel.Offset, Target: true}}
+		src.From = &fact.TokenFrom{FromClause: fact.FromClause{Items: 1, First: rel.Offset, Target: true}}
 		j = e
 		if alias, k, ok := sc.aliasName(j, to); ok {
 			src.Alias, j = alias, k
@@ -232,7 +233,7 @@ func (sc *tokenScan) update(i, to int) {
 	if sc.Word(j) == "ONLY" {
 		j++
 	}
-	j, w := sc.write(WriteUpdate, i, j)
+	j, w := sc.write(fact.WriteUpdate, i, j)
 	if w < 0 {
 		return
 	}
@@ -248,7 +249,7 @@ func (sc *tokenScan) delete(i, to int) {
 	if sc.Word(j) == "ONLY" {
 		j++
 	}
-	j, w := sc.write(WriteDelete, i, j)
+	j, w := sc.write(fact.WriteDelete, i, j)
 	if w < 0 {
 		return
 	}
@@ -289,7 +290,7 @@ func (sc *tokenScan) create(i, to int) {
 	}
 	w := -1
 	if kind == "TABLE" || materialized {
-		j, w = sc.write(WriteCreateTable, i, j)
+		j, w = sc.write(fact.WriteCreateTable, i, j)
 	} else if _, e, _ := sc.name(j); e > j {
 		sc.names[j] = true
 		j = e
@@ -330,9 +331,9 @@ func (sc *tokenScan) create(i, to int) {
 	sc.tf.Writes[w].Temporary = temp
 	switch {
 	case orReplace:
-		sc.tf.Writes[w].Kind = WriteCreateOrReplace
+		sc.tf.Writes[w].Kind = fact.WriteCreateOrReplace
 	case filled:
-		sc.tf.Writes[w].Kind = WriteCreateTableAs
+		sc.tf.Writes[w].Kind = fact.WriteCreateTableAs
 	}
 }
 
@@ -351,7 +352,7 @@ func (sc *tokenScan) truncate(i, to int) {
 		if sc.Word(j) == "ONLY" {
 			j++
 		}
-		e, w := sc.write(WriteTruncate, i, j)
+		e, w := sc.write(fact.WriteTruncate, i, j)
 		if w < 0 {
 			break
 		}
@@ -391,7 +392,7 @@ func (sc *tokenScan) drop(i, to int) {
 		j += 2
 	}
 	for j < to {
-		e, w := sc.write(WriteDrop, i, j)
+		e, w := sc.write(fact.WriteDrop, i, j)
 		if w < 0 || !sc.Punct(e, ',') {
 			return
 		}
@@ -408,8 +409,8 @@ func (sc *tokenScan) cloned(i int) {
 	}
 	sc.names[i] = true
 	rel := sqlname.Relation{Parts: parts, Offset: sc.orig(i)}
-	j := &TokenJoin{Join: Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
-	j.From = &TokenFrom{FromClause: FromClause{Items: 1, First: rel.Offset}}
+	j := &fact.TokenJoin{Join: fact.Join{Relation: rel, Alias: folded, Inner: true, Offset: rel.Offset}}
+	j.From = &fact.TokenFrom{FromClause: fact.FromClause{Items: 1, First: rel.Offset}}
 	sc.joins = append(sc.joins, j)
 }
 
@@ -437,7 +438,7 @@ func (sc *tokenScan) copy(i, to int) {
 		k = sc.close(k, to) + 1
 	}
 	if sc.Word(k) == "FROM" {
-		sc.write(WriteCopy, i, j)
+		sc.write(fact.WriteCopy, i, j)
 	}
 }
 
@@ -474,7 +475,7 @@ func (sc *tokenScan) alter(i, to int) {
 			k += 2
 		}
 		if sc.Word(k) == "PARTITION" && sc.Punct(k+1, '(') {
-			if _, w := sc.write(WriteTruncate, i, j); w >= 0 {
+			if _, w := sc.write(fact.WriteTruncate, i, j); w >= 0 {
 				sc.tf.Writes[w].Partitioned = true
 			}
 			return
@@ -482,8 +483,8 @@ func (sc *tokenScan) alter(i, to int) {
 	}
 	if other >= 0 {
 		if _, e2, _ := sc.name(other); e2 > other && e2 <= to {
-			sc.write(WriteSwap, i, j)
-			sc.write(WriteSwap, i, other)
+			sc.write(fact.WriteSwap, i, j)
+			sc.write(fact.WriteSwap, i, other)
 			return
 		}
 	}
@@ -623,7 +624,7 @@ func (sc *tokenScan) selectInto(i, to int) {
 					more = false
 				}
 			}
-			if _, w := sc.write(WriteCreateTableAs, i, j); w >= 0 {
+			if _, w := sc.write(fact.WriteCreateTableAs, i, j); w >= 0 {
 				sc.tf.Writes[w].Temporary = temp
 			}
 			return

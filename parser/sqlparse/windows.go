@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/window"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -38,25 +39,25 @@ func (s *Statement) ReadWindows(param string) []ReadWindow {
 		return nil
 	}
 	var out []ReadWindow
-	inspect(s.Node, func(m proto.Message, sc *scope) bool {
+	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
 		sel, ok := m.(*pg_query.SelectStmt)
 		if !ok || len(sel.GetFromClause()) == 0 {
 			return true
 		}
 		var items []*pg_query.RangeVar
-		quals := Conjuncts(sel.GetWhereClause())
+		quals := fact.Conjuncts(sel.GetWhereClause())
 		for _, f := range sel.GetFromClause() {
 			items, quals = fromItems(f, items, quals)
 		}
 		for _, rv := range items {
-			if sc.isCTE(rv) {
+			if sc.IsCTE(rv) {
 				continue
 			}
 			name := strings.ToLower(rv.GetRelname())
 			if a := rv.GetAlias().GetAliasname(); a != "" {
 				name = strings.ToLower(a)
 			}
-			rw := ReadWindow{Relation: relationOf(&s.Source, rv), Filtered: len(quals) > 0}
+			rw := ReadWindow{Relation: fact.RelationOf(&s.Source, rv), Filtered: len(quals) > 0}
 			lo, hi, okLo, okHi := windowBounds(quals, name, len(items) == 1, param)
 			if okLo && okHi {
 				rw.Window, rw.Bounded = window.Window{Lo: lo, Hi: hi}, true
@@ -77,7 +78,7 @@ func fromItems(n *pg_query.Node, items []*pg_query.RangeVar, quals []*pg_query.N
 	case *pg_query.Node_JoinExpr:
 		items, quals = fromItems(x.JoinExpr.GetLarg(), items, quals)
 		items, quals = fromItems(x.JoinExpr.GetRarg(), items, quals)
-		quals = append(quals, Conjuncts(x.JoinExpr.GetQuals())...)
+		quals = append(quals, fact.Conjuncts(x.JoinExpr.GetQuals())...)
 	}
 	return items, quals
 }
@@ -121,8 +122,8 @@ func windowBounds(quals []*pg_query.Node, name string, only bool, param string) 
 		}
 		switch e.GetKind() {
 		case pg_query.A_Expr_Kind_AEXPR_OP:
-			op := opName(e)
-			if !boundOps[op] {
+			op := fact.OpName(e)
+			if !fact.BoundOps[op] {
 				continue
 			}
 			if ours(e.GetLexpr()) {
@@ -131,7 +132,7 @@ func windowBounds(quals []*pg_query.Node, name string, only bool, param string) 
 				}
 			} else if ours(e.GetRexpr()) {
 				if b, ok := dateBound(e.GetLexpr(), param); ok {
-					set(flipped[op], b)
+					set(fact.Flipped[op], b)
 				}
 			}
 		case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
@@ -162,7 +163,7 @@ func dateBound(n *pg_query.Node, param string) (window.Bound, bool) {
 		return dateBound(x.TypeCast.GetArg(), param)
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
-		op := opName(e)
+		op := fact.OpName(e)
 		if e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || (op != "+" && op != "-") {
 			break
 		}
@@ -186,7 +187,7 @@ func dateBound(n *pg_query.Node, param string) (window.Bound, bool) {
 
 func funcBound(f *pg_query.FuncCall, param string) (window.Bound, bool) {
 	args := f.GetArgs()
-	switch name := funcName(f); {
+	switch name := fact.FuncName(f); {
 	case (name == "date" || name == "timestamp" || name == "datetime" || name == "to_date") && len(args) == 1:
 		return dateBound(args[0], param)
 	case (name == "date_sub" || name == "date_add" || name == "datetime_sub" || name == "datetime_add" || name == "timestamp_sub" || name == "timestamp_add") && len(args) == 2:
@@ -283,7 +284,7 @@ func amount(n *pg_query.Node) (int, string, bool) {
 
 // signedInt is an integer constant, negated or not.
 func signedInt(n *pg_query.Node) (int, bool) {
-	if e := n.GetAExpr(); e != nil && opName(e) == "-" && e.GetLexpr() == nil {
+	if e := n.GetAExpr(); e != nil && fact.OpName(e) == "-" && e.GetLexpr() == nil {
 		v, ok := intConst(e.GetRexpr())
 		return -int(v), ok
 	}
@@ -298,7 +299,7 @@ func wordOf(n *pg_query.Node) string {
 	}
 	if fc := n.GetFuncCall(); fc != nil {
 		// WEEK(MONDAY)
-		return funcName(fc)
+		return fact.FuncName(fc)
 	}
 	if text, ok := constText(n); ok {
 		return strings.ToLower(text)
@@ -317,7 +318,7 @@ func (s *Statement) BitsDays() int {
 		return 0
 	}
 	days := 0
-	Walk(s.Node, func(m proto.Message) bool {
+	fact.Walk(s.Node, func(m proto.Message) bool {
 		f, ok := m.(*pg_query.FuncCall)
 		if !ok {
 			return true

@@ -10,6 +10,7 @@ import (
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/runcmd"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -183,16 +184,16 @@ func currentPartition(now time.Time, g plan.Grain, loc *time.Location) time.Time
 
 // rowWrites are the writes whose rows a predicate chooses; DDL, TRUNCATE
 // and COPY choose none.
-var rowWrites = map[sqlparse.WriteKind]bool{
-	sqlparse.WriteInsert:           true,
-	sqlparse.WriteInsertOnConflict: true,
-	sqlparse.WriteInsertOverwrite:  true,
-	sqlparse.WriteReplaceWhere:     true,
-	sqlparse.WriteMerge:            true,
-	sqlparse.WriteCreateTableAs:    true,
-	sqlparse.WriteCreateOrReplace:  true,
-	sqlparse.WriteDelete:           true,
-	sqlparse.WriteUpdate:           true,
+var rowWrites = map[fact.WriteKind]bool{
+	fact.WriteInsert:           true,
+	fact.WriteInsertOnConflict: true,
+	fact.WriteInsertOverwrite:  true,
+	fact.WriteReplaceWhere:     true,
+	fact.WriteMerge:            true,
+	fact.WriteCreateTableAs:    true,
+	fact.WriteCreateOrReplace:  true,
+	fact.WriteDelete:           true,
+	fact.WriteUpdate:           true,
 }
 
 // checkSQL reports write statements whose partition predicate moves with
@@ -250,8 +251,8 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 
 // openLowerBounds returns, per partition column, the first lower bound of a
 // column that nothing bounds from above.
-func openLowerBounds(pass *rules.Pass, conds []sqlparse.Condition) []sqlparse.Bound {
-	lower := map[string]sqlparse.Bound{}
+func openLowerBounds(pass *rules.Pass, conds []sqlparse.Condition) []fact.Bound {
+	lower := map[string]fact.Bound{}
 	upper := map[string]bool{}
 	var order []string
 	for _, c := range conds {
@@ -277,7 +278,7 @@ func openLowerBounds(pass *rules.Pass, conds []sqlparse.Condition) []sqlparse.Bo
 			}
 		}
 	}
-	var out []sqlparse.Bound
+	var out []fact.Bound
 	for _, col := range order {
 		if !upper[col] {
 			out = append(out, lower[col])

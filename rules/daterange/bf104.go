@@ -9,6 +9,7 @@ import (
 	"github.com/bflint/bflint/parser/plan"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -185,7 +186,7 @@ func (r planRange) holdsOne(bounds []timedBound) (time.Time, bool) {
 // timedBound is a bound on the partition column with the time its literal
 // denotes.
 type timedBound struct {
-	bound sqlparse.Bound
+	bound fact.Bound
 	at    time.Time
 }
 
@@ -266,7 +267,7 @@ type planRange struct {
 // judge compares a bound's value v with the range. It describes what the
 // literal denotes and the bound that would match the plan, and says whether
 // they differ.
-func (r planRange) judge(b sqlparse.Bound, v time.Time) (denotes, want string, wrong bool) {
+func (r planRange) judge(b fact.Bound, v time.Time) (denotes, want string, wrong bool) {
 	g, col := r.g, b.Column
 	next := g.Add(r.end, 1)
 	lit := func(t time.Time) string { return sqlLiteral(b.Value.Kind, g, t) }
@@ -312,8 +313,8 @@ func upperBound(col string, g plan.Grain, end, next time.Time, lit func(time.Tim
 
 // sqlLiteral writes t as a literal of the kind the SQL used; at hour grain
 // a date cannot name the partition, so a typed literal becomes a timestamp.
-func sqlLiteral(kind sqlparse.LiteralKind, g plan.Grain, t time.Time) string {
-	typed := kind == sqlparse.LiteralDate || kind == sqlparse.LiteralTimestamp
+func sqlLiteral(kind fact.LiteralKind, g plan.Grain, t time.Time) string {
+	typed := kind == fact.LiteralDate || kind == fact.LiteralTimestamp
 	if g == plan.Hour {
 		s := "'" + t.Format("2006-01-02 15:04") + "'"
 		if typed {
@@ -323,9 +324,9 @@ func sqlLiteral(kind sqlparse.LiteralKind, g plan.Grain, t time.Time) string {
 	}
 	s := "'" + t.Format("2006-01-02") + "'"
 	switch kind {
-	case sqlparse.LiteralDate:
+	case fact.LiteralDate:
 		return "DATE " + s
-	case sqlparse.LiteralTimestamp:
+	case fact.LiteralTimestamp:
 		return "TIMESTAMP " + s
 	}
 	return s
@@ -337,9 +338,9 @@ var fraction = regexp.MustCompile(`(:\d{2})\.\d+`)
 
 // literalTime reads a date or timestamp literal as a plan date: UTC wall
 // clock, the footing plan dates are compared on.
-func literalTime(l sqlparse.Literal) (time.Time, bool) {
+func literalTime(l fact.Literal) (time.Time, bool) {
 	switch l.Kind {
-	case sqlparse.LiteralDate, sqlparse.LiteralTimestamp, sqlparse.LiteralString:
+	case fact.LiteralDate, fact.LiteralTimestamp, fact.LiteralString:
 	default:
 		return time.Time{}, false
 	}

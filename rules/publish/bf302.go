@@ -3,7 +3,7 @@ package publish
 import (
 	"github.com/bflint/bflint/parser/bqetl"
 	"github.com/bflint/bflint/parser/runcmd"
-	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -66,15 +66,15 @@ const rangeOnly = "replace only the range's partitions: INSERT OVERWRITE ... PAR
 
 // wholeTable says how a write replaces a whole relation and what that does
 // outside the range; what is "" when the write is not one.
-func wholeTable(w sqlparse.Write) (what, consequence string) {
+func wholeTable(w fact.Write) (what, consequence string) {
 	switch {
-	case w.Kind == sqlparse.WriteTruncate && !w.Partitioned:
+	case w.Kind == fact.WriteTruncate && !w.Partitioned:
 		return "TRUNCATE empties the whole of", "the partitions outside the range are deleted too, and readers see an empty table until all of it is rebuilt"
-	case w.Kind == sqlparse.WriteDrop:
+	case w.Kind == fact.WriteDrop:
 		return "DROP removes", "the partitions outside the range go with it, and readers' queries fail until all of it is rebuilt"
-	case w.Kind == sqlparse.WriteCreateOrReplace:
+	case w.Kind == fact.WriteCreateOrReplace:
 		return "CREATE OR REPLACE replaces the whole of", "the table becomes exactly what the statement selects, so every partition outside the range is recomputed or lost"
-	case w.Kind == sqlparse.WriteInsertOverwrite && !w.Partitioned:
+	case w.Kind == fact.WriteInsertOverwrite && !w.Partitioned:
 		return "INSERT OVERWRITE without PARTITION replaces every partition of", "the partitions outside the range are deleted unless the query selects them again"
 	}
 	return "", ""

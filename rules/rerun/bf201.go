@@ -8,6 +8,7 @@ import (
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
 	"golang.org/x/tools/go/analysis"
@@ -98,22 +99,22 @@ func reportAppends(pass *rules.Pass, f *rules.SQLFile) {
 		report := pass.ReporterFor(fromTokens)
 		for _, w := range ws {
 			switch w.Kind {
-			case sqlparse.WriteDelete, sqlparse.WriteTruncate, sqlparse.WriteDrop, sqlparse.WriteCreateOrReplace:
+			case fact.WriteDelete, fact.WriteTruncate, fact.WriteDrop, fact.WriteCreateOrReplace:
 				cleared = append(cleared, emptied{w.Target, st})
-			case sqlparse.WriteCreateTable, sqlparse.WriteCreateTableAs:
+			case fact.WriteCreateTable, fact.WriteCreateTableAs:
 				// A staging relation created in the build is created
 				// anew by each run of it (a second run fails rather than
 				// appends).
 				if w.Temporary || pass.IsStaging(w.Target) {
 					cleared = append(cleared, emptied{w.Target, st})
 				}
-			case sqlparse.WriteInsert, sqlparse.WriteCopy:
+			case fact.WriteInsert, fact.WriteCopy:
 				staging := pass.IsStaging(w.Target)
 				if staging && !f.Has("staging.build") || replaced(w.Target, st) || st.ExcludesExisting(w.Target) || st.InsertsParameters() {
 					continue
 				}
 				verb := "INSERT into"
-				if w.Kind == sqlparse.WriteCopy {
+				if w.Kind == fact.WriteCopy {
 					verb = "COPY into"
 				}
 				if staging {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -75,11 +76,11 @@ func reportUncheckedMerges(pass *rules.Pass, hasKey, hasCheck bool) {
 			}
 			var how string
 			switch {
-			case w.Kind == sqlparse.WriteMerge && w.Replaces:
+			case w.Kind == fact.WriteMerge && w.Replaces:
 				continue // replaces the range it deletes; there is no key to merge on
-			case w.Kind == sqlparse.WriteMerge:
+			case w.Kind == fact.WriteMerge:
 				how = "MERGE"
-			case w.Kind == sqlparse.WriteInsertOnConflict && w.DoUpdate:
+			case w.Kind == fact.WriteInsertOnConflict && w.DoUpdate:
 				how = "INSERT ... ON CONFLICT DO UPDATE"
 			default:
 				continue

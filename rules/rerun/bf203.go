@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -147,7 +148,7 @@ func (rb rangeBounds) counts(col string) bool { return rb.pass.IsPartitionColumn
 
 // twoSided reports whether bs hold a lower and an upper bound on one
 // partition column; an equality is both.
-func (rb rangeBounds) twoSided(bs []sqlparse.Bound) bool {
+func (rb rangeBounds) twoSided(bs []fact.Bound) bool {
 	lower, upper := map[string]bool{}, map[string]bool{}
 	for _, b := range bs {
 		switch b.Op {
@@ -168,7 +169,7 @@ func (rb rangeBounds) twoSided(bs []sqlparse.Bound) bool {
 }
 
 // any reports whether bs bound a partition column at all.
-func (rb rangeBounds) any(bs []sqlparse.Bound) bool {
+func (rb rangeBounds) any(bs []fact.Bound) bool {
 	for _, b := range bs {
 		if rb.counts(b.Column) {
 			return true

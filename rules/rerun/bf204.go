@@ -5,6 +5,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 	"golang.org/x/tools/go/analysis"
 )
@@ -47,10 +48,10 @@ COMMIT;
 }
 
 // refills are the writes that put rows back after a DELETE.
-var refills = map[sqlparse.WriteKind]bool{
-	sqlparse.WriteInsert:           true,
-	sqlparse.WriteInsertOnConflict: true,
-	sqlparse.WriteCopy:             true,
+var refills = map[fact.WriteKind]bool{
+	fact.WriteInsert:           true,
+	fact.WriteInsertOnConflict: true,
+	fact.WriteCopy:             true,
 }
 
 func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
@@ -59,7 +60,7 @@ func reportSplitReplaces(pass *rules.Pass, f *rules.SQLFile) {
 	for n, i := range order {
 		del := stmts[i]
 		ws, delTokens := pass.Writes(del)
-		if len(ws) == 0 || ws[0].Kind != sqlparse.WriteDelete || pass.IsStaging(ws[0].Target) {
+		if len(ws) == 0 || ws[0].Kind != fact.WriteDelete || pass.IsStaging(ws[0].Target) {
 			continue
 		}
 		w := ws[0]

@@ -3,6 +3,7 @@ package rerun
 import (
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -64,7 +65,7 @@ func matchColumns(st *sqlparse.Statement) (how string, target sqlname.Relation, 
 		return "MERGE", m.Target, cols
 	}
 	for _, w := range st.Writes() {
-		if w.Kind == sqlparse.WriteInsertOnConflict && len(w.ConflictColumns) > 0 {
+		if w.Kind == fact.WriteInsertOnConflict && len(w.ConflictColumns) > 0 {
 			return "INSERT ... ON CONFLICT", w.Target, w.ConflictColumns
 		}
 	}

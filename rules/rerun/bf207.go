@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -79,13 +80,13 @@ func reportMergeWithout(pass *rules.Pass, f *rules.SQLFile, m sqlparse.Merge, co
 }
 
 // buildWrites are the writes that fill staging from a query.
-var buildWrites = map[sqlparse.WriteKind]bool{
-	sqlparse.WriteCreateTableAs:    true,
-	sqlparse.WriteCreateOrReplace:  true,
-	sqlparse.WriteInsert:           true,
-	sqlparse.WriteInsertOnConflict: true,
-	sqlparse.WriteInsertOverwrite:  true,
-	sqlparse.WriteReplaceWhere:     true,
+var buildWrites = map[fact.WriteKind]bool{
+	fact.WriteCreateTableAs:    true,
+	fact.WriteCreateOrReplace:  true,
+	fact.WriteInsert:           true,
+	fact.WriteInsertOnConflict: true,
+	fact.WriteInsertOverwrite:  true,
+	fact.WriteReplaceWhere:     true,
 }
 
 // reportBuildWithout reports a build that fills staging without the

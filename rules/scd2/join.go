@@ -8,6 +8,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse"
+	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -16,7 +17,7 @@ import (
 // columns.
 type dimJoin struct {
 	file *rules.SQLFile
-	join sqlparse.JoinedRelation
+	join fact.JoinedRelation
 	dim  dimension
 	// lone is set for the only item of a FROM clause (a correlated
 	// subquery), whose unqualified columns are its own.
@@ -159,7 +160,7 @@ func dbtModelName(f *rules.SQLFile, st *sqlparse.Statement) string {
 
 // writesRelation reports whether the statement writes rel: a statement
 // that maintains a dimension reads its current rows on purpose.
-func writesRelation(writes []sqlparse.Write, rel sqlname.Relation) bool {
+func writesRelation(writes []fact.Write, rel sqlname.Relation) bool {
 	for _, w := range writes {
 		if w.Target.Matches(rel) {
 			return true
@@ -206,7 +207,7 @@ func (dj *dimJoin) read(refs map[string]map[string]bool) {
 	}
 	dj.usedFrom = dj.dim.validFrom.firstUsed(base)
 	dj.usedTo = dj.dim.validTo.firstUsed(base)
-	for _, terms := range [][]sqlparse.Term{dj.join.On, dj.join.Where} {
+	for _, terms := range [][]fact.Term{dj.join.On, dj.join.Where} {
 		for _, t := range terms {
 			dj.predicate(t)
 			dj.pinned = dj.pinned || dj.versionKey(t)
@@ -221,14 +222,14 @@ func (dj *dimJoin) read(refs map[string]map[string]bool) {
 }
 
 // predicate reads one conjunct.
-func (dj *dimJoin) predicate(t sqlparse.Term) {
+func (dj *dimJoin) predicate(t fact.Term) {
 	switch t.Kind {
-	case sqlparse.TermOr:
+	case fact.TermOr:
 		// (r.ts < d.valid_to OR d.valid_to IS NULL) is still a bound; an
 		// OR with anything else in it is not.
 		var lower, upper []comparison
 		for _, arm := range t.Arms {
-			if arm.Kind == sqlparse.TermIsNull {
+			if arm.Kind == fact.TermIsNull {
 				if col, isTo, _ := dj.validity(arm.Operands[0]); col != "" && isTo {
 					continue
 				}
@@ -240,20 +241,20 @@ func (dj *dimJoin) predicate(t sqlparse.Term) {
 			lower, upper = append(lower, lo...), append(upper, up...)
 		}
 		dj.lower, dj.upper = append(dj.lower, lower...), append(dj.upper, upper...)
-	case sqlparse.TermCompare, sqlparse.TermBetween:
+	case fact.TermCompare, fact.TermBetween:
 		lo, up, pinned := dj.bounds(t)
 		dj.lower, dj.upper = append(dj.lower, lo...), append(dj.upper, up...)
 		dj.pinned = dj.pinned || pinned
 		dj.currentComparison(t)
-	case sqlparse.TermColumn:
+	case fact.TermColumn:
 		if op := t.Operands[0]; dj.isFlag(op) {
 			dj.setCurrent(dj.name(op.Column.Name))
 		}
-	case sqlparse.TermIsTrue:
+	case fact.TermIsTrue:
 		if op := t.Operands[0]; dj.isFlag(op) {
 			dj.setCurrent(dj.name(op.Column.Name) + " IS TRUE")
 		}
-	case sqlparse.TermIsNull:
+	case fact.TermIsNull:
 		if col, isTo, coalesced := dj.validity(t.Operands[0]); col != "" && isTo && !coalesced {
 			dj.setCurrent(dj.name(col) + " IS NULL")
 		}
@@ -270,7 +271,7 @@ func (dj *dimJoin) setCurrent(desc string) {
 // t: valid_from or valid_to op an expression over another relation's
 // columns, or r.ts BETWEEN valid_from AND valid_to. pinned is set for an
 // equality instead.
-func (dj *dimJoin) bounds(t sqlparse.Term) (lower, upper []comparison, pinned bool) {
+func (dj *dimJoin) bounds(t fact.Term) (lower, upper []comparison, pinned bool) {
 	add := func(col string, isTo bool, c comparison) {
 		c.column = col
 		if isTo {
@@ -280,7 +281,7 @@ func (dj *dimJoin) bounds(t sqlparse.Term) (lower, upper []comparison, pinned bo
 		}
 	}
 	switch t.Kind {
-	case sqlparse.TermCompare:
+	case fact.TermCompare:
 		op := t.Op
 		if !orderOps[op] && op != "=" {
 			return nil, nil, false
@@ -301,7 +302,7 @@ func (dj *dimJoin) bounds(t sqlparse.Term) (lower, upper []comparison, pinned bo
 			add(col, isTo, comparison{op: op, coalesced: coalesced})
 			dj.noteOtherValidity(r.Columns)
 		}
-	case sqlparse.TermBetween:
+	case fact.TermBetween:
 		if other, own := dj.columns(t.Operands[0].Columns); !other || own {
 			return nil, nil, false
 		}
@@ -319,8 +320,8 @@ func (dj *dimJoin) bounds(t sqlparse.Term) (lower, upper []comparison, pinned bo
 // version: is_current = true, valid_to = '9999-12-31' (or >= a far-future
 // date, or the snapshot's dbt_valid_to_current), valid_to > CURRENT_DATE,
 // CURRENT_DATE BETWEEN valid_from AND valid_to.
-func (dj *dimJoin) currentComparison(t sqlparse.Term) {
-	if t.Kind == sqlparse.TermBetween {
+func (dj *dimJoin) currentComparison(t fact.Term) {
+	if t.Kind == fact.TermBetween {
 		if dj.isNow(t.Operands[0]) {
 			if col, isTo, _ := dj.validity(t.Operands[2]); col != "" && isTo {
 				from, _ := dj.validityNames()
@@ -332,7 +333,7 @@ func (dj *dimJoin) currentComparison(t sqlparse.Term) {
 	op := t.Op
 	l, r := t.Operands[0], t.Operands[1]
 	if op == "=" {
-		for _, side := range [][2]sqlparse.Operand{{l, r}, {r, l}} {
+		for _, side := range [][2]fact.Operand{{l, r}, {r, l}} {
 			if dj.isFlag(side[0]) && side[1].Truthy {
 				dj.setCurrent(dj.name(side[0].Column.Name) + " = " + side[1].Spelling)
 				return
@@ -363,7 +364,7 @@ func (dj *dimJoin) currentComparison(t sqlparse.Term) {
 // validity returns the validity column an operand keeps the order of
 // (through casts, date conversions and COALESCE, coalesced is then set);
 // col is "" when it keeps none of the dimension's validity columns.
-func (dj *dimJoin) validity(op sqlparse.Operand) (col string, isTo, coalesced bool) {
+func (dj *dimJoin) validity(op fact.Operand) (col string, isTo, coalesced bool) {
 	for _, c := range op.OrderedBy {
 		if !dj.isOwn(c.Qualifier) {
 			continue
@@ -381,7 +382,7 @@ func (dj *dimJoin) validity(op sqlparse.Operand) (col string, isTo, coalesced bo
 
 // noteOtherValidity records the validity columns of another relation
 // among cols, the other side of a comparison.
-func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
+func (dj *dimJoin) noteOtherValidity(cols []fact.ColumnRef) {
 	for _, c := range cols {
 		if dj.isOwn(c.Qualifier) {
 			continue
@@ -398,8 +399,8 @@ func (dj *dimJoin) noteOtherValidity(cols []sqlparse.ColumnRef) {
 // version per row, whatever the validity columns say. A primary or
 // surrogate key (*_pk, *_sk) is not taken for one: projects name their
 // durable key so as often as a version's.
-func (dj *dimJoin) versionKey(t sqlparse.Term) bool {
-	if t.Kind != sqlparse.TermCompare || t.Op != "=" {
+func (dj *dimJoin) versionKey(t fact.Term) bool {
+	if t.Kind != fact.TermCompare || t.Op != "=" {
 		return false
 	}
 	l, r := t.Operands[0].Column, t.Operands[1].Column
@@ -450,7 +451,7 @@ func unversioned(name string) string {
 
 // columns reports whether cols hold a column of another relation, and one
 // of the dimension's own.
-func (dj *dimJoin) columns(cols []sqlparse.ColumnRef) (other, own bool) {
+func (dj *dimJoin) columns(cols []fact.ColumnRef) (other, own bool) {
 	for _, c := range cols {
 		if dj.isOwn(c.Qualifier) {
 			own = true
@@ -472,7 +473,7 @@ func (dj *dimJoin) isOwn(qual string) bool {
 
 // isNow reports whether an operand is the time the statement runs, with no
 // column.
-func (dj *dimJoin) isNow(op sqlparse.Operand) bool {
+func (dj *dimJoin) isNow(op fact.Operand) bool {
 	return len(op.Columns) == 0 && op.Now
 }
 
@@ -480,7 +481,7 @@ func (dj *dimJoin) isNow(op sqlparse.Operand) bool {
 // version, in the spellings measured in real projects.
 var currentFlagNames = names{"is_current", "*_is_current", "is_current_version", "current_flag", "is_latest"}
 
-func (dj *dimJoin) isFlag(op sqlparse.Operand) bool {
+func (dj *dimJoin) isFlag(op fact.Operand) bool {
 	return op.Column != nil && dj.isOwn(op.Column.Qualifier) && currentFlagNames.has(dj.join.Column(op.Column.Name))
 }
 

@@ -1,0 +1,118 @@
+package fact
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// Limits bflint applies before handing a statement, or a part of one, to
+// the parser, so that hostile input cannot exhaust the parser's stack or
+// the machine's memory. A statement past a limit is reported (BF002),
+// never skipped in silence.
+const (
+	MaxNesting        = 500     // parentheses or brackets open at once
+	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
+	MaxStatementBytes = 4 << 20 // one statement's normalised text
+)
+
+// Source is a statement's text as it was read: where it stands in the
+// file, its normalised text and how that text maps back. Both readers of
+// a statement, its parse tree and its tokens, read from it.
+type Source struct {
+	// Start and End delimit the statement in the original text; Start is
+	// its first real token, never a comment or blank line above it.
+	Start, End int
+	// Text is the statement after normalisation, as parsed.
+	Text string
+	// Map maps offsets in Text (and pg_query node locations) back to the
+	// original text.
+	Map *sqltext.OffsetMap
+	// Flags are what normalisation removed.
+	Flags dialect.Flags
+}
+
+// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
+// offset in the original text; unknown locations map to the statement start.
+func (s *Source) Orig(loc int32) int {
+	if loc < 0 {
+		return s.Start
+	}
+	return s.Map.Orig(int(loc))
+}
+
+// tooDeep returns where a statement's syntax tree first grows deeper than
+// the parser can be trusted with, and what makes it so. Brackets nest
+// one level each; so does every binary operator and set operation of a
+// chain, since PostgreSQL builds a + b + c and SELECT ... UNION ALL
+// SELECT ... as one node inside another, and past some 20,000 levels its
+// output overflows the C stack and kills the process. A comma, or a
+// keyword that starts another clause or operand, ends a chain: the
+// operands of a list are siblings, and PostgreSQL keeps AND and OR
+// chains flat. The estimate errs upwards, which costs a parse of SQL
+// nobody writes by hand.
+func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep bool) {
+	type level struct{ chain, setOps int }
+	levels := []level{{}}
+	outer, brackets := 0, 0 // the depth of the enclosing levels; their count
+	for _, t := range toks {
+		cur := &levels[len(levels)-1]
+		switch t.Kind {
+		case sqltext.Punct:
+			switch text[t.Start] {
+			case '(', '[':
+				outer += cur.chain + cur.setOps + 1
+				levels = append(levels, level{})
+				if brackets++; brackets > MaxNesting {
+					return int(t.Start), fmt.Sprintf("nests parentheses more than %d deep", MaxNesting), true
+				}
+				continue
+			case ')', ']':
+				if len(levels) > 1 {
+					levels = levels[:len(levels)-1]
+					brackets--
+					up := levels[len(levels)-1]
+					outer -= up.chain + up.setOps + 1
+				}
+				continue
+			case ',', ';':
+				cur.chain = 0
+				continue
+			}
+			continue
+		case sqltext.Operator:
+			cur.chain++
+		case sqltext.Word:
+			switch w := strings.ToUpper(t.Text(text)); {
+			case setOperations[w]:
+				cur.setOps++
+				cur.chain = 0
+			case chainEnds[w]:
+				cur.chain = 0
+				continue
+			default:
+				continue
+			}
+		default:
+			continue
+		}
+		if outer+cur.chain+cur.setOps > MaxDepth {
+			return int(t.Start), fmt.Sprintf("nests more than %d operators and set operations inside one another", MaxDepth), true
+		}
+	}
+	return 0, "", false
+}
+
+var (
+	setOperations = map[string]bool{"UNION": true, "INTERSECT": true, "EXCEPT": true, "MINUS": true}
+	// chainEnds start a clause, or an operand that is no part of the
+	// operator chain before it.
+	chainEnds = map[string]bool{
+		"AND": true, "OR": true, "SELECT": true, "FROM": true, "WHERE": true, "ON": true, "USING": true,
+		"GROUP": true, "HAVING": true, "QUALIFY": true, "WINDOW": true, "ORDER": true, "LIMIT": true,
+		"WHEN": true, "THEN": true, "ELSE": true, "END": true, "AS": true, "JOIN": true, "SET": true,
+		"VALUES": true, "RETURNING": true, "WITH": true,
+	}
+)
