@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -30,14 +31,14 @@ func Bounds(st *Statement, n *pg_query.Node) []fact.Bound {
 		at := st.Orig(exprStart(c))
 		switch e.GetKind() {
 		case pg_query.A_Expr_Kind_AEXPR_OP:
-			op := fact.OpName(e)
-			if !fact.BoundOps[op] {
+			op := tree.OpName(e)
+			if !tree.BoundOps[op] {
 				continue
 			}
 			if q, col := boundColumn(e.GetLexpr()); col != "" && isValue(e.GetRexpr()) {
 				add(col, q, op, e.GetRexpr(), at)
 			} else if q, col := boundColumn(e.GetRexpr()); col != "" && isValue(e.GetLexpr()) {
-				add(col, q, fact.Flipped[op], e.GetLexpr(), at)
+				add(col, q, tree.Flipped[op], e.GetLexpr(), at)
 			}
 		case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
 			q, col := boundColumn(e.GetLexpr())
@@ -65,12 +66,12 @@ func boundColumn(n *pg_query.Node) (qual, col string) {
 	case *pg_query.Node_CollateClause:
 		return boundColumn(x.CollateClause.GetArg())
 	case *pg_query.Node_ColumnRef:
-		if fact.IsNowColumn(x.ColumnRef) || isParameter(x.ColumnRef) {
+		if tree.IsNowColumn(x.ColumnRef) || isParameter(x.ColumnRef) {
 			return "", ""
 		}
-		return fact.ColumnName(x.ColumnRef)
+		return tree.ColumnName(x.ColumnRef)
 	case *pg_query.Node_FuncCall:
-		if !fact.DateConversions[fact.FuncName(x.FuncCall)] {
+		if !tree.DateConversions[tree.FuncName(x.FuncCall)] {
 			return "", ""
 		}
 		for _, a := range x.FuncCall.GetArgs() {
@@ -98,12 +99,12 @@ func isValue(n *pg_query.Node) bool {
 		return false
 	}
 	row := false
-	fact.Inspect(n, func(m proto.Message, _ *fact.Scope) bool {
+	tree.Inspect(n, func(m proto.Message, _ *tree.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.ColumnRef:
-			row = row || !fact.IsNowColumn(x) && !isParameter(x)
+			row = row || !tree.IsNowColumn(x) && !isParameter(x)
 		}
 		return !row
 	})
@@ -138,7 +139,7 @@ func literal(st *Statement, n *pg_query.Node) fact.Literal {
 		if len(args) == 0 || args[0].GetAConst().GetSval() == nil {
 			break
 		}
-		switch fact.FuncName(x.FuncCall) {
+		switch tree.FuncName(x.FuncCall) {
 		case "date", "to_date":
 			lit.Kind = fact.LiteralDate
 		case "timestamp", "to_timestamp", "datetime":
@@ -155,7 +156,7 @@ func literal(st *Statement, n *pg_query.Node) fact.Literal {
 // which the dialect rewrite leaves as a quoted identifier (@name, :name).
 func readsParameter(n *pg_query.Node) bool {
 	found := false
-	fact.Walk(n, func(m proto.Message) bool {
+	tree.Walk(n, func(m proto.Message) bool {
 		if ref, ok := m.(*pg_query.ColumnRef); ok {
 			if fields := ref.GetFields(); len(fields) > 0 && sqltext.IsParameter(fields[len(fields)-1].GetString_().GetSval()) {
 				found = true
@@ -208,8 +209,8 @@ func isParameter(c *pg_query.ColumnRef) bool {
 // operator, not its left operand. -1 when nothing below has one.
 func exprStart(n *pg_query.Node) int32 {
 	start := int32(-1)
-	fact.Inspect(n, func(m proto.Message, _ *fact.Scope) bool {
-		if loc, ok := fact.Location(m); ok && loc >= 0 && (start < 0 || loc < start) {
+	tree.Inspect(n, func(m proto.Message, _ *tree.Scope) bool {
+		if loc, ok := tree.Location(m); ok && loc >= 0 && (start < 0 || loc < start) {
 			start = loc
 		}
 		return true

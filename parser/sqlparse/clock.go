@@ -3,7 +3,7 @@ package sqlparse
 import (
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -81,7 +81,7 @@ func (s *Statement) clockDecisionsUnder(n proto.Message, stack []proto.Message) 
 			return
 		}
 		stack = append(stack, m)
-		fact.EachChild(m, visit)
+		tree.EachChild(m, visit)
 		stack = stack[:len(stack)-1]
 	}
 	visit(n)
@@ -92,15 +92,15 @@ func (s *Statement) clockDecisionsUnder(n proto.Message, stack []proto.Message) 
 func clockCall(m proto.Message) (string, int32, bool) {
 	switch x := m.(type) {
 	case *pg_query.SQLValueFunction:
-		if name, ok := fact.NowValueFunctions[x.GetOp()]; ok {
+		if name, ok := tree.NowValueFunctions[x.GetOp()]; ok {
 			return name, x.GetLocation(), true
 		}
 	case *pg_query.FuncCall:
-		if name := fact.FuncName(x); fact.NowFunctions[name] && (name != "unix_timestamp" || len(x.GetArgs()) == 0) {
+		if name := tree.FuncName(x); tree.NowFunctions[name] && (name != "unix_timestamp" || len(x.GetArgs()) == 0) {
 			return name, x.GetLocation(), true
 		}
 	case *pg_query.ColumnRef:
-		if fact.IsNowColumn(x) {
+		if tree.IsNowColumn(x) {
 			return strings.ToLower(x.GetFields()[0].GetString_().GetSval()), x.GetLocation(), true
 		}
 	}
@@ -121,14 +121,14 @@ func decides(stack []proto.Message) (column string, ok bool) {
 			}
 			return comparedColumn(comparison)
 		case *pg_query.A_Expr:
-			if comparison == nil && (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_BETWEEN || (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && fact.BoundOps[fact.OpName(x)])) {
+			if comparison == nil && (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_BETWEEN || (x.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && tree.BoundOps[tree.OpName(x)])) {
 				if readsParameter(&pg_query.Node{Node: &pg_query.Node_AExpr{AExpr: x}}) {
 					return "", false
 				}
 				comparison = x
 			}
 		case *pg_query.FuncCall:
-			switch name := fact.FuncName(x); {
+			switch name := tree.FuncName(x); {
 			case name == "error":
 				return "", false
 			case conditionalFunctions[name] && funcReadsParameter(x):
@@ -168,12 +168,12 @@ func funcReadsParameter(f *pg_query.FuncCall) bool {
 // comparedColumn returns the column a comparison compares the clock with.
 func comparedColumn(e *pg_query.A_Expr) (string, bool) {
 	var column string
-	fact.Walk(e, func(m proto.Message) bool {
+	tree.Walk(e, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.ColumnRef:
-			if column == "" && !fact.IsNowColumn(x) && !isParameter(x) {
+			if column == "" && !tree.IsNowColumn(x) && !isParameter(x) {
 				var parts []string
 				for _, f := range x.GetFields() {
 					if s := f.GetString_(); s != nil {
@@ -209,7 +209,7 @@ func unionReadsLive(m proto.Message) bool {
 func readsLiveTable(sel *pg_query.SelectStmt) bool {
 	live := false
 	for _, item := range sel.GetFromClause() {
-		fact.Walk(item, func(m proto.Message) bool {
+		tree.Walk(item, func(m proto.Message) bool {
 			switch x := m.(type) {
 			case *pg_query.SelectStmt:
 				return false

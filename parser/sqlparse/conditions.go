@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -66,7 +67,7 @@ func (c Condition) Columns() []string {
 		return c.Tokens.Columns
 	}
 	var out []string
-	fact.Walk(c.Node, func(m proto.Message) bool {
+	tree.Walk(c.Node, func(m proto.Message) bool {
 		if ref, ok := m.(*pg_query.ColumnRef); ok {
 			if fields := ref.GetFields(); len(fields) > 0 {
 				if col := fields[len(fields)-1].GetString_().GetSval(); col != "" {
@@ -186,7 +187,7 @@ func (s *Statement) TokenWriteConditions(tf *fact.TokenFacts, w fact.Write) []Co
 // MERGE's ON and WHEN conditions, and Databricks' REPLACE WHERE.
 func (s *Statement) Conditions() []Condition {
 	cs := newConditionSet(s)
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			cs.add(x.GetWhereClause())

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -89,7 +90,7 @@ func unionBranches(sel *pg_query.SelectStmt, out []*pg_query.SelectStmt) []*pg_q
 // a key telling two branches' sources apart.
 func branchSources(s *Statement, sel *pg_query.SelectStmt) string {
 	var names []string
-	fact.Inspect(sel, func(m proto.Message, sc *fact.Scope) bool {
+	tree.Inspect(sel, func(m proto.Message, sc *tree.Scope) bool {
 		if rv, ok := m.(*pg_query.RangeVar); ok && !sc.IsCTE(rv) {
 			names = append(names, strings.ToLower(relationKey(fact.RelationOf(&s.Source, rv))))
 		}
@@ -116,10 +117,10 @@ func endsDayBeforeNext(n *pg_query.Node) bool {
 		return len(args) > 0 && endsDayBeforeNext(args[0])
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
-		return e.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && fact.OpName(e) == "-" && isLead(e.GetLexpr()) && isOneDay(e.GetRexpr())
+		return e.GetKind() == pg_query.A_Expr_Kind_AEXPR_OP && tree.OpName(e) == "-" && isLead(e.GetLexpr()) && isOneDay(e.GetRexpr())
 	case *pg_query.Node_FuncCall:
 		args := x.FuncCall.GetArgs()
-		switch name := fact.FuncName(x.FuncCall); {
+		switch name := tree.FuncName(x.FuncCall); {
 		case fact.CoalesceFunctions[name]:
 			return len(args) > 0 && endsDayBeforeNext(args[0])
 		case name == "date_sub" || name == "datetime_sub":
@@ -155,7 +156,7 @@ func isLead(n *pg_query.Node) bool {
 		n = n.GetTypeCast().GetArg()
 	}
 	f := n.GetFuncCall()
-	return f != nil && f.GetOver() != nil && fact.FuncName(f) == "lead"
+	return f != nil && f.GetOver() != nil && tree.FuncName(f) == "lead"
 }
 
 // isOneDay reports whether n is the integer 1 (a date minus 1 is the day

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -770,7 +771,7 @@ func TestReplaceWhere(t *testing.T) {
 		}
 		// The first column of the predicate maps back to its start.
 		var first int32 = -1
-		fact.Walk(p.Where, func(m proto.Message) bool {
+		tree.Walk(p.Where, func(m proto.Message) bool {
 			if cr, ok := m.(*pg_query.ColumnRef); ok && first < 0 {
 				first = cr.GetLocation()
 			}

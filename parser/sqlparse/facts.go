@@ -6,6 +6,7 @@ import (
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
@@ -186,7 +187,7 @@ func findName(text string, code []sqltext.Token, from int, parts []string) (int,
 		if code[i].Kind != sqltext.Word && code[i].Kind != sqltext.QuotedIdent {
 			continue
 		}
-		if written := fact.ReadName(text[code[i].Start:]); fact.SameName(written, parts) {
+		if written := tree.ReadName(text[code[i].Start:]); tree.SameName(written, parts) {
 			return i, written
 		}
 	}

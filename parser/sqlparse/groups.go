@@ -4,7 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
-	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -22,9 +22,9 @@ func (s *Statement) KeepsOnePerGroup() bool {
 		return false
 	}
 	numbered := map[string]bool{}
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		if rt, ok := m.(*pg_query.ResTarget); ok && rt.GetName() != "" {
-			if f := rt.GetVal().GetFuncCall(); f != nil && f.GetOver() != nil && fact.FuncName(f) == "row_number" {
+			if f := rt.GetVal().GetFuncCall(); f != nil && f.GetOver() != nil && tree.FuncName(f) == "row_number" {
 				numbered[strings.ToLower(rt.GetName())] = true
 			}
 		}
@@ -34,9 +34,9 @@ func (s *Statement) KeepsOnePerGroup() bool {
 		return false
 	}
 	first := false
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		e, ok := m.(*pg_query.A_Expr)
-		if !ok || e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || (fact.OpName(e) != "=" && fact.OpName(e) != "<=") {
+		if !ok || e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || (tree.OpName(e) != "=" && tree.OpName(e) != "<=") {
 			return !first
 		}
 		for _, side := range [][2]*pg_query.Node{{e.GetLexpr(), e.GetRexpr()}, {e.GetRexpr(), e.GetLexpr()}} {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -47,13 +48,13 @@ func (s *Statement) treeGuards(rel sqlname.Relation) []fact.GuardKind {
 	var antiJoined []string
 	// A comparison in the ON of an outer join keeps the rows it fails.
 	outerOn := map[*pg_query.A_Expr]bool{}
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		if x, ok := m.(*pg_query.JoinExpr); ok {
 			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT && g.Names(rv) {
 				antiJoined = append(antiJoined, strings.ToLower(qualifier(rv)))
 			}
 			if x.GetJointype() != pg_query.JoinType_JOIN_INNER {
-				fact.Walk(x.GetQuals(), func(m proto.Message) bool {
+				tree.Walk(x.GetQuals(), func(m proto.Message) bool {
 					if e, ok := m.(*pg_query.A_Expr); ok {
 						outerOn[e] = true
 					}
@@ -68,7 +69,7 @@ func (s *Statement) treeGuards(rel sqlname.Relation) []fact.GuardKind {
 
 func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *fact.ExistingRows {
 	var withs []fact.WithQuery
-	fact.Walk(root, func(m proto.Message) bool {
+	tree.Walk(root, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.CommonTableExpr); ok {
 			withs = append(withs, fact.WithQuery{Name: strings.ToLower(c.GetCtename()), Query: c.GetCtequery()})
 		}
@@ -76,7 +77,7 @@ func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *fac
 	})
 	g := s.RowsThrough(rel, withs)
 	if len(g.MaxOf) > 0 {
-		fact.Walk(root, func(m proto.Message) bool {
+		tree.Walk(root, func(m proto.Message) bool {
 			if rv, ok := m.(*pg_query.RangeVar); ok && rv.GetSchemaname() == "" && g.MaxOf[strings.ToLower(rv.GetRelname())] {
 				g.MaxAliases[strings.ToLower(qualifier(rv))] = true
 			}

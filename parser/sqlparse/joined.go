@@ -2,6 +2,7 @@ package sqlparse
 
 import (
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -79,7 +80,7 @@ func (s *Statement) fromClauses() (map[int]*treeFrom, map[string]map[string]bool
 	// Parents come before children, so a scalar subquery is known before
 	// its SELECT is reached.
 	scalar := map[*pg_query.SelectStmt]bool{}
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.ColumnRef:
 			if col := fact.RefOf(x); col.Name != "" {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -48,7 +49,7 @@ func (s *Statement) reads() []sqlname.Relation {
 		return nil
 	}
 	var out []sqlname.Relation
-	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
+	tree.Inspect(s.Node, func(m proto.Message, sc *tree.Scope) bool {
 		if rv, ok := m.(*pg_query.RangeVar); ok && !written[rv] && !sc.IsCTE(rv) {
 			out = append(out, fact.RelationOf(&s.Source, rv))
 		}
@@ -72,7 +73,7 @@ func (s *Statement) joins() []fact.Join {
 		return nil
 	}
 	var out []fact.Join
-	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
+	tree.Inspect(s.Node, func(m proto.Message, sc *tree.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			out = s.fromJoins(out, x.GetFromClause(), x.GetWhereClause(), sc)
@@ -92,7 +93,7 @@ func (s *Statement) joins() []fact.Join {
 	return out
 }
 
-func (s *Statement) fromJoins(out []fact.Join, from []*pg_query.Node, where *pg_query.Node, sc *fact.Scope) []fact.Join {
+func (s *Statement) fromJoins(out []fact.Join, from []*pg_query.Node, where *pg_query.Node, sc *tree.Scope) []fact.Join {
 	start := len(out)
 	for _, item := range from {
 		out = s.joinTree(out, item, nil, false, sc)
@@ -102,7 +103,7 @@ func (s *Statement) fromJoins(out []fact.Join, from []*pg_query.Node, where *pg_
 	for i := start; i < len(out); i++ {
 		j := &out[i]
 		for _, c := range conj {
-			if fact.Mentions(c, j.Alias) || alone && fact.MentionsUnqualified(c) {
+			if tree.Mentions(c, j.Alias) || alone && tree.MentionsUnqualified(c) {
 				j.Where = append(j.Where, c)
 			}
 		}
@@ -110,7 +111,7 @@ func (s *Statement) fromJoins(out []fact.Join, from []*pg_query.Node, where *pg_
 	return out
 }
 
-func (s *Statement) joinTree(out []fact.Join, n, on *pg_query.Node, nullable bool, sc *fact.Scope) []fact.Join {
+func (s *Statement) joinTree(out []fact.Join, n, on *pg_query.Node, nullable bool, sc *tree.Scope) []fact.Join {
 	switch x := n.GetNode().(type) {
 	case *pg_query.Node_RangeVar:
 		r := fact.RelationOf(&s.Source, x.RangeVar)
@@ -166,9 +167,9 @@ func Equalities(on *pg_query.Node, leftAlias, rightAlias string) [][2]string {
 			continue
 		}
 		switch {
-		case strings.EqualFold(fact.LastPart(lq), leftAlias) && strings.EqualFold(fact.LastPart(rq), rightAlias):
+		case strings.EqualFold(tree.LastPart(lq), leftAlias) && strings.EqualFold(tree.LastPart(rq), rightAlias):
 			out = append(out, [2]string{lc, rc})
-		case strings.EqualFold(fact.LastPart(lq), rightAlias) && strings.EqualFold(fact.LastPart(rq), leftAlias):
+		case strings.EqualFold(tree.LastPart(lq), rightAlias) && strings.EqualFold(tree.LastPart(rq), leftAlias):
 			out = append(out, [2]string{rc, lc})
 		}
 	}
@@ -180,7 +181,7 @@ func isEquality(e *pg_query.A_Expr) bool {
 	case pg_query.A_Expr_Kind_AEXPR_NOT_DISTINCT:
 		return true
 	case pg_query.A_Expr_Kind_AEXPR_OP:
-		return fact.OpName(e) == "="
+		return tree.OpName(e) == "="
 	}
 	return false
 }
@@ -195,7 +196,7 @@ func plainColumn(n *pg_query.Node) (qual, col string) {
 		case *pg_query.Node_CollateClause:
 			n = x.CollateClause.GetArg()
 		case *pg_query.Node_ColumnRef:
-			return fact.ColumnName(x.ColumnRef)
+			return tree.ColumnName(x.ColumnRef)
 		default:
 			return "", ""
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/internal/pgjson"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -396,10 +397,10 @@ func parseInto(st *Statement, toks []sqltext.Token, budget *int) *sqltext.Proble
 		}
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "invalid UTF-8 in the statement: bflint reads SQL files as UTF-8"}
 	}
-	if len(st.Text) > fact.MaxStatementBytes {
-		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, fact.MaxStatementBytes>>10)}
+	if len(st.Text) > tree.MaxStatementBytes {
+		return &sqltext.Problem{Offset: st.Start, Msg: fmt.Sprintf("statement is %d KiB, more than the %d KiB bflint parses", len(st.Text)>>10, tree.MaxStatementBytes>>10)}
 	}
-	if off, what, deep := fact.TooDeep(st.Text, toks); deep {
+	if off, what, deep := tree.TooDeep(st.Text, toks); deep {
 		return &sqltext.Problem{Offset: st.Map.Orig(off), Msg: "statement " + what + "; bflint does not hand it to the parser, whose stack it could overflow"}
 	}
 	parsed := blankLiteralRows(st.Text, toks)

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
-	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -75,7 +75,7 @@ func TestLexFaultKeepsEarlierStatements(t *testing.T) {
 }
 
 func TestLimits(t *testing.T) {
-	deep := "SELECT " + strings.Repeat("(", fact.MaxNesting+1) + "1" + strings.Repeat(")", fact.MaxNesting+1)
+	deep := "SELECT " + strings.Repeat("(", tree.MaxNesting+1) + "1" + strings.Repeat(")", tree.MaxNesting+1)
 	cases := map[string]struct{ src, msg string }{
 		"nesting": {deep, "nests parentheses more than 500 deep"},
 		"NUL":     {"SELECT 1;\nSELECT '\x00';", "NUL byte"},
@@ -256,20 +256,20 @@ func TestTooDeep(t *testing.T) {
 		name, src string
 		deep      bool
 	}{
-		{"a chain of sums", "SELECT " + strings.Repeat("1 + ", fact.MaxDepth+1) + "1", true},
-		{"a chain at the limit", "SELECT " + strings.Repeat("1 + ", fact.MaxDepth) + "1", false},
-		{"set operations", strings.Repeat("SELECT 1 UNION ALL ", fact.MaxDepth+1) + "SELECT 1", true},
+		{"a chain of sums", "SELECT " + strings.Repeat("1 + ", tree.MaxDepth+1) + "1", true},
+		{"a chain at the limit", "SELECT " + strings.Repeat("1 + ", tree.MaxDepth) + "1", false},
+		{"set operations", strings.Repeat("SELECT 1 UNION ALL ", tree.MaxDepth+1) + "SELECT 1", true},
 		{"brackets and operators add up", "SELECT " + strings.Repeat("1 + 1 + 1 + 1 + (", 450) + "1" + strings.Repeat(")", 450), true},
-		{"list items are siblings", "SELECT " + strings.Repeat("a + 1, ", 3*fact.MaxDepth) + "1", false},
-		{"AND and OR chains are flat", "SELECT 1 WHERE " + strings.Repeat("a = 1 AND b = 2 OR ", 3*fact.MaxDepth) + "TRUE", false},
-		{"CASE branches are siblings", "SELECT CASE " + strings.Repeat("WHEN a = 1 THEN b + 1 ", 3*fact.MaxDepth) + "END", false},
+		{"list items are siblings", "SELECT " + strings.Repeat("a + 1, ", 3*tree.MaxDepth) + "1", false},
+		{"AND and OR chains are flat", "SELECT 1 WHERE " + strings.Repeat("a = 1 AND b = 2 OR ", 3*tree.MaxDepth) + "TRUE", false},
+		{"CASE branches are siblings", "SELECT CASE " + strings.Repeat("WHEN a = 1 THEN b + 1 ", 3*tree.MaxDepth) + "END", false},
 		{"an unbalanced closing bracket", strings.Repeat(")", 10) + "SELECT 1", false},
 	} {
 		toks, err := sqltext.Lex(c.src)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, what, deep := fact.TooDeep(c.src, sqltext.Code(toks)); deep != c.deep {
+		if _, what, deep := tree.TooDeep(c.src, sqltext.Code(toks)); deep != c.deep {
 			t.Errorf("%s: deep %v (%s), want %v", c.name, deep, what, c.deep)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -13,7 +14,7 @@ import (
 // on the way joins, aggregates, deduplicates or unions, since its rows are
 // then no rows of one relation. alias qualifies the joined query's
 // columns, and offset is where its name is written.
-func (s *Statement) provenance(sc *fact.Scope, rv *pg_query.RangeVar, alias string, offset int) *fact.Provenance {
+func (s *Statement) provenance(sc *tree.Scope, rv *pg_query.RangeVar, alias string, offset int) *fact.Provenance {
 	p := &fact.Provenance{Renames: map[string]string{}}
 	// outer maps the joined query's column names to those of the query
 	// reached so far.
@@ -74,8 +75,8 @@ func (s *Statement) provenance(sc *fact.Scope, rv *pg_query.RangeVar, alias stri
 		}
 		for _, c := range fact.Conjuncts(sel.GetWhereClause()) {
 			// As a FROM item's WHERE conditions are read: those about it.
-			if fact.Mentions(c, inner) || fact.MentionsUnqualified(c) {
-				p.Filters = append(p.Filters, fact.Requalified(c, inner, alias))
+			if tree.Mentions(c, inner) || tree.MentionsUnqualified(c) {
+				p.Filters = append(p.Filters, tree.Requalified(c, inner, alias))
 			}
 		}
 		rv, sc = from, bodyScope
@@ -116,6 +117,6 @@ func columnOrStar(n *pg_query.Node) (col string, star bool) {
 	if last.GetAStar() != nil {
 		return "", true
 	}
-	_, col = fact.ColumnName(c)
+	_, col = tree.ColumnName(c)
 	return col, false
 }

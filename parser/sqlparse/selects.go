@@ -8,6 +8,7 @@ import (
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -268,7 +269,7 @@ func (s *Statement) OutputColumns() []string {
 // so the shape a rule looks for may be at any depth.
 func (s *Statement) Selects() []*pg_query.SelectStmt {
 	var out []*pg_query.SelectStmt
-	fact.Inspect(s.Node, func(m proto.Message, _ *fact.Scope) bool {
+	tree.Inspect(s.Node, func(m proto.Message, _ *tree.Scope) bool {
 		if sel, ok := m.(*pg_query.SelectStmt); ok {
 			out = append(out, sel)
 		}
@@ -290,7 +291,7 @@ func SelectColumns(sel *pg_query.SelectStmt) []string {
 		name := strings.ToLower(rt.GetName())
 		if name == "" {
 			if c := rt.GetVal().GetColumnRef(); c != nil {
-				if _, col := fact.ColumnName(c); col != "" {
+				if _, col := tree.ColumnName(c); col != "" {
 					name = col
 				} else {
 					name = "*"
@@ -354,11 +355,11 @@ func HavingCountGreaterThanOne(sel *pg_query.SelectStmt) bool {
 	if e == nil || e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP {
 		return false
 	}
-	op := fact.OpName(e)
+	op := tree.OpName(e)
 	l, r := e.GetLexpr(), e.GetRexpr()
 	if !isCountRows(l) {
 		l, r = r, l
-		op = fact.Flipped[op]
+		op = tree.Flipped[op]
 	}
 	if !isCountRows(l) {
 		return false
@@ -388,12 +389,12 @@ var aggregates = map[string]bool{
 
 func hasAggregate(n *pg_query.Node) bool {
 	found := false
-	fact.Inspect(n, func(m proto.Message, _ *fact.Scope) bool {
+	tree.Inspect(n, func(m proto.Message, _ *tree.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.FuncCall:
-			found = found || x.GetOver() == nil && aggregates[fact.FuncName(x)]
+			found = found || x.GetOver() == nil && aggregates[tree.FuncName(x)]
 		}
 		return !found
 	})

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -228,7 +229,7 @@ func (sc *tokenScan) with(i, to int, c scanCtx) int {
 
 // query reads a query between code[i] and code[to].
 func (sc *tokenScan) query(i, to int, c scanCtx) {
-	if c.depth > fact.MaxNesting {
+	if c.depth > tree.MaxNesting {
 		return
 	}
 	sc.body(sc.with(i, to, c), to, nil, c)
@@ -293,7 +294,7 @@ var tokenSetOperators = map[string]bool{"UNION": true, "INTERSECT": true, "EXCEP
 // an expression: a subquery there computes a value; otherwise the
 // brackets inside it are read the same way.
 func (sc *tokenScan) group(i, end int, c scanCtx) {
-	if c.depth > fact.MaxNesting {
+	if c.depth > tree.MaxNesting {
 		return
 	}
 	// ((SELECT ...)) is a query; ((SELECT ...), x), the arguments of a
@@ -373,7 +374,7 @@ func (sc *tokenScan) where(i, to int, b *scanBlock, c scanCtx) int {
 			for _, cj := range cond.Conjuncts {
 				switch {
 				case cj.Node != nil:
-					if fact.Mentions(cj.Node, j.Alias) || alone && fact.MentionsUnqualified(cj.Node) {
+					if tree.Mentions(cj.Node, j.Alias) || alone && tree.MentionsUnqualified(cj.Node) {
 						j.Where = append(j.Where, cj.Node)
 					}
 				case alone && cj.Bare || containsFold(cj.Quals, j.Alias):

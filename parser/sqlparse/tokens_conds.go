@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -94,14 +95,14 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 	*sc.parses++
 	start := int(sc.Code[i].Start)
 	frag := sc.Src[start:sc.Code[end-1].End]
-	if len(frag) > fact.MaxStatementBytes || !utf8.ValidString(frag) {
+	if len(frag) > tree.MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil
 	}
 	depth := 0
 	for k := i; k < end; k++ {
 		switch {
 		case sc.open(k):
-			if depth++; depth > fact.MaxNesting {
+			if depth++; depth > tree.MaxNesting {
 				return nil
 			}
 		case sc.Punct(k, ')') || sc.Punct(k, ']'):
@@ -128,9 +129,9 @@ func (sc *tokenScan) parseExpr(i, end int) *pg_query.Node {
 
 // shiftLocations adds delta to every known location below n.
 func shiftLocations(n proto.Message, delta int32) {
-	fact.Walk(n, func(m proto.Message) bool {
-		if loc, ok := fact.Location(m); ok && loc >= 0 {
-			fact.SetLocation(m, loc+delta)
+	tree.Walk(n, func(m proto.Message) bool {
+		if loc, ok := tree.Location(m); ok && loc >= 0 {
+			tree.SetLocation(m, loc+delta)
 		}
 		return true
 	})
@@ -176,7 +177,7 @@ func (sc *tokenScan) nowAt(k, end int) (int, bool) {
 		if !called || !sc.Punct(k+2, ')') {
 			return 0, false
 		}
-	case called && fact.NowFunctions[w], !called && bareNow[w]:
+	case called && tree.NowFunctions[w], !called && bareNow[w]:
 	default:
 		return 0, false
 	}
@@ -255,7 +256,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []fact.Bound {
 			return out
 		}
 		op := sc.Op(k)
-		if !fact.BoundOps[op] {
+		if !tree.BoundOps[op] {
 			continue
 		}
 		if q, col := sc.sideColumn(i, k); col != "" {
@@ -265,7 +266,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []fact.Bound {
 		}
 		if q, col := sc.sideColumn(k+1, end); col != "" {
 			if v, ok := sc.value(i, k); ok {
-				return []fact.Bound{{Column: col, Qualifier: q, Op: fact.Flipped[op], Value: v, Offset: at}}
+				return []fact.Bound{{Column: col, Qualifier: q, Op: tree.Flipped[op], Value: v, Offset: at}}
 			}
 		}
 		return nil
@@ -278,7 +279,7 @@ func (sc *tokenScan) tokenBounds(i, end int) []fact.Bound {
 // calls something else.
 func (sc *tokenScan) sideColumn(i, end int) (qual, col string) {
 	for k := i; k < end; k++ {
-		if sc.Punct(k, '(') && !(k > i && (fact.DateConversions[strings.ToLower(sc.Code[k-1].Text(sc.Src))] || sc.Word(k-1) == "CAST")) {
+		if sc.Punct(k, '(') && !(k > i && (tree.DateConversions[strings.ToLower(sc.Code[k-1].Text(sc.Src))] || sc.Word(k-1) == "CAST")) {
 			return "", ""
 		}
 		q, c, e := sc.column(k, end)

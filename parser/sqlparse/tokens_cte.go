@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -180,7 +181,7 @@ func (sc *tokenScan) provenance(j *fact.TokenJoin) *fact.Provenance {
 		}
 		inner := body.from.Alias
 		for _, c := range body.from.Where {
-			p.Filters = append(p.Filters, fact.Requalified(c, inner, j.Alias))
+			p.Filters = append(p.Filters, tree.Requalified(c, inner, j.Alias))
 		}
 		if !body.from.CTE {
 			p.Relation = body.from.Relation

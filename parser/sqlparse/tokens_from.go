@@ -5,6 +5,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -93,7 +94,7 @@ func (sc *tokenScan) item(i, to int, b *scanBlock, f *fact.TokenFrom, c scanCtx,
 			return sc.alias(end+1, to), nil
 		}
 		before := len(b.joins)
-		if c.depth < fact.MaxNesting {
+		if c.depth < tree.MaxNesting {
 			sc.items(i+1, end, b, f, scanCtx{sub: c.sub, scalar: c.scalar, depth: c.depth + 1}, nullable)
 		}
 		return sc.alias(end+1, to), b.joins[before:]

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
@@ -55,14 +56,14 @@ func tokenGuards(s *fact.Source, tf *fact.TokenFacts, rel sqlname.Relation) []fa
 // parsed under.
 func parseQuery(s *fact.Source, start, end int) *pg_query.Node {
 	frag := s.Text[start:end]
-	if len(frag) > fact.MaxStatementBytes || !utf8.ValidString(frag) {
+	if len(frag) > tree.MaxStatementBytes || !utf8.ValidString(frag) {
 		return nil
 	}
 	toks, lexErr := sqltext.Lex(frag)
 	if lexErr != nil {
 		return nil
 	}
-	if _, _, deep := fact.TooDeep(frag, sqltext.Code(toks)); deep {
+	if _, _, deep := tree.TooDeep(frag, sqltext.Code(toks)); deep {
 		return nil
 	}
 	res, err := pg_query.Parse(frag)

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 )
@@ -31,7 +31,7 @@ func TestWalkMatchesReflection(t *testing.T) {
 			}
 			statements++
 			var got, want []proto.Message
-			fact.Walk(st.Node, func(m proto.Message) bool { got = append(got, m); return true })
+			tree.Walk(st.Node, func(m proto.Message) bool { got = append(got, m); return true })
 			reflectWalk(st.Node.ProtoReflect(), func(m proto.Message) { want = append(want, m) })
 			nodes += len(want)
 			if !slices.Equal(got, want) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/window"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -39,7 +40,7 @@ func (s *Statement) ReadWindows(param string) []ReadWindow {
 		return nil
 	}
 	var out []ReadWindow
-	fact.Inspect(s.Node, func(m proto.Message, sc *fact.Scope) bool {
+	tree.Inspect(s.Node, func(m proto.Message, sc *tree.Scope) bool {
 		sel, ok := m.(*pg_query.SelectStmt)
 		if !ok || len(sel.GetFromClause()) == 0 {
 			return true
@@ -122,8 +123,8 @@ func windowBounds(quals []*pg_query.Node, name string, only bool, param string) 
 		}
 		switch e.GetKind() {
 		case pg_query.A_Expr_Kind_AEXPR_OP:
-			op := fact.OpName(e)
-			if !fact.BoundOps[op] {
+			op := tree.OpName(e)
+			if !tree.BoundOps[op] {
 				continue
 			}
 			if ours(e.GetLexpr()) {
@@ -132,7 +133,7 @@ func windowBounds(quals []*pg_query.Node, name string, only bool, param string) 
 				}
 			} else if ours(e.GetRexpr()) {
 				if b, ok := dateBound(e.GetLexpr(), param); ok {
-					set(fact.Flipped[op], b)
+					set(tree.Flipped[op], b)
 				}
 			}
 		case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
@@ -163,7 +164,7 @@ func dateBound(n *pg_query.Node, param string) (window.Bound, bool) {
 		return dateBound(x.TypeCast.GetArg(), param)
 	case *pg_query.Node_AExpr:
 		e := x.AExpr
-		op := fact.OpName(e)
+		op := tree.OpName(e)
 		if e.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || (op != "+" && op != "-") {
 			break
 		}
@@ -187,7 +188,7 @@ func dateBound(n *pg_query.Node, param string) (window.Bound, bool) {
 
 func funcBound(f *pg_query.FuncCall, param string) (window.Bound, bool) {
 	args := f.GetArgs()
-	switch name := fact.FuncName(f); {
+	switch name := tree.FuncName(f); {
 	case (name == "date" || name == "timestamp" || name == "datetime" || name == "to_date") && len(args) == 1:
 		return dateBound(args[0], param)
 	case (name == "date_sub" || name == "date_add" || name == "datetime_sub" || name == "datetime_add" || name == "timestamp_sub" || name == "timestamp_add") && len(args) == 2:
@@ -284,7 +285,7 @@ func amount(n *pg_query.Node) (int, string, bool) {
 
 // signedInt is an integer constant, negated or not.
 func signedInt(n *pg_query.Node) (int, bool) {
-	if e := n.GetAExpr(); e != nil && fact.OpName(e) == "-" && e.GetLexpr() == nil {
+	if e := n.GetAExpr(); e != nil && tree.OpName(e) == "-" && e.GetLexpr() == nil {
 		v, ok := intConst(e.GetRexpr())
 		return -int(v), ok
 	}
@@ -299,7 +300,7 @@ func wordOf(n *pg_query.Node) string {
 	}
 	if fc := n.GetFuncCall(); fc != nil {
 		// WEEK(MONDAY)
-		return fact.FuncName(fc)
+		return tree.FuncName(fc)
 	}
 	if text, ok := constText(n); ok {
 		return strings.ToLower(text)
@@ -318,7 +319,7 @@ func (s *Statement) BitsDays() int {
 		return 0
 	}
 	days := 0
-	fact.Walk(s.Node, func(m proto.Message) bool {
+	tree.Walk(s.Node, func(m proto.Message) bool {
 		f, ok := m.(*pg_query.FuncCall)
 		if !ok {
 			return true

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -69,12 +70,7 @@ type Bound struct {
 	Offset int // the start of the comparison
 }
 
-var BoundOps = map[string]bool{"=": true, "<": true, "<=": true, ">": true, ">=": true}
-
-// dateConversions keep a column's order, so a bound on date(col) bounds col.
-var DateConversions = map[string]bool{"date": true, "to_date": true, "date_trunc": true, "trunc": true, "timestamp_trunc": true, "datetime_trunc": true}
-
-// typeKind classifies a type name as the parser spells it (DATE stays
+// TypeKind classifies a type name as the parser spells it (DATE stays
 // "date", TIMESTAMP becomes "timestamp", TIMESTAMP WITH TIME ZONE
 // "timestamptz", INTEGER "int4"), warehouse types included.
 func TypeKind(name string) LiteralKind {
@@ -92,40 +88,11 @@ func TypeKind(name string) LiteralKind {
 	return LiteralOther
 }
 
-func FuncName(f *pg_query.FuncCall) string {
-	names := f.GetFuncname()
-	if len(names) == 0 {
-		return ""
-	}
-	return strings.ToLower(names[len(names)-1].GetString_().GetSval())
-}
-
-type nowCall struct {
+// ClockCall is a use of the current time in a parse tree: the function or
+// keyword, in lower case, and its location.
+type ClockCall struct {
 	Name string
 	Loc  int32
-}
-
-var NowValueFunctions = map[pg_query.SQLValueFunctionOp]string{
-	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_DATE:        "current_date",
-	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME:        "current_time",
-	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIME_N:      "current_time",
-	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP:   "current_timestamp",
-	pg_query.SQLValueFunctionOp_SVFOP_CURRENT_TIMESTAMP_N: "current_timestamp",
-	pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME:           "localtime",
-	pg_query.SQLValueFunctionOp_SVFOP_LOCALTIME_N:         "localtime",
-	pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP:      "localtimestamp",
-	pg_query.SQLValueFunctionOp_SVFOP_LOCALTIMESTAMP_N:    "localtimestamp",
-}
-
-// nowFunctions are called with parentheses; the SQL-standard keywords reach
-// pg_query as SQLValueFunction, but warehouses also accept them as calls.
-var NowFunctions = map[string]bool{
-	"now": true, "getdate": true, "getutcdate": true, "sysdate": true, "systimestamp": true,
-	"sysdatetime": true, "sysdatetimeoffset": true, "current_date": true, "current_timestamp": true,
-	"current_time": true, "current_datetime": true, "localtimestamp": true, "localtime": true,
-	"transaction_timestamp": true, "statement_timestamp": true, "clock_timestamp": true,
-	"timeofday": true, "utc_timestamp": true, "utc_date": true, "curdate": true, "today": true,
-	"unix_timestamp": true,
 }
 
 // IsClock reports whether a word of SQL (any case) is the time of the
@@ -149,50 +116,41 @@ func IsClock(word string, call bool) bool {
 	if clockWords[string(w)] {
 		return true
 	}
-	return call && NowFunctions[string(w)] && string(w) != "unix_timestamp"
+	return call && tree.NowFunctions[string(w)] && string(w) != "unix_timestamp"
 }
 
 // clockWords are the names that read the clock without parentheses.
 var clockWords = func() map[string]bool {
 	words := map[string]bool{"current_datetime": true}
-	for w := range nowColumns {
+	for w := range tree.NowColumns {
 		words[w] = true
 	}
-	for _, w := range NowValueFunctions {
+	for _, w := range tree.NowValueFunctions {
 		words[w] = true
 	}
 	return words
 }()
 
-// nowColumns are Oracle-style names used without parentheses, which
-// PostgreSQL reads as column names.
-var nowColumns = map[string]bool{"sysdate": true, "systimestamp": true}
-
-func IsNowColumn(c *pg_query.ColumnRef) bool {
-	fields := c.GetFields()
-	return len(fields) == 1 && nowColumns[strings.ToLower(fields[0].GetString_().GetSval())]
-}
-
-// clockCallsIn finds uses of the current time in n, in subqueries too when
+// ClockCallsIn finds uses of the current time in n, in subqueries too when
 // intoSubqueries is set.
-func ClockCallsIn(n *pg_query.Node, intoSubqueries bool) []nowCall {
-	var out []nowCall
-	Inspect(n, func(m proto.Message, _ *Scope) bool {
+func ClockCallsIn(n *pg_query.Node, intoSubqueries bool) []ClockCall {
+	var out []ClockCall
+	tree.Inspect(n, func(m proto.Message, _ *tree.Scope) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return intoSubqueries
 		case *pg_query.SQLValueFunction:
-			if name, ok := NowValueFunctions[x.GetOp()]; ok {
-				out = append(out, nowCall{name, x.GetLocation()})
+			if name, ok := tree.NowValueFunctions[x.GetOp()]; ok {
+				out = append(out, ClockCall{name, x.GetLocation()})
 			}
 		case *pg_query.FuncCall:
 			// unix_timestamp(col) converts a column; only the bare call is now.
-			if name := FuncName(x); NowFunctions[name] && (name != "unix_timestamp" || len(x.GetArgs()) == 0) {
-				out = append(out, nowCall{name, x.GetLocation()})
+			if name := tree.FuncName(x); tree.NowFunctions[name] && (name != "unix_timestamp" || len(x.GetArgs()) == 0) {
+				out = append(out, ClockCall{name, x.GetLocation()})
 			}
 		case *pg_query.ColumnRef:
-			if IsNowColumn(x) {
-				out = append(out, nowCall{strings.ToLower(x.GetFields()[0].GetString_().GetSval()), x.GetLocation()})
+			if tree.IsNowColumn(x) {
+				out = append(out, ClockCall{strings.ToLower(x.GetFields()[0].GetString_().GetSval()), x.GetLocation()})
 			}
 		}
 		return true

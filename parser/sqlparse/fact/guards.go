@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/bflint/bflint/parser/sqlname"
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -40,19 +41,19 @@ func (k GuardKind) String() string {
 // Excludes reports whether the guard leaves out every row rel holds.
 func (k GuardKind) Excludes() bool { return k != GuardInclusiveWatermark }
 
-// guards walks the conditions under n for the guards against g's
+// Guards walks the conditions under n for the guards against g's
 // relation; antiJoined are the aliases under which n's query left-joins
 // it, and comparisons in outerOn do not count.
 func (g *ExistingRows) Guards(n proto.Message, outerOn map[*pg_query.A_Expr]bool, antiJoined []string) []GuardKind {
 	var out []GuardKind
 	nullTested := map[string]bool{}
-	Walk(n, func(m proto.Message) bool {
+	tree.Walk(n, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.A_Expr:
 			if x.GetKind() != pg_query.A_Expr_Kind_AEXPR_OP || outerOn[x] {
 				break
 			}
-			switch op, l, r := OpName(x), x.GetLexpr(), x.GetRexpr(); {
+			switch op, l, r := tree.OpName(x), x.GetLexpr(), x.GetRexpr(); {
 			case op == ">" && g.isMax(r) || op == "<" && g.isMax(l):
 				out = append(out, GuardWatermark)
 			case op == ">=" && g.isMax(r) || op == "<=" && g.isMax(l):
@@ -97,27 +98,27 @@ func (g *ExistingRows) Guards(n proto.Message, outerOn map[*pg_query.A_Expr]bool
 	return out
 }
 
-// existingRows knows which relations of a statement stand for the rows a
+// ExistingRows knows which relations of a statement stand for the rows a
 // relation already holds: the relation, the WITH queries that select from
 // it, and among those the ones that select only its MAX(...).
 type ExistingRows struct {
 	src *Source
 	rel sqlname.Relation
-	// derived are the WITH queries reading rel, by name in lower case;
-	// maxOf those whose one column is MAX(...) of it.
+	// Derived are the WITH queries reading rel, by name in lower case;
+	// MaxOf those whose one column is MAX(...) of it.
 	Derived, MaxOf map[string]bool
-	// maxAliases are the names under which the statement joins a maxOf
+	// MaxAliases are the names under which the statement joins a maxOf
 	// query.
 	MaxAliases map[string]bool
 }
 
-// withQuery is a WITH query by its name in lower case and its query.
+// WithQuery is a WITH query by its name in lower case and its query.
 type WithQuery struct {
 	Name  string
 	Query *pg_query.Node
 }
 
-// rowsThrough finds which of the WITH queries stand for rel.
+// RowsThrough finds which of the WITH queries stand for rel.
 func (s *Source) RowsThrough(rel sqlname.Relation, withs []WithQuery) *ExistingRows {
 	g := &ExistingRows{src: s, rel: rel, Derived: map[string]bool{}, MaxOf: map[string]bool{}, MaxAliases: map[string]bool{}}
 	// A WITH query may read another that reads rel: repeat until no new
@@ -137,7 +138,7 @@ func (s *Source) RowsThrough(rel sqlname.Relation, withs []WithQuery) *ExistingR
 	return g
 }
 
-// names reports whether rv names rel or a WITH query derived from it.
+// Names reports whether rv names rel or a WITH query derived from it.
 func (g *ExistingRows) Names(rv *pg_query.RangeVar) bool {
 	if rv.GetSchemaname() == "" && rv.GetCatalogname() == "" && g.Derived[strings.ToLower(rv.GetRelname())] {
 		return true
@@ -206,7 +207,7 @@ func selectsOnlyMax(n *pg_query.Node) bool {
 			val = c.GetArgs()[0]
 		}
 		switch f := val.GetFuncCall(); {
-		case f != nil && FuncName(f) == "max":
+		case f != nil && tree.FuncName(f) == "max":
 			maxes++
 		case val.GetColumnRef() != nil && len(sel.GetGroupClause()) > 0:
 		default:

@@ -1,11 +1,8 @@
 package fact
 
 import (
-	"strings"
-
 	"github.com/bflint/bflint/parser/sqlname"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
-	"google.golang.org/protobuf/proto"
 )
 
 // Join is a relation in a FROM clause, or the USING source of a MERGE.
@@ -50,57 +47,6 @@ type Provenance struct {
 	Filters []*pg_query.Node
 }
 
-// mentions reports whether n refers to a column qualified by qual, at any
-// depth: a correlated subquery that uses the relation mentions it too.
-func Mentions(n *pg_query.Node, qual string) bool {
-	found := false
-	Inspect(n, func(m proto.Message, _ *Scope) bool {
-		if c, ok := m.(*pg_query.ColumnRef); ok && !found {
-			if q, _ := ColumnName(c); q != "" && strings.EqualFold(LastPart(q), qual) {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// mentionsUnqualified reports whether n uses a column without a qualifier
-// outside subqueries, whose unqualified columns are their own.
-func MentionsUnqualified(n *pg_query.Node) bool {
-	found := false
-	Inspect(n, func(m proto.Message, _ *Scope) bool {
-		switch x := m.(type) {
-		case *pg_query.SelectStmt:
-			return false
-		case *pg_query.ColumnRef:
-			if q, col := ColumnName(x); q == "" && col != "" {
-				found = true
-			}
-		}
-		return !found
-	})
-	return found
-}
-
-// columnName splits a column reference into its qualifier (the dotted parts
-// before the column, in lower case) and the column, in lower case; col is
-// "" for t.* and similar.
-func ColumnName(c *pg_query.ColumnRef) (qual, col string) {
-	fields := c.GetFields()
-	if len(fields) == 0 {
-		return "", ""
-	}
-	col = strings.ToLower(fields[len(fields)-1].GetString_().GetSval())
-	quals := make([]string, 0, len(fields)-1)
-	for _, f := range fields[:len(fields)-1] {
-		quals = append(quals, strings.ToLower(f.GetString_().GetSval()))
-	}
-	return strings.Join(quals, "."), col
-}
-
-func LastPart(dotted string) string { return dotted[strings.LastIndexByte(dotted, '.')+1:] }
-
 // Conjuncts splits an AND tree into the predicates that must all hold; any
 // other expression is a single conjunct.
 func Conjuncts(n *pg_query.Node) []*pg_query.Node {
@@ -117,10 +63,6 @@ func Conjuncts(n *pg_query.Node) []*pg_query.Node {
 	return []*pg_query.Node{n}
 }
 
-func OpName(e *pg_query.A_Expr) string {
-	names := e.GetName()
-	if len(names) == 0 {
-		return ""
-	}
-	return names[len(names)-1].GetString_().GetSval()
-}
+// MaxProvenance bounds a chain of WITH queries each selecting from the
+// one before.
+const MaxProvenance = 8

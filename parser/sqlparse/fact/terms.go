@@ -3,6 +3,7 @@ package fact
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -98,7 +99,7 @@ func terms(conjuncts []*pg_query.Node) []Term {
 			continue
 		}
 		p := termOf(c)
-		Walk(c, func(m proto.Message) bool {
+		tree.Walk(c, func(m proto.Message) bool {
 			switch x := m.(type) {
 			case *pg_query.NullTest:
 				if x.GetNulltesttype() == pg_query.NullTestType_IS_NULL {
@@ -147,7 +148,7 @@ func negatedTerm(t Term) Term {
 // allColumns are the columns n uses at any depth.
 func allColumns(n *pg_query.Node) []ColumnRef {
 	var out []ColumnRef
-	Walk(n, func(m proto.Message) bool {
+	tree.Walk(n, func(m proto.Message) bool {
 		if x, ok := m.(*pg_query.ColumnRef); ok {
 			if col := RefOf(x); col.Name != "" {
 				out = append(out, col)
@@ -173,7 +174,7 @@ func termOf(n *pg_query.Node) Term {
 		e := x.AExpr
 		switch e.GetKind() {
 		case pg_query.A_Expr_Kind_AEXPR_OP:
-			return Term{Kind: TermCompare, Op: OpName(e), Operands: []Operand{operandOf(e.GetLexpr()), operandOf(e.GetRexpr())}}
+			return Term{Kind: TermCompare, Op: tree.OpName(e), Operands: []Operand{operandOf(e.GetLexpr()), operandOf(e.GetRexpr())}}
 		case pg_query.A_Expr_Kind_AEXPR_BETWEEN:
 			if ends := e.GetRexpr().GetList().GetItems(); len(ends) == 2 {
 				return Term{Kind: TermBetween, Operands: []Operand{operandOf(e.GetLexpr()), operandOf(ends[0]), operandOf(ends[1])}}
@@ -218,7 +219,7 @@ func orderedBy(n *pg_query.Node, out []OrderedColumn, coalesced bool) []OrderedC
 		}
 	case *pg_query.Node_FuncCall:
 		args := x.FuncCall.GetArgs()
-		name := FuncName(x.FuncCall)
+		name := tree.FuncName(x.FuncCall)
 		switch {
 		case len(args) == 0:
 		case CoalesceFunctions[name]:
@@ -237,12 +238,12 @@ func orderedBy(n *pg_query.Node, out []OrderedColumn, coalesced bool) []OrderedC
 // outerColumns are the columns n uses outside subqueries.
 func outerColumns(n *pg_query.Node) []ColumnRef {
 	var out []ColumnRef
-	Walk(n, func(m proto.Message) bool {
+	tree.Walk(n, func(m proto.Message) bool {
 		switch x := m.(type) {
 		case *pg_query.SelectStmt:
 			return false
 		case *pg_query.ColumnRef:
-			if col := RefOf(x); col.Name != "" && (col.Qualifier != "" || !nowColumns[col.Name]) {
+			if col := RefOf(x); col.Name != "" && (col.Qualifier != "" || !tree.NowColumns[col.Name]) {
 				out = append(out, col)
 			}
 		}
@@ -251,15 +252,15 @@ func outerColumns(n *pg_query.Node) []ColumnRef {
 	return out
 }
 
-// refOf reads a column reference by the last part of its qualifier;
+// RefOf reads a column reference by the last part of its qualifier;
 // Name is "" for t.*.
 func RefOf(c *pg_query.ColumnRef) ColumnRef {
-	qual, col := ColumnName(c)
-	return ColumnRef{Qualifier: LastPart(qual), Name: col}
+	qual, col := tree.ColumnName(c)
+	return ColumnRef{Qualifier: tree.LastPart(qual), Name: col}
 }
 
 var (
-	// coalesceFunctions give a NULL a value; COALESCE itself parses as
+	// CoalesceFunctions give a NULL a value; COALESCE itself parses as
 	// CoalesceExpr, the warehouses' spellings as calls.
 	CoalesceFunctions = map[string]bool{"coalesce": true, "ifnull": true, "nvl": true, "isnull": true, "zeroifnull": true}
 	// orderKeepingConversions keep a column's order, so a bound on
@@ -279,7 +280,7 @@ func literalText(n *pg_query.Node) (string, bool) {
 			return s.GetSval(), true
 		}
 	case *pg_query.Node_FuncCall:
-		if args := x.FuncCall.GetArgs(); len(args) > 0 && orderKeepingConversions[FuncName(x.FuncCall)] {
+		if args := x.FuncCall.GetArgs(); len(args) > 0 && orderKeepingConversions[tree.FuncName(x.FuncCall)] {
 			return literalText(args[0])
 		}
 	}

@@ -1,10 +1,9 @@
-package fact
+package tree
 
 import (
 	"fmt"
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -14,36 +13,11 @@ import (
 // never skipped in silence.
 const (
 	MaxNesting        = 500     // parentheses or brackets open at once
-	MaxDepth          = 2000    // brackets, operators and set operations nested, as tooDeep counts them
+	MaxDepth          = 2000    // brackets, operators and set operations nested, as TooDeep counts them
 	MaxStatementBytes = 4 << 20 // one statement's normalised text
 )
 
-// Source is a statement's text as it was read: where it stands in the
-// file, its normalised text and how that text maps back. Both readers of
-// a statement, its parse tree and its tokens, read from it.
-type Source struct {
-	// Start and End delimit the statement in the original text; Start is
-	// its first real token, never a comment or blank line above it.
-	Start, End int
-	// Text is the statement after normalisation, as parsed.
-	Text string
-	// Map maps offsets in Text (and pg_query node locations) back to the
-	// original text.
-	Map *sqltext.OffsetMap
-	// Flags are what normalisation removed.
-	Flags dialect.Flags
-}
-
-// Orig maps a pg_query location (an offset in Text, -1 when unknown) to an
-// offset in the original text; unknown locations map to the statement start.
-func (s *Source) Orig(loc int32) int {
-	if loc < 0 {
-		return s.Start
-	}
-	return s.Map.Orig(int(loc))
-}
-
-// tooDeep returns where a statement's syntax tree first grows deeper than
+// TooDeep returns where a statement's syntax tree first grows deeper than
 // the parser can be trusted with, and what makes it so. Brackets nest
 // one level each; so does every binary operator and set operation of a
 // chain, since PostgreSQL builds a + b + c and SELECT ... UNION ALL

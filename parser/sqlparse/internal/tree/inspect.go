@@ -1,4 +1,4 @@
-package fact
+package tree
 
 import (
 	"slices"
@@ -7,10 +7,10 @@ import (
 	"google.golang.org/protobuf/proto"
 )
 
-// flipped is the operator that keeps a comparison true when its sides swap.
+// Flipped is the operator that keeps a comparison true when its sides swap.
 var Flipped = map[string]string{">": "<", "<": ">", ">=": "<=", "<=": ">=", "=": "=", "<>": "<>", "!=": "!="}
 
-// scope is the set of WITH queries visible at a point of a statement.
+// Scope is the set of WITH queries visible at a point of a statement.
 type Scope struct {
 	ctes   []string
 	defs   []*pg_query.CommonTableExpr
@@ -21,7 +21,7 @@ type Scope struct {
 	recursive bool
 }
 
-// isCTE reports whether a FROM item names a visible WITH query rather than
+// IsCTE reports whether a FROM item names a visible WITH query rather than
 // a stored relation; a qualified name never does.
 func (sc *Scope) IsCTE(rv *pg_query.RangeVar) bool {
 	if rv.GetSchemaname() != "" || rv.GetCatalogname() != "" {
@@ -43,7 +43,7 @@ func (sc *Scope) with(ctes []*pg_query.CommonTableExpr) *Scope {
 	return inner
 }
 
-// lookup returns the WITH query a FROM item names and the scope its body
+// Lookup returns the WITH query a FROM item names and the scope its body
 // is read in; nil when the name is a stored relation's.
 func (sc *Scope) Lookup(rv *pg_query.RangeVar) (*pg_query.CommonTableExpr, *Scope) {
 	if rv.GetSchemaname() != "" || rv.GetCatalogname() != "" {
@@ -63,7 +63,7 @@ func (sc *Scope) Lookup(rv *pg_query.RangeVar) (*pg_query.CommonTableExpr, *Scop
 	return nil, nil
 }
 
-// inspect calls visit for n and every message below it, parents first,
+// Inspect calls visit for n and every message below it, parents first,
 // fields in declaration order, with the WITH queries visible there; visit
 // returns false to skip what lies below a message. A WITH query's body sees
 // the queries before it, or all of them under WITH RECURSIVE.
@@ -78,7 +78,7 @@ func isNil(m proto.Message) bool {
 	return m == nil || !m.ProtoReflect().IsValid()
 }
 
-// inspectScoped is inspect below a message that is not nil.
+// inspectScoped is Inspect below a message that is not nil.
 func inspectScoped(m proto.Message, sc *Scope, visit func(proto.Message, *Scope) bool) {
 	with := withClause(m)
 	var ctes []*pg_query.CommonTableExpr

@@ -1,4 +1,4 @@
-package fact
+package tree
 
 import (
 	"os"
@@ -19,6 +19,6 @@ func TestWalkGenIsCurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	if string(got) != string(want) {
-		t.Error("walk_gen.go is stale: run go generate ./parser/sqlparse/fact")
+		t.Error("walk_gen.go is stale: run go generate ./parser/sqlparse/internal/tree")
 	}
 }

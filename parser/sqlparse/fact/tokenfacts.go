@@ -30,15 +30,15 @@ type TokenFacts struct {
 	// text bflint can see.
 	Dynamic bool
 
-	// withs are its WITH queries, by name in lower case and where their
+	// Withs are its WITH queries, by name in lower case and where their
 	// query stands in the statement's Text: read on demand (Guards).
 	Withs []WithSpan
-	// selected are the select-list items that compare something with the
+	// Selected are the select-list items that compare something with the
 	// clock, parsed on their own (ClockDecisions).
 	Selected []*pg_query.Node
 }
 
-// withSpan is where a WITH query's query stands in a statement's Text.
+// WithSpan is where a WITH query's query stands in a statement's Text.
 type WithSpan struct {
 	Name       string
 	Start, End int
@@ -89,7 +89,7 @@ type Cond struct {
 	Where, Join bool
 }
 
-// inQuery reports whether the condition chooses the rows of a query
+// InQuery reports whether the condition chooses the rows of a query
 // (a WHERE or a join's ON in a SELECT), not those a DELETE, an UPDATE or
 // a MERGE changes.
 func (c Cond) InQuery() bool { return c.Where && !c.Top || c.Join }

@@ -1,31 +1,10 @@
-package fact
+package tree
 
 import (
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
-	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
-
-// relationOf builds the Relation of a RangeVar. The parser folds unquoted
-// names to lower case; the name is read again from the statement text so
-// that messages quote it as the user wrote it, and pg_query's parts are kept
-// when the text says something else (a rewrite, ONLY before the name).
-func RelationOf(st *Source, rv *pg_query.RangeVar) sqlname.Relation {
-	var parts []string
-	for _, p := range []string{rv.GetCatalogname(), rv.GetSchemaname(), rv.GetRelname()} {
-		if p != "" {
-			parts = append(parts, p)
-		}
-	}
-	if loc := int(rv.GetLocation()); loc >= 0 && loc < len(st.Text) {
-		if written := ReadName(st.Text[loc:]); SameName(written, parts) {
-			parts = written
-		}
-	}
-	return sqlname.Relation{Parts: parts, Offset: st.Orig(rv.GetLocation())}
-}
 
 func SameName(a, b []string) bool {
 	if len(a) != len(b) {
@@ -45,7 +24,7 @@ func SameName(a, b []string) bool {
 // maxIdentifier is the length PostgreSQL cuts identifiers to.
 const maxIdentifier = 63
 
-// readName reads the dotted identifier at the start of s, unquoting quoted
+// ReadName reads the dotted identifier at the start of s, unquoting quoted
 // parts; it stops at the first thing that is not part of a name.
 func ReadName(s string) []string {
 	var parts []string
