@@ -1,6 +1,9 @@
 package sqlparse
 
-import "github.com/bflint/bflint/parser/sqlparse/fact"
+import (
+	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/tokenread"
+)
 
 // Coverage says how the rules read a statement.
 type Coverage int
@@ -44,6 +47,6 @@ func (s *Statement) Coverage() Coverage {
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *fact.TokenFacts {
-	s.facts.tokensOnce.Do(func() { s.facts.tokens = readTokens(&s.Source, s.codeTokens()) })
+	s.facts.tokensOnce.Do(func() { s.facts.tokens = tokenread.Read(&s.Source, s.codeTokens()) })
 	return s.facts.tokens
 }

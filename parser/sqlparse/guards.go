@@ -3,6 +3,8 @@ package sqlparse
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/tokenread"
+
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
@@ -28,7 +30,7 @@ func (s *Statement) Guards(rel sqlname.Relation) []fact.GuardKind {
 	if s.Text == "" {
 		return nil
 	}
-	return tokenGuards(&s.Source, s.TokenFacts(), rel)
+	return tokenread.Guards(&s.Source, s.TokenFacts(), rel)
 }
 
 // ExcludesExisting reports whether the statement's query leaves out the

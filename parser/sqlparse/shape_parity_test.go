@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlparse/tokenread"
+
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
 )
@@ -121,7 +123,7 @@ func tokenShape(src string, st *Statement) map[string]string {
 	}
 	var guards []string
 	for _, w := range tf.Writes {
-		guards = append(guards, describeGuards(w.Target, tokenGuards(&st.Source, st.TokenFacts(), w.Target)))
+		guards = append(guards, describeGuards(w.Target, tokenread.Guards(&st.Source, st.TokenFacts(), w.Target)))
 	}
 	return map[string]string{"writes": strings.Join(writes, "\n"), "joined": describeJoined(src, tf.Joined()), "conditions": sorted(conds),
 		"guards": strings.Join(guards, "\n"), "clock": describeClock(src, st.tokenClockDecisions())}

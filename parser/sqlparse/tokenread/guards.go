@@ -1,4 +1,4 @@
-package sqlparse
+package tokenread
 
 import (
 	"strings"
@@ -11,10 +11,10 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
-// tokenGuards reads the guards of a statement the parser rejected, with
+// Guards reads the guards of a statement the parser rejected, with
 // the same rules as a parse tree: its WHERE conditions that parse on
 // their own, its WITH queries that do, and its joins.
-func tokenGuards(s *fact.Source, tf *fact.TokenFacts, rel sqlname.Relation) []fact.GuardKind {
+func Guards(s *fact.Source, tf *fact.TokenFacts, rel sqlname.Relation) []fact.GuardKind {
 	var withs []fact.WithQuery
 	for _, w := range tf.Withs {
 		if q := parseQuery(s, w.Start, w.End); q != nil {

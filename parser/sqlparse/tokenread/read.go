@@ -1,4 +1,14 @@
-package sqlparse
+// Package tokenread reads a statement the parser rejected from its tokens.
+// A statement the parser rejects usually fails on one construct (a
+// warehouse function's argument syntax, a clause PostgreSQL lacks) while
+// its shape is ordinary: what it writes, what it joins and on which
+// conditions. That shape is read here from the statement's tokens into
+// the same fact types the parse-tree reader fills, and each condition is
+// handed to the parser on its own, as the WHERE of a bare query, so the
+// rules read the same expression trees they read from a parsed statement.
+// Only a condition that does not parse even then is read from its tokens
+// alone.
+package tokenread
 
 import (
 	"sort"
@@ -10,17 +20,8 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
-// The token fallback. A statement the parser rejects usually fails on one
-// construct (a warehouse function's argument syntax, a clause PostgreSQL
-// lacks) while its shape is ordinary: what it writes, what it joins and on
-// which conditions. That shape is read here from the statement's tokens,
-// and each condition is handed to the parser on its own, as the WHERE of a
-// bare query, so the rules read the same expression trees they read from a
-// parsed statement. Only a condition that does not parse even then is read
-// from its tokens alone.
-
-// readTokens reads a statement from its code tokens.
-func readTokens(s *fact.Source, code []sqltext.Token) *fact.TokenFacts {
+// Read reads a statement from its code tokens.
+func Read(s *fact.Source, code []sqltext.Token) *fact.TokenFacts {
 	sc := &tokenScan{Cursor: sqltext.NewCursor(s.Text, code), src: s, ctes: map[string]bool{}, bodies: map[string]*tokenCTE{}, names: map[int]bool{}, parses: new(int)}
 	sc.tf = &fact.TokenFacts{Columns: map[string]map[string]bool{}}
 	sc.index()

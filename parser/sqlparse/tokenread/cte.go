@@ -1,4 +1,4 @@
-package sqlparse
+package tokenread
 
 import (
 	"strings"
@@ -7,9 +7,6 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
-
-// WITH queries read from tokens that stand for one relation, as
-// provenance reads them from a tree.
 
 // tokenCTE is a WITH query that selects from one relation.
 type tokenCTE struct {

@@ -1,4 +1,4 @@
-package sqlparse
+package tokenread
 
 import (
 	"strings"
@@ -10,9 +10,6 @@ import (
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
-
-// Conditions read from tokens: conjuncts, each parsed on its own where it
-// can be, their column bounds, and the columns a statement names.
 
 // cond reads the condition between code[i] and code[end]: parsed whole
 // when it can be, else split at its top-level AND with each part parsed

@@ -1,4 +1,4 @@
-package sqlparse
+package tokenread
 
 import (
 	"strings"
@@ -8,8 +8,6 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
-
-// FROM clauses read from tokens: items, joins, aliases and names.
 
 // from reads the items of a FROM clause that begins at code[i] and
 // returns where the clause ends.

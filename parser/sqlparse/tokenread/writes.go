@@ -1,4 +1,4 @@
-package sqlparse
+package tokenread
 
 import (
 	"strings"
@@ -8,9 +8,6 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/fact"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
-
-// What a statement writes, read from its tokens: INSERT, MERGE, UPDATE,
-// DELETE, CREATE, TRUNCATE, DROP, COPY, ALTER, EXECUTE and SELECT INTO.
 
 // write records a write of the relation named at code[i], its statement's
 // keyword at code[keyword], and returns the index after the name with the
