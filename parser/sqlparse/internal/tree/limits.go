@@ -2,7 +2,7 @@ package tree
 
 import (
 	"fmt"
-	"strings"
+	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
@@ -59,11 +59,15 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 		case sqltext.Operator:
 			cur.chain++
 		case sqltext.Word:
-			switch w := strings.ToUpper(t.Text(text)); {
-			case setOperations[w]:
+			var buf [maxDepthWord]byte
+			n := upperShort(t.Text(text), &buf)
+			switch {
+			case n < 0:
+				continue
+			case setOperations[string(buf[:n])]:
 				cur.setOps++
 				cur.chain = 0
-			case chainEnds[w]:
+			case chainEnds[string(buf[:n])]:
 				cur.chain = 0
 				continue
 			default:
@@ -77,6 +81,31 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 		}
 	}
 	return 0, "", false
+}
+
+// maxDepthWord is the length of the longest word TooDeep looks for
+// (INTERSECT, RETURNING); a longer word is none of them.
+const maxDepthWord = 9
+
+// upperShort writes w upper-cased into buf and returns its length; -1
+// when w is longer than buf, or holds a letter outside ASCII, and so is
+// no word TooDeep looks for (PostgreSQL folds only ASCII letters in
+// keywords). The map lookups on buf then allocate nothing.
+func upperShort(w string, buf *[maxDepthWord]byte) int {
+	if len(w) > maxDepthWord {
+		return -1
+	}
+	for i := 0; i < len(w); i++ {
+		switch b := w[i]; {
+		case b >= utf8.RuneSelf:
+			return -1
+		case 'a' <= b && b <= 'z':
+			buf[i] = b - ('a' - 'A')
+		default:
+			buf[i] = b
+		}
+	}
+	return len(w)
 }
 
 var (
