@@ -35,10 +35,11 @@ func Parse(text string) (*pg_query.ParseResult, error) {
 // text, which grows with the parse tree: callers that keep many trees
 // budget their memory by it.
 func ParseSized(text string) (*pg_query.ParseResult, int, error) {
-	js, err := pg_query.ParseToJSON(text)
+	parsed, js, err := parseToJSON(text)
 	if err != nil {
 		return nil, 0, err
 	}
+	defer parsed.free()
 	d, err := newJSONDecoder(js)
 	if err != nil {
 		return nil, 0, err

@@ -409,6 +409,20 @@ func BenchmarkDecode(b *testing.B) {
 	}
 }
 
+// BenchmarkParseSized is the parse and the decoding of the same
+// statements, as the parser's callers pay for them.
+func BenchmarkParseSized(b *testing.B) {
+	stmts := decodeStatements(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range stmts {
+			if _, _, err := ParseSized(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 func decodeStatements(tb testing.TB) []string {
 	out := append([]string(nil), handWritten...)
 	files, err := filepath.Glob(filepath.Join("..", "..", "..", "..", "testdata", "sql", "realworld", "*.sql"))
@@ -442,4 +456,17 @@ func decodeParseResult(data string) (*pg_query.ParseResult, error) {
 	}
 	defer d.release()
 	return d.parseResult()
+}
+
+// TestErrorsAreParseToJSONs: the JSON is read where the C library wrote
+// it, and a statement it rejects still fails with the error, cursor
+// position included, that pg_query.ParseToJSON returns.
+func TestErrorsAreParseToJSONs(t *testing.T) {
+	for _, sql := range []string{"SELECT FROM WHERE", "SELECT 1 +", "INSERT INTO t VALUES (1,", "SELECT 'open"} {
+		_, want := pg_query.ParseToJSON(sql)
+		_, _, got := ParseSized(sql)
+		if want == nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%q: ParseSized error %#v, ParseToJSON's %#v", sql, got, want)
+		}
+	}
 }
