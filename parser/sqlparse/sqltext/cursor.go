@@ -7,13 +7,9 @@ import "strings"
 // of a bracket. An index outside the tokens reads as nothing, so scanners
 // look ahead and behind without bounds checks of their own.
 type Cursor struct {
-	// Src and Code are set once, by NewCursor: the words are cached by
-	// index.
+	// Src and Code are set once, by NewCursor.
 	Src  string
 	Code []Token
-	// upper holds each word in upper case once asked for: scanners ask
-	// for the same few words many times.
-	upper []string
 }
 
 // NewCursor reads code, tokens of src without space and comments (Code).
@@ -24,13 +20,14 @@ func (c *Cursor) Word(i int) string {
 	if i < 0 || i >= len(c.Code) || c.Code[i].Kind != Word {
 		return ""
 	}
-	if c.upper == nil {
-		c.upper = make([]string, len(c.Code))
+	// Two words in three that scanners ask for are keywords, which the
+	// keyword table gives without a copy. Caching the others cost more
+	// than it saved: an array the size of the file's tokens, for the
+	// third of them ever asked for.
+	if kw := c.Keyword(i); kw != "" {
+		return kw
 	}
-	if c.upper[i] == "" {
-		c.upper[i] = upperWord(c.Code[i].Text(c.Src))
-	}
-	return c.upper[i]
+	return upperWord(c.Code[i].Text(c.Src))
 }
 
 // Kind returns the kind of code token i, and Space, which no code token
