@@ -3,6 +3,8 @@ package sqlparse
 import (
 	"fmt"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 )
 
 func TestBounds(t *testing.T) {
@@ -38,7 +40,7 @@ func TestBounds(t *testing.T) {
 		t.Run(c.pred, func(t *testing.T) {
 			src := "SELECT 1 FROM t WHERE " + c.pred
 			st := last(t, src)
-			if got := describeBounds(src, Bounds(st, st.Select().GetWhereClause())); got != c.want {
+			if got := facttest.Bounds(src, Bounds(st, st.Select().GetWhereClause())); got != c.want {
 				t.Errorf("got  %q\nwant %q", got, c.want)
 			}
 		})

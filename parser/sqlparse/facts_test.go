@@ -8,6 +8,7 @@ import (
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 )
 
@@ -123,17 +124,6 @@ func describeJoin(src string, st *Statement, j fact.Join) string {
 	return s
 }
 
-func describeBounds(src string, bs []fact.Bound) string {
-	var out []string
-	for _, b := range bs {
-		col := b.Column
-		if b.Qualifier != "" {
-			col = b.Qualifier + "." + col
-		}
-		out = append(out, fmt.Sprintf("%s %s %s:%s@%s", col, b.Op, b.Value.Kind, b.Value.Text, at(src, b.Value.Offset)))
-	}
-	return strings.Join(out, "; ")
-}
 
 func names(rs []sqlname.Relation, src string) string {
 	var out []string
@@ -179,9 +169,9 @@ func TestSeedExample(t *testing.T) {
 		}
 		// Validity predicates compare two columns: not bounds.
 		if b := Bounds(build, on); len(b) != 0 {
-			t.Errorf("bounds in ON: %s", describeBounds(seedSQL, b))
+			t.Errorf("bounds in ON: %s", facttest.Bounds(seedSQL, b))
 		}
-		if got, want := describeBounds(seedSQL, Bounds(build, build.Select().GetWhereClause())),
+		if got, want := facttest.Bounds(seedSQL, Bounds(build, build.Select().GetWhereClause())),
 			"r.order_date >= date:2026-01-14@18:28; r.order_date <= date:2026-06-30@18:50"; got != want {
 			t.Errorf("bounds %q, want %q", got, want)
 		}
@@ -318,7 +308,7 @@ func TestWriteWhere(t *testing.T) {
 	src := "DELETE FROM t\nWHERE d >= DATE '2026-01-14' AND d < DATE '2026-02-01'"
 	st := last(t, src)
 	w, _ := st.Write()
-	if got := describeBounds(src, Bounds(st, w.Where)); got != "d >= date:2026-01-14@2:12; d < date:2026-02-01@2:38" {
+	if got := facttest.Bounds(src, Bounds(st, w.Where)); got != "d >= date:2026-01-14@2:12; d < date:2026-02-01@2:38" {
 		t.Errorf("bounds of the DELETE: %s", got)
 	}
 }
@@ -427,7 +417,7 @@ WHEN NOT MATCHED THEN DO NOTHING`
 	}
 	// The source names the WITH query: its body is where the source's
 	// filter is.
-	if got := describeBounds(src, Bounds(st, m.SourceSelect.GetSelectStmt().GetWhereClause())); got != "d >= string:2026-01-14@1:50" {
+	if got := facttest.Bounds(src, Bounds(st, m.SourceSelect.GetSelectStmt().GetWhereClause())); got != "d >= string:2026-01-14@1:50" {
 		t.Errorf("source bounds %q", got)
 	}
 	if len(m.NotMatchedInsert) != 1 {
@@ -437,7 +427,7 @@ WHEN NOT MATCHED THEN DO NOTHING`
 	if at(src, ins.Offset) != "5:1" || strings.Join(ins.Columns, ",") != "k,d" {
 		t.Errorf("insert at %s columns %v", at(src, ins.Offset), ins.Columns)
 	}
-	if got := describeBounds(src, Bounds(st, ins.Cond)); got != "src.d < string:2026-02-01@5:30" {
+	if got := facttest.Bounds(src, Bounds(st, ins.Cond)); got != "src.d < string:2026-02-01@5:30" {
 		t.Errorf("insert condition bounds %q", got)
 	}
 
@@ -593,7 +583,7 @@ func TestOffsetsInOriginalText(t *testing.T) {
 		t.Errorf("reads %q", got)
 	}
 	where := st.Select().GetWhereClause()
-	if got := describeBounds(src, Bounds(st, where)); got != "r.d >= date:2026-01-14@5:15; r.d < now:current_date@5:43" {
+	if got := facttest.Bounds(src, Bounds(st, where)); got != "r.d >= date:2026-01-14@5:15; r.d < now:current_date@5:43" {
 		t.Errorf("bounds %q", got)
 	}
 	if js := st.Joins(); len(js) != 1 || describeJoin(src, st, js[0]) != "proj.raw.src r@4:19 where@5:8 where@5:37" {

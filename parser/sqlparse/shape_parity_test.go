@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bflint/bflint/parser/sqlparse/tokenread"
-
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
+	"github.com/bflint/bflint/parser/sqlparse/tokenread"
 )
 
 // shapeDifferences are the statements of the corpora whose shape the token
@@ -146,7 +146,7 @@ func describeClock(src string, cs []ClockDecision) string {
 }
 
 func describeCondition(src string, c Condition) string {
-	return fmt.Sprintf("bounds[%s] now[%s]", describeBounds(src, c.Bounds()), offsets(src, c.NowCalls()))
+	return fmt.Sprintf("bounds[%s] now[%s]", facttest.Bounds(src, c.Bounds()), facttest.Offsets(src, c.NowCalls()))
 }
 
 // describeJoined describes what a statement joins. Of its columns, only

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 )
 
 // describeTokenJoin describes a join as describeJoin does, without On,
@@ -185,10 +186,10 @@ func TestTokenConditions(t *testing.T) {
 		d := fmt.Sprintf("sub=%v top=%v:", c.Sub, c.Top)
 		for _, cj := range c.Conjuncts {
 			if cj.Node != nil {
-				d += fmt.Sprintf(" [parsed@%s now=%s]", exprAt(src, st, cj.Node), offsets(src, NowCalls(st, cj.Node)))
+				d += fmt.Sprintf(" [parsed@%s now=%s]", exprAt(src, st, cj.Node), facttest.Offsets(src, NowCalls(st, cj.Node)))
 				continue
 			}
-			d += fmt.Sprintf(" [tokens cols=%s now=%s bounds=%s]", strings.Join(cj.Columns, ","), offsets(src, cj.Now), describeBounds(src, cj.Bounds))
+			d += fmt.Sprintf(" [tokens cols=%s now=%s bounds=%s]", strings.Join(cj.Columns, ","), facttest.Offsets(src, cj.Now), facttest.Bounds(src, cj.Bounds))
 		}
 		got = append(got, d)
 	}
@@ -327,10 +328,3 @@ func TestRealWorldCoverage(t *testing.T) {
 	}
 }
 
-func offsets(src string, offs []int) string {
-	var out []string
-	for _, o := range offs {
-		out = append(out, at(src, o))
-	}
-	return strings.Join(out, ",")
-}

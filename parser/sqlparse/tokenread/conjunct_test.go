@@ -1,11 +1,11 @@
 package tokenread
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -31,35 +31,9 @@ func TestConjunctFromTokens(t *testing.T) {
 		sc.index()
 		var cj fact.Conjunct
 		sc.readConjunct(&cj, 0, len(sc.Code))
-		got := [3]string{strings.Join(cj.Columns, ","), offsets(tt.text, cj.Now), describeBounds(tt.text, cj.Bounds)}
+		got := [3]string{strings.Join(cj.Columns, ","), facttest.Offsets(tt.text, cj.Now), facttest.Bounds(tt.text, cj.Bounds)}
 		if want := [3]string{tt.cols, tt.now, tt.bounds}; got != want {
 			t.Errorf("%s:\ngot  %q\nwant %q", tt.text, got, want)
 		}
 	}
-}
-
-// at is an offset of src as line:column.
-func at(src string, off int) string {
-	line := strings.Count(src[:off], "\n") + 1
-	return fmt.Sprintf("%d:%d", line, off-strings.LastIndex(src[:off], "\n"))
-}
-
-func offsets(src string, offs []int) string {
-	var out []string
-	for _, o := range offs {
-		out = append(out, at(src, o))
-	}
-	return strings.Join(out, ",")
-}
-
-func describeBounds(src string, bs []fact.Bound) string {
-	var out []string
-	for _, b := range bs {
-		col := b.Column
-		if b.Qualifier != "" {
-			col = b.Qualifier + "." + col
-		}
-		out = append(out, fmt.Sprintf("%s %s %s:%s@%s", col, b.Op, b.Value.Kind, b.Value.Text, at(src, b.Value.Offset)))
-	}
-	return strings.Join(out, "; ")
 }
