@@ -124,7 +124,6 @@ func describeJoin(src string, st *Statement, j fact.Join) string {
 	return s
 }
 
-
 func names(rs []sqlname.Relation, src string) string {
 	var out []string
 	for _, r := range rs {

@@ -327,4 +327,3 @@ func TestRealWorldCoverage(t *testing.T) {
 		t.Errorf("%.1f%% of the corpus's %d statements parse, want at least 95%%", 100*share, all.statements)
 	}
 }
-
