@@ -663,13 +663,20 @@ func (l *loader) manifestIn(dir string) string {
 
 type readResult struct {
 	content []byte
+	lines   []int // content's line starts (source.LineStarts)
 	err     error
 }
 
-// readAll reads the files at paths in parallel.
+// readAll reads the files at paths in parallel, and finds their lines
+// there too: the loop that registers them in the file set is serial.
 func readAll(paths []string) map[string]readResult {
 	results := make([]readResult, len(paths))
-	parallel.For(len(paths), func(i int) { results[i].content, results[i].err = readFile(paths[i]) })
+	parallel.For(len(paths), func(i int) {
+		r := &results[i]
+		if r.content, r.err = readFile(paths[i]); r.err == nil {
+			r.lines = source.LineStarts(r.content)
+		}
+	})
 	out := make(map[string]readResult, len(paths))
 	for i, p := range paths {
 		out[p] = results[i]
@@ -711,12 +718,13 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 	l.contentsMu.Unlock()
 	if !ok {
 		r.content, r.err = readFile(path)
+		r.lines = source.LineStarts(r.content)
 	}
 	content, err := r.content, r.err
 	if err != nil {
 		return nil, nil, err
 	}
-	f := source.Add(l.fset, displayName(l.root, path), content)
+	f := source.AddLines(l.fset, displayName(l.root, path), content, r.lines)
 	opts := sqlparse.Options{
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
