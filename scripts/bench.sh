@@ -87,6 +87,10 @@ generate "$data/precommit" -precommit -manifest "$data/manifest-100mb.json"
 c1k=$data/sql-1000
 m100=$data/manifest-100mb.json
 pc=$data/precommit
+# The inputs are a project of their own, as a hook's repository is: inside
+# this one, a run given files would read every plan of bflint's own
+# testdata as the project's other plans (load.Discovered.Context).
+[ -e "$data/.git" ] || git init -q "$data"
 
 failed=0
 # gate runs benchrun with the report's run count and indents its table. A
