@@ -3,11 +3,11 @@ package sqlparse
 import (
 	"strings"
 
-	"github.com/bflint/bflint/parser/sqlparse/tokenread"
-
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/guard"
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
+	"github.com/bflint/bflint/parser/sqlparse/tokenread"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
 )
@@ -69,15 +69,15 @@ func (s *Statement) treeGuards(rel sqlname.Relation) []fact.GuardKind {
 	return g.Guards(s.Node, outerOn, antiJoined)
 }
 
-func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *fact.ExistingRows {
-	var withs []fact.WithQuery
+func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *guard.Rows {
+	var withs []guard.WithQuery
 	tree.Walk(root, func(m proto.Message) bool {
 		if c, ok := m.(*pg_query.CommonTableExpr); ok {
-			withs = append(withs, fact.WithQuery{Name: strings.ToLower(c.GetCtename()), Query: c.GetCtequery()})
+			withs = append(withs, guard.WithQuery{Name: strings.ToLower(c.GetCtename()), Query: c.GetCtequery()})
 		}
 		return true
 	})
-	g := s.RowsThrough(rel, withs)
+	g := guard.Through(&s.Source, rel, withs)
 	if len(g.MaxOf) > 0 {
 		tree.Walk(root, func(m proto.Message) bool {
 			if rv, ok := m.(*pg_query.RangeVar); ok && rv.GetSchemaname() == "" && g.MaxOf[strings.ToLower(rv.GetRelname())] {

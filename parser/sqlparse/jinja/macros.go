@@ -161,9 +161,6 @@ func macroDefinitions(src string) []macroDefinition {
 	return out
 }
 
-// varRead matches var('name') and var("name", default) in Jinja.
-var varRead = regexp.MustCompile(`\bvar\(\s*['"]([A-Za-z_][A-Za-z0-9_]*)['"]`)
-
 // bodyShape classifies a macro body by its SQL with the Jinja tags taken
 // out and expressions kept as words.
 func bodyShape(body string) MacroShape {

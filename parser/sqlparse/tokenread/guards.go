@@ -6,6 +6,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/guard"
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
@@ -15,13 +16,13 @@ import (
 // the same rules as a parse tree: its WHERE conditions that parse on
 // their own, its WITH queries that do, and its joins.
 func Guards(s *fact.Source, tf *fact.TokenFacts, rel sqlname.Relation) []fact.GuardKind {
-	var withs []fact.WithQuery
+	var withs []guard.WithQuery
 	for _, w := range tf.Withs {
 		if q := parseQuery(s, w.Start, w.End); q != nil {
-			withs = append(withs, fact.WithQuery{Name: w.Name, Query: q})
+			withs = append(withs, guard.WithQuery{Name: w.Name, Query: q})
 		}
 	}
-	g := s.RowsThrough(rel, withs)
+	g := guard.Through(s, rel, withs)
 	var antiJoined []string
 	for _, j := range tf.Joins {
 		name := ""
