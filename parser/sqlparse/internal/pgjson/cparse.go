@@ -65,6 +65,10 @@ func parseToJSON(text string) (*parsedJSON, string, error) {
 		p.free()
 		return nil, "", err
 	}
+	if p.res.parse_tree == nil {
+		// What ParseToJSON would return, C.GoString of nothing.
+		return p, "", nil
+	}
 	js := unsafe.String((*byte)(unsafe.Pointer(p.res.parse_tree)), int(C.strlen(p.res.parse_tree)))
 	return p, js, nil
 }
