@@ -142,6 +142,16 @@ func (p *Pass) Writes(st *sqlparse.Statement) (ws []fact.Write, fromTokens bool)
 	return st.Writes(), false
 }
 
+// WriteConditions returns the conditions that choose the rows of w, a
+// write of st, read the way Writes read it: from the parse tree, or when
+// st did not parse, from its tokens.
+func (p *Pass) WriteConditions(st *sqlparse.Statement, w fact.Write) []sqlparse.Condition {
+	if tf := p.Tokens(st); tf != nil {
+		return st.TokenWriteConditions(tf, w)
+	}
+	return st.WriteConditions(w)
+}
+
 // PlanStart is where findings about an absent section point: the plan's
 // first key.
 func (p *Pass) PlanStart() token.Pos {

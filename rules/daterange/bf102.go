@@ -208,12 +208,7 @@ func checkSQL(pass *rules.Pass, f *rules.SQLFile) {
 			continue
 		}
 		w := ws[0]
-		var conds []sqlparse.Condition
-		if fromTokens {
-			conds = st.TokenWriteConditions(pass.Tokens(st), w)
-		} else {
-			conds = st.WriteConditions(w)
-		}
+		conds := pass.WriteConditions(st, w)
 		report := pass.ReporterFor(fromTokens)
 		write := fmt.Sprintf("the %s of %q", w.Kind, w.Target.Name())
 		clocked := map[string]bool{}
