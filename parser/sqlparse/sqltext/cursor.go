@@ -20,13 +20,9 @@ func (c *Cursor) Word(i int) string {
 	if i < 0 || i >= len(c.Code) || c.Code[i].Kind != Word {
 		return ""
 	}
-	// Two words in three that scanners ask for are keywords, which the
-	// keyword table gives without a copy. Caching the others cost more
-	// than it saved: an array the size of the file's tokens, for the
-	// third of them ever asked for.
-	if kw := c.Keyword(i); kw != "" {
-		return kw
-	}
+	// Not cached: two words in three that scanners ask for are keywords,
+	// which upperWord gives from the keyword table without a copy, and a
+	// cache as long as the file's tokens cost more than the rest saved.
 	return upperWord(c.Code[i].Text(c.Src))
 }
 

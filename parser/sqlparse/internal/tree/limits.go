@@ -2,7 +2,6 @@ package tree
 
 import (
 	"fmt"
-	"unicode/utf8"
 
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
@@ -31,7 +30,8 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 	type level struct{ chain, setOps int }
 	levels := []level{{}}
 	outer, brackets := 0, 0 // the depth of the enclosing levels; their count
-	for _, t := range toks {
+	words := sqltext.NewCursor(text, toks)
+	for k, t := range toks {
 		cur := &levels[len(levels)-1]
 		switch t.Kind {
 		case sqltext.Punct:
@@ -59,15 +59,14 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 		case sqltext.Operator:
 			cur.chain++
 		case sqltext.Word:
-			var buf [maxDepthWord]byte
-			n := upperShort(t.Text(text), &buf)
-			switch {
-			case n < 0:
-				continue
-			case setOperations[string(buf[:n])]:
+			// Every word of setOperations and chainEnds is a keyword
+			// (TestDepthWordsAreKeywords), which Keyword reads without a
+			// copy.
+			switch w := words.Keyword(k); {
+			case setOperations[w]:
 				cur.setOps++
 				cur.chain = 0
-			case chainEnds[string(buf[:n])]:
+			case chainEnds[w]:
 				cur.chain = 0
 				continue
 			default:
@@ -81,31 +80,6 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 		}
 	}
 	return 0, "", false
-}
-
-// maxDepthWord is the length of the longest word TooDeep looks for
-// (INTERSECT, RETURNING); a longer word is none of them.
-const maxDepthWord = 9
-
-// upperShort writes w upper-cased into buf and returns its length; -1
-// when w is longer than buf, or holds a letter outside ASCII, and so is
-// no word TooDeep looks for (PostgreSQL folds only ASCII letters in
-// keywords). The map lookups on buf then allocate nothing.
-func upperShort(w string, buf *[maxDepthWord]byte) int {
-	if len(w) > maxDepthWord {
-		return -1
-	}
-	for i := 0; i < len(w); i++ {
-		switch b := w[i]; {
-		case b >= utf8.RuneSelf:
-			return -1
-		case 'a' <= b && b <= 'z':
-			buf[i] = b - ('a' - 'A')
-		default:
-			buf[i] = b
-		}
-	}
-	return len(w)
 }
 
 var (
