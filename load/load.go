@@ -5,7 +5,6 @@ package load
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"go/token"
 	"io"
@@ -287,16 +286,11 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		if w.excluded(p) {
 			return nil
 		}
-		name := strings.ToLower(e.Name())
-		if isYAML(p) && name != ".bflint.yaml" && !strings.HasSuffix(name, ".backfill.yaml") && !strings.HasSuffix(name, ".backfill.yml") && name != bqetl.FileName {
-			entries = append(entries, entry{path: p, readYAML: true})
-			return nil
-		}
-		switch kind := classify(p, false, w.format); {
+		switch kind, readHead := classifyName(p, false, w.format); {
+		case readHead:
+			entries = append(entries, entry{kind: "yaml", path: p, readYAML: true})
 		case kind != "":
 			entries = append(entries, entry{kind: kind, path: p})
-		case isYAML(p) && name != ".bflint.yaml":
-			entries = append(entries, entry{kind: "yaml", path: p})
 		case e.Name() == "query.py":
 			if _, inTree := bqetl.Root(filepath.Dir(p)); inTree {
 				entries = append(entries, entry{kind: "python query", path: p})
@@ -311,8 +305,9 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 		}
 	}
 	parallel.For(len(yaml), func(k int) {
-		e := &entries[yaml[k]]
-		e.kind = cmp.Or(classify(e.path, false, w.format), "yaml")
+		if e := &entries[yaml[k]]; declaresPlan(e.path) {
+			e.kind = "plan"
+		}
 	})
 	for _, e := range entries {
 		visit(e.kind, e.path)
@@ -324,32 +319,39 @@ func (w walker) walk(dir string, visit func(kind, path string)) error {
 // is not named *.backfill.yaml is a plan when a top-level "bflint:" key is
 // present; explicit says the user named the file, so any YAML counts.
 func classify(path string, explicit bool, format PlanFormat) string {
+	kind, readHead := classifyName(path, explicit, format)
+	if readHead && declaresPlan(path) {
+		return "plan"
+	}
+	return kind
+}
+
+// classifyName is classify as far as the file's name (and, for a
+// bigquery-etl backfill.yaml, the folder around it) tells; readHead is set
+// for a YAML file that is a plan only if its text says so (declaresPlan).
+func classifyName(path string, explicit bool, format PlanFormat) (kind string, readHead bool) {
 	name := strings.ToLower(filepath.Base(path))
 	switch {
 	case strings.HasSuffix(name, ".backfill.yaml"), strings.HasSuffix(name, ".backfill.yml"):
-		return "plan"
+		return "plan", false
 	case strings.HasSuffix(name, ".sql"):
-		return "sql"
+		return "sql", false
 	case name == bqetl.FileName && isBqetlPlan(path, format):
-		return "plan"
+		return "plan", false
 	case strings.HasSuffix(name, ".yaml"), strings.HasSuffix(name, ".yml"):
 		if explicit {
-			return "plan"
+			return "plan", false
 		}
-		if name == ".bflint.yaml" {
-			return ""
-		}
-		head, err := readHead(path, 1<<20)
-		if err == nil && hasBflintKey(head) {
-			return "plan"
-		}
+		return "", name != ".bflint.yaml"
 	}
-	return ""
+	return "", false
 }
 
-func isYAML(path string) bool {
-	ext := strings.ToLower(filepath.Ext(path))
-	return ext == ".yaml" || ext == ".yml"
+// declaresPlan reports whether the YAML file at path has a top-level
+// bflint: key in its first MiB.
+func declaresPlan(path string) bool {
+	head, err := readHead(path, 1<<20)
+	return err == nil && hasBflintKey(head)
 }
 
 // hasBflintKey reports whether a line of the YAML starts with the key
