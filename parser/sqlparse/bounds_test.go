@@ -52,7 +52,7 @@ func TestBoundOffsetIsTheComparison(t *testing.T) {
 	st := last(t, src)
 	var got []string
 	for _, b := range Bounds(st, st.Select().GetWhereClause()) {
-		got = append(got, b.Op+"@"+at(src, b.Offset))
+		got = append(got, b.Op+"@"+facttest.At(src, b.Offset))
 	}
 	if fmt.Sprint(got) != "[>=@2:7 >=@2:36 <=@2:36]" {
 		t.Errorf("got %v", got)
@@ -64,7 +64,7 @@ func TestNowCalls(t *testing.T) {
 	st := last(t, src)
 	var got []string
 	for _, off := range NowCalls(st, st.Select().GetWhereClause()) {
-		got = append(got, at(src, off))
+		got = append(got, facttest.At(src, off))
 	}
 	if fmt.Sprint(got) != "[2:12 2:45 3:11 3:28]" {
 		t.Errorf("got %v", got)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	pg_query "github.com/pganalyze/pg_query_go/v5"
 	"google.golang.org/protobuf/proto"
@@ -313,7 +314,7 @@ func TestDialectPositions(t *testing.T) {
 				t.Errorf("%q parses, want an error at %s", c.src, c.at)
 				continue
 			}
-			if got := at(c.src, st.Problem.Offset); got != c.at {
+			if got := facttest.At(c.src, st.Problem.Offset); got != c.at {
 				t.Errorf("%q: error at %s (%s), want %s\n%s", c.src, got, st.Problem.Msg, c.at, st.Text)
 			}
 		}
@@ -335,11 +336,11 @@ func TestDialectPositions(t *testing.T) {
 			if st.Node == nil {
 				t.Fatalf("%q: %+v", c.src, st.Problem)
 			}
-			if got := at(c.src, st.Orig(c.rel(st.Node).GetLocation())); got != c.at {
+			if got := facttest.At(c.src, st.Orig(c.rel(st.Node).GetLocation())); got != c.at {
 				t.Errorf("%q: relation at %s, want %s", c.src, got, c.at)
 			}
 			if st.Start != strings.Index(c.src, strings.Fields(strings.TrimPrefix(c.src, "-- load\n"))[0]) {
-				t.Errorf("%q: statement starts at %s", c.src, at(c.src, st.Start))
+				t.Errorf("%q: statement starts at %s", c.src, facttest.At(c.src, st.Start))
 			}
 		}
 	})
@@ -411,10 +412,10 @@ END IF;`,
 			var got []string
 			for _, st := range f.Statements {
 				if st.Problem != nil {
-					t.Fatalf("%s: %s\n%s", at(c.src, st.Problem.Offset), st.Problem.Msg, st.Text)
+					t.Fatalf("%s: %s\n%s", facttest.At(c.src, st.Problem.Offset), st.Problem.Msg, st.Text)
 				}
 				w, _ := st.Write()
-				line := at(c.src, st.Start) + " " + w.Kind.String()
+				line := facttest.At(c.src, st.Start) + " " + w.Kind.String()
 				if w.Kind != fact.WriteNone {
 					line += " " + w.Target.Name()
 				}
@@ -558,7 +559,7 @@ func TestRealWorldCorpus(t *testing.T) {
 		}
 		f := Parse(src, Options{})
 		for _, p := range f.Problems {
-			t.Errorf("%s:%s: %s", name, at(src, p.Offset), p.Msg)
+			t.Errorf("%s:%s: %s", name, facttest.At(src, p.Offset), p.Msg)
 		}
 		for _, st := range f.Statements {
 			n.statements++
@@ -573,11 +574,11 @@ func TestRealWorldCorpus(t *testing.T) {
 				}
 			}
 			if known < 0 {
-				t.Errorf("%s:%s: %s\n%s", name, at(src, st.Problem.Offset), st.Problem.Msg, st.Text)
+				t.Errorf("%s:%s: %s\n%s", name, facttest.At(src, st.Problem.Offset), st.Problem.Msg, st.Text)
 				continue
 			}
 			expected[known] = true
-			t.Logf("not parsed, for the token analysis: %s:%s %q: %s", name, at(src, st.Start), strings.Fields(src[st.Start:st.End])[0], unparsed[known].why)
+			t.Logf("not parsed, for the token analysis: %s:%s %q: %s", name, facttest.At(src, st.Start), strings.Fields(src[st.Start:st.End])[0], unparsed[known].why)
 		}
 	}
 	for i, u := range unparsed {
@@ -629,7 +630,7 @@ func TestDialectGaps(t *testing.T) {
 			continue
 		}
 		if want := strings.Index(g.src, g.near); st.Problem.Offset != want {
-			t.Errorf("%q: problem at %s (%s), want at %q", g.src, at(g.src, st.Problem.Offset), st.Problem.Msg, g.near)
+			t.Errorf("%q: problem at %s (%s), want at %q", g.src, facttest.At(g.src, st.Problem.Offset), st.Problem.Msg, g.near)
 		}
 	}
 }
@@ -662,14 +663,14 @@ func TestDialectCorpus(t *testing.T) {
 		f := Parse(src, Options{})
 		for _, p := range f.Problems {
 			n.unparsed++
-			t.Errorf("%s:%s: %s", name, at(src, p.Offset), p.Msg)
+			t.Errorf("%s:%s: %s", name, facttest.At(src, p.Offset), p.Msg)
 		}
 		for _, st := range f.Statements {
 			n.statements++
 			seen |= st.Flags
 			if st.Problem != nil {
 				n.unparsed++
-				t.Errorf("%s:%s: %s\n%s", name, at(src, st.Problem.Offset), st.Problem.Msg, st.Text)
+				t.Errorf("%s:%s: %s\n%s", name, facttest.At(src, st.Problem.Offset), st.Problem.Msg, st.Text)
 			}
 		}
 		if warehouse == "dbt" {

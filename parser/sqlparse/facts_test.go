@@ -62,11 +62,11 @@ func parsed(t *testing.T, src string) *File {
 	t.Helper()
 	f := Parse(src, Options{})
 	for _, p := range f.Problems {
-		t.Fatalf("problem at %s: %s", at(src, p.Offset), p.Msg)
+		t.Fatalf("problem at %s: %s", facttest.At(src, p.Offset), p.Msg)
 	}
 	for _, st := range f.Statements {
 		if st.Problem != nil {
-			t.Fatalf("statement at %s: %s\n%s", at(src, st.Start), st.Problem.Msg, st.Text)
+			t.Fatalf("statement at %s: %s\n%s", facttest.At(src, st.Start), st.Problem.Msg, st.Text)
 		}
 	}
 	return f
@@ -84,11 +84,11 @@ func last(t *testing.T, src string) *Statement {
 
 // exprAt is where an expression starts, as line:col of src.
 func exprAt(src string, st *Statement, n *pg_query.Node) string {
-	return at(src, st.Orig(exprStart(n)))
+	return facttest.At(src, st.Orig(exprStart(n)))
 }
 
 func describeWrite(src string, w fact.Write) string {
-	s := fmt.Sprintf("%s %s@%s kw@%s", w.Kind, w.Target.Name(), at(src, w.Target.Offset), at(src, w.Offset))
+	s := fmt.Sprintf("%s %s@%s kw@%s", w.Kind, w.Target.Name(), facttest.At(src, w.Target.Offset), facttest.At(src, w.Offset))
 	if w.Columns != nil {
 		s += " cols=" + strings.Join(w.Columns, ",")
 	}
@@ -108,7 +108,7 @@ func describeWrite(src string, w fact.Write) string {
 }
 
 func describeJoin(src string, st *Statement, j fact.Join) string {
-	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, at(src, j.Offset))
+	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, facttest.At(src, j.Offset))
 	if !j.Inner {
 		s += " outer"
 	}
@@ -127,7 +127,7 @@ func describeJoin(src string, st *Statement, j fact.Join) string {
 func names(rs []sqlname.Relation, src string) string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, r.Name()+"@"+at(src, r.Offset))
+		out = append(out, r.Name()+"@"+facttest.At(src, r.Offset))
 	}
 	return strings.Join(out, " ")
 }
@@ -208,11 +208,11 @@ func TestSeedExample(t *testing.T) {
 		if m.TargetAlias != "t" || m.SourceAlias != "s" || m.SourceRelation == nil || m.SourceSelect != nil || m.Source.GetRangeVar() == nil {
 			t.Fatalf("merge sides: %+v", m)
 		}
-		if got := m.SourceRelation.Name() + "@" + at(seedSQL, m.SourceRelation.Offset); got != "backfill_staging.fct_orders__bf20260826_a@30:7" {
+		if got := m.SourceRelation.Name() + "@" + facttest.At(seedSQL, m.SourceRelation.Offset); got != "backfill_staging.fct_orders__bf20260826_a@30:7" {
 			t.Errorf("source %s", got)
 		}
-		if at(seedSQL, m.Offset) != "29:1" || at(seedSQL, m.Target.Offset) != "29:12" {
-			t.Errorf("MERGE at %s, target at %s", at(seedSQL, m.Offset), at(seedSQL, m.Target.Offset))
+		if facttest.At(seedSQL, m.Offset) != "29:1" || facttest.At(seedSQL, m.Target.Offset) != "29:12" {
+			t.Errorf("MERGE at %s, target at %s", facttest.At(seedSQL, m.Offset), facttest.At(seedSQL, m.Target.Offset))
 		}
 		if eq := Equalities(m.On, m.TargetAlias, m.SourceAlias); fmt.Sprint(eq) != "[[order_id order_id]]" {
 			t.Errorf("equalities %v", eq)
@@ -223,8 +223,8 @@ func TestSeedExample(t *testing.T) {
 			t.Fatalf("%d NOT MATCHED inserts", len(m.NotMatchedInsert))
 		}
 		ins := m.NotMatchedInsert[0]
-		if ins.Cond != nil || len(ins.Columns) != 7 || ins.AllColumns || at(seedSQL, ins.Offset) != "37:1" {
-			t.Errorf("insert clause: cond %v, columns %v, at %s", ins.Cond, ins.Columns, at(seedSQL, ins.Offset))
+		if ins.Cond != nil || len(ins.Columns) != 7 || ins.AllColumns || facttest.At(seedSQL, ins.Offset) != "37:1" {
+			t.Errorf("insert clause: cond %v, columns %v, at %s", ins.Cond, ins.Columns, facttest.At(seedSQL, ins.Offset))
 		}
 		if got := names(publish.Reads(), seedSQL); got != "backfill_staging.fct_orders__bf20260826_a@30:7" {
 			t.Errorf("reads %q: the MERGE target is written, not read", got)
@@ -411,8 +411,8 @@ WHEN NOT MATCHED THEN DO NOTHING`
 	if !ok {
 		t.Fatal("not a MERGE")
 	}
-	if at(src, m.Offset) != "2:1" || m.TargetAlias != "orders" || m.SourceAlias != "src" {
-		t.Errorf("MERGE at %s, aliases %q %q", at(src, m.Offset), m.TargetAlias, m.SourceAlias)
+	if facttest.At(src, m.Offset) != "2:1" || m.TargetAlias != "orders" || m.SourceAlias != "src" {
+		t.Errorf("MERGE at %s, aliases %q %q", facttest.At(src, m.Offset), m.TargetAlias, m.SourceAlias)
 	}
 	// The source names the WITH query: its body is where the source's
 	// filter is.
@@ -423,8 +423,8 @@ WHEN NOT MATCHED THEN DO NOTHING`
 		t.Fatalf("%d inserts, want 1 (DO NOTHING inserts nothing)", len(m.NotMatchedInsert))
 	}
 	ins := m.NotMatchedInsert[0]
-	if at(src, ins.Offset) != "5:1" || strings.Join(ins.Columns, ",") != "k,d" {
-		t.Errorf("insert at %s columns %v", at(src, ins.Offset), ins.Columns)
+	if facttest.At(src, ins.Offset) != "5:1" || strings.Join(ins.Columns, ",") != "k,d" {
+		t.Errorf("insert at %s columns %v", facttest.At(src, ins.Offset), ins.Columns)
 	}
 	if got := facttest.Bounds(src, Bounds(st, ins.Cond)); got != "src.d < string:2026-02-01@5:30" {
 		t.Errorf("insert condition bounds %q", got)
@@ -436,7 +436,7 @@ WHEN NOT MATCHED THEN DO NOTHING`
 	if m.SourceRelation != nil || m.SourceAlias != "x" || m.SourceSelect.GetSelectStmt() == nil {
 		t.Fatalf("subquery source: %+v", m)
 	}
-	if len(m.NotMatchedInsert) != 1 || !m.NotMatchedInsert[0].AllColumns || m.NotMatchedInsert[0].Columns != nil || at(sub, m.NotMatchedInsert[0].Offset) != "2:1" {
+	if len(m.NotMatchedInsert) != 1 || !m.NotMatchedInsert[0].AllColumns || m.NotMatchedInsert[0].Columns != nil || facttest.At(sub, m.NotMatchedInsert[0].Offset) != "2:1" {
 		t.Errorf("INSERT *: %+v", m.NotMatchedInsert)
 	}
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 	"github.com/bflint/bflint/parser/sqlparse/jinja"
 )
 
@@ -278,10 +279,10 @@ func TestJinjaPositions(t *testing.T) {
 			var problems []string
 			for _, st := range Parse(c.src, Options{}).Statements {
 				if st.Problem != nil {
-					problems = append(problems, at(c.src, st.Problem.Offset)+" "+st.Problem.Msg)
+					problems = append(problems, facttest.At(c.src, st.Problem.Offset)+" "+st.Problem.Msg)
 				}
 			}
-			want := at(c.src, strings.LastIndex(c.src, c.near))
+			want := facttest.At(c.src, strings.LastIndex(c.src, c.near))
 			if len(problems) != 1 || !strings.HasPrefix(problems[0], want+" ") {
 				t.Errorf("%q: problems %q, want one at %s", c.src, problems, want)
 			}
@@ -290,8 +291,8 @@ func TestJinjaPositions(t *testing.T) {
 	t.Run("relations and statements", func(t *testing.T) {
 		src := "{{ config(materialized='table') }}\n\n  {{ dbt_utils.union_relations(relations=[ref('a'), ref('b')]) }}"
 		st := Parse(src, Options{}).Statements[0]
-		if at(src, st.Start) != "3:3" {
-			t.Errorf("the statement starts at %s, want the macro at 3:3", at(src, st.Start))
+		if facttest.At(src, st.Start) != "3:3" {
+			t.Errorf("the statement starts at %s, want the macro at 3:3", facttest.At(src, st.Start))
 		}
 		if got := names(st.Reads(), src); got != "a@3:3 b@3:3" {
 			t.Errorf("reads %q, want both at the macro", got)
@@ -325,7 +326,7 @@ func TestJinjaCorpus(t *testing.T) {
 		f := Parse(src, warehouseNames)
 		for _, p := range f.Problems {
 			statements++
-			failures = append(failures, name+":"+at(src, p.Offset)+": "+p.Msg)
+			failures = append(failures, name+":"+facttest.At(src, p.Offset)+": "+p.Msg)
 		}
 		for _, st := range f.Statements {
 			statements++
@@ -333,7 +334,7 @@ func TestJinjaCorpus(t *testing.T) {
 				parsed++
 				continue
 			}
-			failures = append(failures, name+":"+at(src, st.Problem.Offset)+" ("+st.Variant+"): "+st.Problem.Msg)
+			failures = append(failures, name+":"+facttest.At(src, st.Problem.Offset)+" ("+st.Variant+"): "+st.Problem.Msg)
 		}
 	}
 	share := 100 * float64(parsed) / float64(statements)

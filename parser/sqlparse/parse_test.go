@@ -1,37 +1,26 @@
 package sqlparse
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 	"github.com/bflint/bflint/parser/sqlparse/internal/tree"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // at returns "line:col" (1-based, byte columns) of an offset in src.
-func at(src string, off int) string {
-	line := strings.Count(src[:off], "\n") + 1
-	col := off - strings.LastIndex(src[:off], "\n")
-	return itoa(line) + ":" + itoa(col)
-}
-
-func itoa(i int) string {
-	if i < 10 {
-		return string(rune('0' + i))
-	}
-	return itoa(i/10) + string(rune('0'+i%10))
-}
-
 func TestStatementSpansSkipCommentsAbove(t *testing.T) {
 	src := "-- header\r\n/* block */\r\nSELECT 1;\r\n\t-- second\r\n\tDELETE FROM t WHERE a = 'é';\r\nUPDATE t SET a = 1"
 	f := Parse(src, Options{})
 	var got []string
 	for _, st := range f.Statements {
 		if st.Problem != nil {
-			t.Fatalf("statement at %s: %s", at(src, st.Start), st.Problem.Msg)
+			t.Fatalf("statement at %s: %s", facttest.At(src, st.Start), st.Problem.Msg)
 		}
-		got = append(got, at(src, st.Start)+" "+strings.TrimSpace(src[st.Start:st.End]))
+		got = append(got, facttest.At(src, st.Start)+" "+strings.TrimSpace(src[st.Start:st.End]))
 	}
 	want := []string{"3:1 SELECT 1;", "5:2 DELETE FROM t WHERE a = 'é';", "6:1 UPDATE t SET a = 1"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
@@ -54,7 +43,7 @@ func TestParseErrorPointsAtTheConstruct(t *testing.T) {
 	if bad.Problem == nil {
 		t.Fatal("the second statement should not parse")
 	}
-	if got := at(src, bad.Problem.Offset); got != "2:29" || !strings.Contains(bad.Problem.Msg, `syntax error at or near "WHERE"`) {
+	if got := facttest.At(src, bad.Problem.Offset); got != "2:29" || !strings.Contains(bad.Problem.Msg, `syntax error at or near "WHERE"`) {
 		t.Errorf("problem at %s: %s", got, bad.Problem.Msg)
 	}
 	if f.Statements[0].Node == nil || f.Statements[2].Node == nil {
@@ -69,8 +58,8 @@ func TestLexFaultKeepsEarlierStatements(t *testing.T) {
 		t.Fatalf("want the first statement parsed and the rest reported, got %d", len(f.Statements))
 	}
 	tail := f.Statements[1]
-	if tail.Problem == nil || at(src, tail.Start) != "2:1" || at(src, tail.Problem.Offset) != "2:23" || tail.Problem.Msg != "unterminated string" {
-		t.Errorf("tail: start %s problem %+v", at(src, tail.Start), tail.Problem)
+	if tail.Problem == nil || facttest.At(src, tail.Start) != "2:1" || facttest.At(src, tail.Problem.Offset) != "2:23" || tail.Problem.Msg != "unterminated string" {
+		t.Errorf("tail: start %s problem %+v", facttest.At(src, tail.Start), tail.Problem)
 	}
 }
 
@@ -119,8 +108,8 @@ where o.updated_at >= '2020-01-01'
 		if st.Problem != nil {
 			t.Fatalf("%s: %s\n%s", st.Variant, st.Problem.Msg, st.Text)
 		}
-		if at(src, st.Start) != "3:1" {
-			t.Errorf("%s starts at %s, want 3:1 (after config and the comment)", st.Variant, at(src, st.Start))
+		if facttest.At(src, st.Start) != "3:1" {
+			t.Errorf("%s starts at %s, want 3:1 (after config and the comment)", st.Variant, facttest.At(src, st.Start))
 		}
 	}
 	inc, full := f.Statements[0], f.Statements[1]
@@ -137,7 +126,7 @@ func TestUnbalancedJinja(t *testing.T) {
 	f := Parse(src, Options{})
 	var msgs []string
 	for _, p := range f.Problems {
-		msgs = append(msgs, at(src, p.Offset)+" "+p.Msg)
+		msgs = append(msgs, facttest.At(src, p.Offset)+" "+p.Msg)
 	}
 	want := "4:1 Jinja {% endfor %} closes no {% for %}\n2:1 Jinja {% if %} is never closed with {% endif %}"
 	if strings.Join(msgs, "\n") != want {
@@ -152,7 +141,7 @@ func TestOffsetMapThroughRewrites(t *testing.T) {
 	if st.Flags&dialect.CreateOrReplace == 0 {
 		t.Error("CREATE OR REPLACE not marked")
 	}
-	if st.Problem == nil || at(src, st.Problem.Offset) != "1:65" {
+	if st.Problem == nil || facttest.At(src, st.Problem.Offset) != "1:65" {
 		t.Fatalf("want the error on the third 'bad' at 1:65, got %+v (text %q)", st.Problem, st.Text)
 	}
 }
@@ -164,8 +153,8 @@ func TestStatementCountLimit(t *testing.T) {
 		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
 	}
 	tail := f.Statements[len(f.Statements)-1]
-	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+1)+":1" || !strings.Contains(tail.Problem.Msg, "more than 100000 statements") {
-		t.Errorf("tail at %s: %+v", at(src, tail.Start), tail.Problem)
+	if tail.Problem == nil || facttest.At(src, tail.Start) != strconv.Itoa(MaxStatements+1)+":1" || !strings.Contains(tail.Problem.Msg, "more than 100000 statements") {
+		t.Errorf("tail at %s: %+v", facttest.At(src, tail.Start), tail.Problem)
 	}
 	// The rest counts as the statements it holds, for the coverage.
 	if tail.Unread != 5 {
@@ -194,8 +183,8 @@ func TestStatementCountLimitOfALargeFile(t *testing.T) {
 		t.Fatalf("got %d statements, want the first %d and one for the rest", len(f.Statements), MaxStatements)
 	}
 	tail := f.Statements[len(f.Statements)-1]
-	if tail.Problem == nil || at(src, tail.Start) != itoa(MaxStatements+2)+":1" || tail.End != len(src) {
-		t.Errorf("tail at %s to %d: %+v", at(src, tail.Start), tail.End, tail.Problem)
+	if tail.Problem == nil || facttest.At(src, tail.Start) != strconv.Itoa(MaxStatements+2)+":1" || tail.End != len(src) {
+		t.Errorf("tail at %s to %d: %+v", facttest.At(src, tail.Start), tail.End, tail.Problem)
 	}
 }
 
@@ -216,7 +205,7 @@ func TestReadBudget(t *testing.T) {
 	}
 	for _, st := range f.Statements[:n-1] {
 		if st.Node == nil {
-			t.Fatalf("statement at %s within the budget not parsed: %v", at(src, st.Start), st.Problem)
+			t.Fatalf("statement at %s within the budget not parsed: %v", facttest.At(src, st.Start), st.Problem)
 		}
 	}
 	rest := f.Statements[n-1]

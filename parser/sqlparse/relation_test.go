@@ -3,6 +3,8 @@ package sqlparse
 import (
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/parser/sqlparse/internal/facttest"
 )
 
 func TestRelationKeepsWrittenCase(t *testing.T) {
@@ -10,7 +12,7 @@ func TestRelationKeepsWrittenCase(t *testing.T) {
 	st := Parse(src, Options{}).Statements[0]
 	var got []string
 	for _, r := range st.Reads() {
-		got = append(got, r.Name()+"@"+at(src, r.Offset))
+		got = append(got, r.Name()+"@"+facttest.At(src, r.Offset))
 	}
 	// The position is the name's, after ONLY.
 	if want := "Raw.Orders Events@1:15 dim.Customers@1:50"; strings.Join(got, " ") != want {

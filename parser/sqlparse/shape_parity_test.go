@@ -61,7 +61,7 @@ func TestReadersAgreeOnShape(t *testing.T) {
 				if tree[part] == tokens[part] {
 					continue
 				}
-				key := fmt.Sprintf("%s:%s %s", filepath.ToSlash(rel), at(src, st.Start), part)
+				key := fmt.Sprintf("%s:%s %s", filepath.ToSlash(rel), facttest.At(src, st.Start), part)
 				if _, ok := shapeDifferences[key]; ok {
 					seen[key] = true
 					continue
@@ -140,7 +140,7 @@ func describeGuards(rel sqlname.Relation, kinds []fact.GuardKind) string {
 func describeClock(src string, cs []ClockDecision) string {
 	var s []string
 	for _, c := range cs {
-		s = append(s, fmt.Sprintf("%s@%s on %s", c.Call, at(src, c.Offset), strings.ToLower(c.Column)))
+		s = append(s, fmt.Sprintf("%s@%s on %s", c.Call, facttest.At(src, c.Offset), strings.ToLower(c.Column)))
 	}
 	return sorted(s)
 }
@@ -161,7 +161,7 @@ func describeJoined(src string, j fact.Joined) string {
 		aliases[strings.ToLower(r.Alias)] = true
 	}
 	for _, r := range j.Relations {
-		s := fmt.Sprintf("%s %s@%s inner=%v clause{items=%d first=%s target=%v scalar=%v}", r.Relation.Name(), r.Alias, at(src, r.Offset), r.Inner,
+		s := fmt.Sprintf("%s %s@%s inner=%v clause{items=%d first=%s target=%v scalar=%v}", r.Relation.Name(), r.Alias, facttest.At(src, r.Offset), r.Inner,
 			r.Clause.Items, atOrNone(src, r.Clause.First), r.Clause.Target, r.Clause.Scalar)
 		if len(r.Via) > 0 {
 			var renames []string
@@ -241,7 +241,7 @@ func atOrNone(src string, off int) string {
 	if off < 0 {
 		return "-"
 	}
-	return at(src, off)
+	return facttest.At(src, off)
 }
 
 func sorted(lines []string) string {

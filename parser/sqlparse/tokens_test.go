@@ -16,7 +16,7 @@ import (
 // describeTokenJoin describes a join as describeJoin does, without On,
 // which the token reading leaves to its clause.
 func describeTokenJoin(src string, st *Statement, j fact.Join) string {
-	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, at(src, j.Offset))
+	s := fmt.Sprintf("%s %s@%s", j.Relation.Name(), j.Alias, facttest.At(src, j.Offset))
 	if !j.Inner {
 		s += " outer"
 	}
@@ -160,7 +160,7 @@ func TestTokenFactsOfUnparsedStatements(t *testing.T) {
 				got = append(got, describeTokenJoin(tt.src, st, j.Join))
 			}
 			for _, r := range tf.Named {
-				got = append(got, "named "+r.Name()+"@"+at(tt.src, r.Offset))
+				got = append(got, "named "+r.Name()+"@"+facttest.At(tt.src, r.Offset))
 			}
 			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
 				t.Errorf("got:\n  %s\nwant:\n  %s", strings.Join(got, "\n  "), strings.Join(tt.want, "\n  "))
@@ -304,9 +304,9 @@ func TestRealWorldCoverage(t *testing.T) {
 			case CoverageTokens:
 				n.tokens++
 				all.tokens++
-				t.Logf("analysed from tokens: %s:%s: %s", name, at(src, st.Problem.Offset), st.Problem.Msg)
+				t.Logf("analysed from tokens: %s:%s: %s", name, facttest.At(src, st.Problem.Offset), st.Problem.Msg)
 			default:
-				t.Errorf("%s:%s: neither parsed nor analysed from tokens: %s", name, at(src, st.Start), st.Problem.Msg)
+				t.Errorf("%s:%s: neither parsed nor analysed from tokens: %s", name, facttest.At(src, st.Start), st.Problem.Msg)
 			}
 		}
 	}
