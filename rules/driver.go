@@ -159,8 +159,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 					u.Parse()
 				}
 				perUnit[i] = lintUnit(u, s)
-				perUnit[i].coverage = coverageOf(u, s.CoverageByDialect)
-				perUnit[i].models = modelsOf(u, perUnit[i].findings, s.ModelReads)
+				perUnit[i].summarise(u, s)
 				if u.Parse != nil {
 					for _, sf := range u.SQL {
 						sf.Parsed = nil
@@ -271,6 +270,20 @@ func readErrorRule(u *Unit) string {
 		return "BF001"
 	}
 	return "BF003"
+}
+
+// summarise reads the unit's coverage and models under recover, as rules
+// run: they read the statements too, and a crash there is a bug in bflint
+// for this unit, not a dead run.
+func (ur *unitResult) summarise(u *Unit, s *Settings) {
+	defer func() {
+		if p := recover(); p != nil {
+			ur.errors = append(ur.errors, InternalError{File: u.File,
+				Message: fmt.Sprintf("reading what was covered crashed: %v\n%s", p, firstFrames(debug.Stack()))})
+		}
+	}()
+	ur.coverage = coverageOf(u, s.CoverageByDialect)
+	ur.models = modelsOf(u, ur.findings, s.ModelReads)
 }
 
 // runRule runs one rule under recover, so that a crash becomes an internal

@@ -47,6 +47,16 @@ func (s *Statement) Coverage() Coverage {
 // parsed: the rules use it for statements that did not, and tests compare
 // the two readings of those that did.
 func (s *Statement) TokenFacts() *fact.TokenFacts {
-	s.facts.tokensOnce.Do(func() { s.facts.tokens = tokenread.Read(&s.Source, s.codeTokens()) })
+	s.facts.tokensOnce.Do(func() {
+		// A panic in the reader is a bflint bug, reported where it
+		// happened (rules run under recover); every later reader of the
+		// statement sees it as one nothing was read from, not nil.
+		defer func() {
+			if s.facts.tokens == nil {
+				s.facts.tokens = &fact.TokenFacts{}
+			}
+		}()
+		s.facts.tokens = tokenread.Read(&s.Source, s.codeTokens())
+	})
 	return s.facts.tokens
 }

@@ -143,6 +143,14 @@ func TestTokenFactsOfUnparsedStatements(t *testing.T) {
 		// read inside it points at its start.
 		{"dynamic SQL, triple-quoted, two statements", "EXECUTE IMMEDIATE '''DELETE FROM a.t WHERE ds = '1'; INSERT INTO a.t SELECT * FROM b.s''';",
 			[]string{"DELETE a.t@1:19 kw@1:19", "INSERT a.t@1:19 kw@1:19", "b.s s@1:19"}},
+		// SQL concatenated from literals and values is read from the
+		// literals where they stand; a name a value builds is not known.
+		{"dynamic SQL, concatenated", "EXECUTE IMMEDIATE CONCAT(\"INSERT counts (ds, n) \", \"SELECT ds, n FROM \", d, \".INFORMATION_SCHEMA.PARTITIONS JOIN ref.days AS x ON x.ds = '\", @ds, \"'\");",
+			[]string{"INSERT counts@1:34 kw@1:27", "ref.days x@1:114"}},
+		{"dynamic SQL, ||, escapes", "EXECUTE IMMEDIATE '\\nDELETE FROM a.t WHERE ds = ' || d || '\\nAND k = 1' USING d;",
+			[]string{"DELETE a.t@1:34 kw@1:22"}},
+		{"dynamic SQL, a literal's WITH", "EXECUTE IMMEDIATE \"WITH a AS (SELECT * FROM x.y) INSERT INTO t.u SELECT * FROM a\";",
+			[]string{"INSERT t.u@1:62 kw@1:50", "x.y y@1:45", "a a@1:80 cte"}},
 		{"a write behind THEN", "IF ready THEN DELETE FROM a.t WHERE ds = '1' ELSE",
 			[]string{"DELETE a.t@1:27 kw@1:15"}},
 		{"a semantic view's tables", "TABLES (o AS shop.orders PRIMARY KEY (id) COMMENT = 'x', shop.customers) FACTS (o.amount AS amount)",

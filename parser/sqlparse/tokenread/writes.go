@@ -6,7 +6,6 @@ import (
 	"github.com/bflint/bflint/parser/sqlname"
 	"github.com/bflint/bflint/parser/sqlparse/dialect"
 	"github.com/bflint/bflint/parser/sqlparse/fact"
-	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
 // write records a write of the relation named at code[i], its statement's
@@ -530,71 +529,6 @@ func (sc *tokenScan) semanticTables(i, to int) {
 		sc.names[j] = true
 		sc.tf.Named = append(sc.tf.Named, sqlname.Relation{Parts: parts, Offset: sc.orig(j)})
 	}
-}
-
-// execute reads EXECUTE IMMEDIATE with its SQL written as a literal, or as
-// the template of FORMAT(...): the literal's text is read as statements of
-// their own, in place, so positions point into it (or at its start, where
-// normalisation rewrote the literal whole). SQL built at run time from
-// other values cannot be read.
-func (sc *tokenScan) execute(i, to int) {
-	j := i + 1
-	if sc.Word(j) != "IMMEDIATE" {
-		return
-	}
-	j++
-	format := sc.Word(j) == "FORMAT" && sc.Punct(j+1, '(')
-	if format {
-		j += 2
-	}
-	literal := j < to && (sc.Kind(j) == sqltext.String || sc.Kind(j) == sqltext.QuotedIdent)
-	switch after := j + 1; {
-	case !literal, format && !sc.Punct(after, ',') && !sc.Punct(after, ')'),
-		!format && after < to && !sc.Punct(after, ';') && sc.Word(after) != "USING" && sc.Word(after) != "INTO":
-		// "DROP TABLE " || name is built at run time too.
-		sc.tf.Dynamic = j < to
-		return
-	}
-	t := sc.Code[j]
-	text := t.Text(sc.Src)
-	open := strings.IndexAny(text, `'"$`)
-	if open < 0 {
-		return
-	}
-	delim := 1
-	switch {
-	case strings.HasPrefix(text[open:], "'''"), strings.HasPrefix(text[open:], `"""`):
-		delim = 3
-	case text[open] == '$':
-		delim = strings.IndexByte(text[open+1:], '$') + 2
-	}
-	start, end := int(t.Start)+open+delim, int(t.End)-delim
-	if end <= start {
-		return
-	}
-	toks, _ := sqltext.Lex(sc.Src[start:end])
-	inner := sqltext.Code(toks)
-	for k := range inner {
-		inner[k].Start += int32(start)
-		inner[k].End += int32(start)
-	}
-	sub := &tokenScan{Cursor: sqltext.NewCursor(sc.Src, inner), src: sc.src, ctes: sc.ctes, names: sc.names, tf: sc.tf, parses: sc.parses}
-	sub.index()
-	from, depth := 0, 0
-	for k := 0; k <= len(inner); k++ {
-		switch {
-		case k == len(inner) || sub.Punct(k, ';') && depth == 0:
-			if k > from {
-				sub.statement(from, k)
-			}
-			from = k + 1
-		case sub.open(k):
-			depth++
-		case sub.Punct(k, ')') || sub.Punct(k, ']'):
-			depth--
-		}
-	}
-	sc.joins = append(sc.joins, sub.joins...)
 }
 
 // selectInto reads SELECT ... INTO [TEMP] t FROM ..., which creates t.
