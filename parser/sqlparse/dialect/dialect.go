@@ -185,7 +185,9 @@ func (d *dialect) at(i int) {
 // right after a word that a table name follows, and with no blank inside,
 // is the dash part of a name; x-y.z elsewhere is arithmetic.
 func (d *dialect) dashedProject(i int) bool {
-	if i == 0 || d.Kind(i-1) != sqltext.Word || !beforeTablePath[d.Word(i-1)] {
+	// The dash is looked at first: it rules out almost every word, and
+	// the word before it is then upper-cased only for the few left.
+	if i == 0 || d.Op(i+1) != "-" || !d.touch(i, i+1) || d.Kind(i-1) != sqltext.Word || !beforeTablePath[d.Keyword(i-1)] {
 		return false
 	}
 	j := i

@@ -27,6 +27,14 @@ const (
 // chains flat. The estimate errs upwards, which costs a parse of SQL
 // nobody writes by hand.
 func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep bool) {
+	if !mayBeDeep(text, toks) {
+		return 0, "", false
+	}
+	return depthScan(text, toks)
+}
+
+// depthScan is TooDeep's count, token by token.
+func depthScan(text string, toks []sqltext.Token) (offset int, what string, deep bool) {
 	type level struct{ chain, setOps int }
 	levels := []level{{}}
 	outer, brackets := 0, 0 // the depth of the enclosing levels; their count
@@ -80,6 +88,31 @@ func TooDeep(text string, toks []sqltext.Token) (offset int, what string, deep b
 		}
 	}
 	return 0, "", false
+}
+
+// mayBeDeep is a bound TooDeep's count cannot pass, read without looking
+// words up: each level it counts is a bracket, an operator or a word of a
+// set operation (five to nine letters, or up to twice as many bytes for a
+// word Unicode upper-cases into one), so a statement with fewer of them
+// than the limits is not too deep. Most statements end here.
+func mayBeDeep(text string, toks []sqltext.Token) bool {
+	brackets, levels := 0, 0
+	for _, t := range toks {
+		switch t.Kind {
+		case sqltext.Punct:
+			if c := text[t.Start]; c == '(' || c == '[' {
+				brackets++
+				levels++
+			}
+		case sqltext.Operator:
+			levels++
+		case sqltext.Word:
+			if n := t.End - t.Start; n >= 5 && n <= 18 {
+				levels++
+			}
+		}
+	}
+	return brackets > MaxNesting || levels > MaxDepth
 }
 
 var (
