@@ -14,14 +14,21 @@ package main
 // unmap above the mmap threshold) and the next statement faults it in again;
 // on 1,000 files that doubled the page faults and cost a quarter of the run.
 // Keeping up to 256 MiB of freed heap, and serving blocks up to 32 MiB from
-// it, lets the statements reuse the same pages.
-static void keep_freed_heap(void) {
+// it, lets the statements reuse the same pages. Each thread that calls
+// the parser would otherwise get a heap of its own (up to eight per
+// processor), each keeping what its largest statement needed: one heap
+// per parsing worker keeps the reuse and halved the C memory a run over
+// 7,900 dbt models holds (68 to 34 MiB).
+static void keep_freed_heap(int heaps) {
 #ifdef __GLIBC__
 	mallopt(M_MMAP_THRESHOLD, 32 << 20);
 	mallopt(M_TRIM_THRESHOLD, 256 << 20);
+	mallopt(M_ARENA_MAX, heaps);
 #endif
 }
 */
 import "C"
 
-func init() { C.keep_freed_heap() }
+import "runtime"
+
+func init() { C.keep_freed_heap(C.int(runtime.GOMAXPROCS(0))) }
