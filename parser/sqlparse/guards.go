@@ -24,13 +24,23 @@ func (s *Statement) Guards(rel sqlname.Relation) []fact.GuardKind {
 	if len(rel.Parts) == 0 {
 		return nil
 	}
-	if s.Node != nil {
-		return s.treeGuards(rel)
+	key := strings.Join(rel.Parts, "\x00")
+	s.facts.guardsMu.Lock()
+	defer s.facts.guardsMu.Unlock()
+	for _, g := range s.facts.guards {
+		if g.rel == key {
+			return g.kinds
+		}
 	}
-	if s.Text == "" {
-		return nil
+	var kinds []fact.GuardKind
+	switch {
+	case s.Node != nil:
+		kinds = s.treeGuards(rel)
+	case s.Text != "":
+		kinds = tokenread.Guards(&s.Source, s.TokenFacts(), rel)
 	}
-	return tokenread.Guards(&s.Source, s.TokenFacts(), rel)
+	s.facts.guards = append(s.facts.guards, guardsOf{key, kinds})
+	return kinds
 }
 
 // ExcludesExisting reports whether the statement's query leaves out the
@@ -46,14 +56,20 @@ func (s *Statement) ExcludesExisting(rel sqlname.Relation) bool {
 }
 
 func (s *Statement) treeGuards(rel sqlname.Relation) []fact.GuardKind {
-	g := s.existingRows(rel, s.Node)
-	var antiJoined []string
-	// A comparison in the ON of an outer join keeps the rows it fails.
+	// One walk gathers what the guards are read from: the WITH queries,
+	// the relations left-joined (an anti-join once they turn out to name
+	// rel's rows), and the comparisons in the ON of an outer join, which
+	// keeps the rows they fail.
+	var withs []guard.WithQuery
+	var leftJoined []*pg_query.RangeVar
 	outerOn := map[*pg_query.A_Expr]bool{}
 	tree.Walk(s.Node, func(m proto.Message) bool {
-		if x, ok := m.(*pg_query.JoinExpr); ok {
-			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT && g.Names(rv) {
-				antiJoined = append(antiJoined, strings.ToLower(qualifier(rv)))
+		switch x := m.(type) {
+		case *pg_query.CommonTableExpr:
+			withs = append(withs, guard.WithQuery{Name: strings.ToLower(x.GetCtename()), Query: x.GetCtequery()})
+		case *pg_query.JoinExpr:
+			if rv := x.GetRarg().GetRangeVar(); rv != nil && x.GetJointype() == pg_query.JoinType_JOIN_LEFT {
+				leftJoined = append(leftJoined, rv)
 			}
 			if x.GetJointype() != pg_query.JoinType_JOIN_INNER {
 				tree.Walk(x.GetQuals(), func(m proto.Message) bool {
@@ -66,27 +82,22 @@ func (s *Statement) treeGuards(rel sqlname.Relation) []fact.GuardKind {
 		}
 		return true
 	})
-	return g.Guards(s.Node, outerOn, antiJoined)
-}
-
-func (s *Statement) existingRows(rel sqlname.Relation, root *pg_query.Node) *guard.Rows {
-	var withs []guard.WithQuery
-	tree.Walk(root, func(m proto.Message) bool {
-		if c, ok := m.(*pg_query.CommonTableExpr); ok {
-			withs = append(withs, guard.WithQuery{Name: strings.ToLower(c.GetCtename()), Query: c.GetCtequery()})
-		}
-		return true
-	})
 	g := guard.Through(&s.Source, rel, withs)
 	if len(g.MaxOf) > 0 {
-		tree.Walk(root, func(m proto.Message) bool {
+		tree.Walk(s.Node, func(m proto.Message) bool {
 			if rv, ok := m.(*pg_query.RangeVar); ok && rv.GetSchemaname() == "" && g.MaxOf[strings.ToLower(rv.GetRelname())] {
 				g.MaxAliases[strings.ToLower(qualifier(rv))] = true
 			}
 			return true
 		})
 	}
-	return g
+	var antiJoined []string
+	for _, rv := range leftJoined {
+		if g.Names(rv) {
+			antiJoined = append(antiJoined, strings.ToLower(qualifier(rv)))
+		}
+	}
+	return g.Guards(s.Node, outerOn, antiJoined)
 }
 
 // InsertsParameters reports whether the statement is an INSERT ... VALUES

@@ -520,4 +520,14 @@ type facts struct {
 	joins                                                               []fact.Join
 	joined                                                              fact.Joined
 	tokens                                                              *fact.TokenFacts
+	// guards are Guards' answers by relation: two rules and the models
+	// list ask the same statement about the same relation.
+	guardsMu sync.Mutex
+	guards   []guardsOf
+}
+
+// guardsOf is what Guards found for one relation, named by its parts.
+type guardsOf struct {
+	rel   string
+	kinds []fact.GuardKind
 }
