@@ -1,9 +1,11 @@
 package scd2
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/bflint/bflint/parser/manifest"
 	"github.com/bflint/bflint/parser/sqlname"
@@ -137,7 +139,7 @@ func (ds *dimensions) mayJoin(text string) bool {
 		return true
 	}
 	for _, word := range columnWords(ds.validFrom, ds.validTo) {
-		if strings.Contains(text, word) {
+		if word.in(text) {
 			return true
 		}
 	}
@@ -147,7 +149,8 @@ func (ds *dimensions) mayJoin(text string) bool {
 // lowerForNames lowers text to match the names against: ASCII letters
 // only, unless a name has other letters. strings.ToLower reads every rune
 // of a text that holds one non-ASCII byte (a comment's dash or emoji),
-// which made lowering most of what this check cost.
+// which made lowering most of what this check cost; eight bytes are
+// lowered at a time.
 func lowerForNames(text string, names map[string][]int) string {
 	for name := range names {
 		for i := range len(name) {
@@ -156,35 +159,96 @@ func lowerForNames(text string, names map[string][]int) string {
 			}
 		}
 	}
-	var b strings.Builder
-	b.Grow(len(text))
-	for i := range len(text) {
+	return lowerASCII(text)
+}
+
+// lowerASCII lowers the ASCII letters of text. Each 8-byte word is lowered
+// at once: a byte's high bit marks it 'A'-'Z' when it is at least 'A',
+// not above 'Z' and itself ASCII, and that bit shifted to 0x20 lowers it.
+func lowerASCII(text string) string {
+	const ones = 0x0101010101010101
+	b := make([]byte, len(text))
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64([]byte(text[i : i+8]))
+		low := x & (0x7f * ones)
+		atLeastA := low + (0x80-'A')*ones
+		aboveZ := low + (0x80-'Z'-1)*ones
+		upper := atLeastA &^ aboveZ &^ x & (0x80 * ones)
+		binary.LittleEndian.PutUint64(b[i:], x|upper>>2)
+	}
+	for ; i < len(text); i++ {
 		c := text[i]
 		if 'A' <= c && c <= 'Z' {
 			c += 'a' - 'A'
 		}
-		b.WriteByte(c)
+		b[i] = c
 	}
-	return b.String()
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b))
+}
+
+// rarity orders bytes by how seldom SQL text holds them, rarest first.
+const rarity = "zqxjkvywgbfphmucdlosnritae_"
+
+// columnWord is a word mayJoin looks for, and the index of its rarest
+// byte: strings.Index finds a word by its first byte, and a first byte as
+// common as the e of effective_from or the i of is_current stops it every
+// few bytes of a file; looking for the rest from the rarest byte does not.
+type columnWord struct {
+	word   string
+	anchor int
+}
+
+func newColumnWord(w string) columnWord {
+	best, bestRank := 0, len(rarity)
+	for i := 0; i < len(w); i++ {
+		r := strings.IndexByte(rarity, w[i])
+		if r < 0 {
+			r = len(rarity)
+		}
+		if r < bestRank {
+			best, bestRank = i, r
+		}
+	}
+	return columnWord{w, best}
+}
+
+// in reports whether text holds the word, as strings.Contains does.
+func (c columnWord) in(text string) bool {
+	head, tail := c.word[:c.anchor], c.word[c.anchor:]
+	for off := 0; ; {
+		i := strings.Index(text[off:], tail)
+		if i < 0 {
+			return false
+		}
+		p := off + i
+		if p >= len(head) && text[p-len(head):p] == head {
+			return true
+		}
+		off = p + 1
+	}
 }
 
 // columnWords are the words SQL using a validity or current-flag column
 // holds, less those that hold another (a text holding is_current_version
 // holds is_current), for each set of validity names a run uses.
-func columnWords(from, to names) []string {
+func columnWords(from, to names) []columnWord {
 	key := strings.Join(from, ",") + "|" + strings.Join(to, ",")
 	if w, ok := columnWordsOf.Load(key); ok {
-		return w.([]string)
+		return w.([]columnWord)
 	}
 	var all []string
 	for _, ns := range []names{from, to, currentFlagNames} {
 		all = append(all, ns.words()...)
 	}
-	var out []string
+	var out []columnWord
 	for _, w := range all {
 		redundant := slices.ContainsFunc(all, func(o string) bool { return o != w && strings.Contains(w, o) })
-		if !redundant && !slices.Contains(out, w) {
-			out = append(out, w)
+		if !redundant && !slices.ContainsFunc(out, func(c columnWord) bool { return c.word == w }) {
+			out = append(out, newColumnWord(w))
 		}
 	}
 	columnWordsOf.Store(key, out)
