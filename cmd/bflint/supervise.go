@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -9,6 +8,7 @@ import (
 	"os/signal"
 	"syscall"
 
+	"github.com/bflint/bflint/internal/earlychild"
 	"github.com/bflint/bflint/internal/outfile"
 )
 
@@ -21,7 +21,7 @@ import (
 // 2, is a crash, exit 3.
 
 // supervisedEnv marks the child process.
-const supervisedEnv = "BFLINT_SUPERVISED"
+const supervisedEnv = earlychild.Env
 
 // childOffset is added to the exit code of the child's run.
 const childOffset = 10
@@ -40,6 +40,11 @@ func supervised(args []string) int {
 	if os.Getenv(supervisedEnv) == "1" {
 		stopOnSignal()
 		return run(args, os.Stdout, os.Stderr) + childOffset
+	}
+	if earlychild.Pid != 0 {
+		if child, err := os.FindProcess(earlychild.Pid); err == nil {
+			return waitChild(child, os.Stderr)
+		}
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -62,34 +67,39 @@ func superviseChild(exe string, args []string, stderr io.Writer) (int, error) {
 	cmd := exec.Command(exe, args...)
 	cmd.Env = append(os.Environ(), supervisedEnv+"=1")
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	signals := make(chan os.Signal, 4)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
-	defer signal.Stop(signals)
 	if err := cmd.Start(); err != nil {
 		return 0, err
 	}
+	return waitChild(cmd.Process, stderr), nil
+}
+
+// waitChild waits for the child, forwarding the signals that stop a run,
+// and returns the exit code the command ends with.
+func waitChild(child *os.Process, stderr io.Writer) int {
+	signals := make(chan os.Signal, 4)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
+	defer signal.Stop(signals)
 	done := make(chan struct{})
 	go func() {
 		for {
 			select {
 			case s := <-signals:
-				cmd.Process.Signal(s)
+				child.Signal(s)
 			case <-done:
 				return
 			}
 		}
 	}()
-	err := cmd.Wait()
+	state, err := child.Wait()
 	close(done)
-	var exit *exec.ExitError
 	switch {
-	case err == nil:
-		return exitClean, nil
-	case !errors.As(err, &exit):
+	case err != nil:
 		fmt.Fprintf(stderr, "bflint: %v\n", err)
-		return exitInternal, nil
+		return exitInternal
+	case state.Success():
+		return exitClean
 	}
-	return childExit(exit.ProcessState, stderr), nil
+	return childExit(state, stderr)
 }
 
 // childExit turns how the child ended into the command's exit code.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -80,6 +81,44 @@ func TestChildExit(t *testing.T) {
 		}
 		if code != c.code || (c.says == "") != (stderr.Len() == 0) || !strings.Contains(stderr.String(), c.says) {
 			t.Errorf("%s: exit %d, stderr %q; want %d and %q", c.script, code, stderr.String(), c.code, c.says)
+		}
+	}
+}
+
+// TestEarlyChild runs the command under its own name, as installed, so
+// that the child starts while the parent initializes (internal/earlychild):
+// what the run prints and ends with is what a test binary, which starts
+// its child later, gives.
+func TestEarlyChild(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Skipf("cannot find the test binary: %v", err)
+	}
+	content, err := os.ReadFile(exe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	named := filepath.Join(t.TempDir(), "bflint")
+	if err := os.WriteFile(named, content, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"rules"},
+		{"--now", examplesNow, "--format", "json", "../../examples/broken"},
+	} {
+		run := func(path string) (string, int) {
+			cmd := exec.Command(path, args...)
+			cmd.Env = append(os.Environ(), asBflintEnv+"=1", "BFLINT_CACHE_DIR=off")
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			cmd.Run()
+			return stdout.String() + stderr.String(), cmd.ProcessState.ExitCode()
+		}
+		wantOut, wantCode := run(exe)
+		gotOut, gotCode := run(named)
+		if gotCode != wantCode || gotOut != wantOut || gotOut == "" {
+			t.Errorf("bflint %s: exit %d and %d bytes of output, want exit %d and the %d bytes the test binary prints",
+				strings.Join(args, " "), gotCode, len(gotOut), wantCode, len(wantOut))
 		}
 	}
 }
