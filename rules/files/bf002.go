@@ -26,7 +26,9 @@ var SQLUnparsed = &rules.Rule{
 			"Such a statement is coverage, not a finding: it is counted in the summary line, in --stats (by dialect and by the construct that stopped the parser) " +
 			"and in the JSON and SARIF run properties. " +
 			"What is reported is a statement nothing could be read from, at the construct that stopped the parser: no relation it writes, joins or acts on, " +
-			"the rest of a file after an unterminated string or comment or past one of the limits that bound bflint's memory (docs/sql-coverage.md), a template that cannot be read. " +
+			"the rest of a file after an unterminated string or comment or past one of the limits that bound bflint's memory (docs/sql-coverage.md), a template that cannot be read, " +
+			"an EXECUTE IMMEDIATE whose SQL is built when the script runs: held in a variable, or concatenated from values that name everything it touches. " +
+			"SQL an EXECUTE IMMEDIATE writes out as a literal, or concatenates from literals (CONCAT('INSERT counts SELECT ...', ds, ...)), is read from the literals; a relation a value names is left out. " +
 			"In a plan's SQL that is an error, since the plan's safety cannot be checked; in a standalone SQL file it is a warning. " +
 			"The statements of one file that the parser rejected and nothing was read from are one finding, at the first, noting the others (the first 20) as related places: " +
 			"a file of fragments, such as a SQL formatter's test input, is one line of the report. " +
