@@ -1,14 +1,13 @@
 package load
 
 import (
-	"bytes"
 	"path"
 	"runtime"
 	"strings"
 	"sync"
 
+	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
-	"github.com/bflint/bflint/parser/sqlparse/jinja"
 	"github.com/bflint/bflint/rules"
 )
 
@@ -40,8 +39,9 @@ func mayDefineVersions(content []byte) bool {
 
 // definitions reads what the run's SQL files say about the relations they
 // build. Parsed files are read as they are; a streamed file that may
-// define versions is parsed once more here, and its parse dropped.
-func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definitions {
+// define versions is parsed once more here, and its parse dropped. vars
+// are the dbt vars each file reads, as it was read.
+func definitions(units []*rules.Unit, streamed []definingFile, vars map[*source.File][]string) *rules.Definitions {
 	defs := &rules.Definitions{}
 	seen := map[string]bool{}
 	add := func(sf *rules.SQLFile, f *sqlparse.File) {
@@ -66,11 +66,9 @@ func definitions(units []*rules.Unit, streamed []definingFile) *rules.Definition
 			if sf.Parsed != nil && mayDefineVersions(sf.Source.Content) {
 				add(sf, sf.Parsed)
 			}
-			// A dbt model's vars are read from its text, which needs no
-			// parse: BF106 compares a command's --vars with the range.
-			if bytes.Contains(sf.Source.Content, []byte("var(")) {
+			if names, ok := vars[sf.Source]; ok {
 				model := strings.TrimSuffix(path.Base(sf.Source.Name), path.Ext(sf.Source.Name))
-				defs.AddModelVars(model, jinja.VarNames(sf.Source.Content))
+				defs.AddModelVars(model, names)
 			}
 		}
 	}

@@ -439,7 +439,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	l := &loader{fset: fset, root: opts.Root, cfg: opts.Config, manifestFlag: opts.Manifest, cacheDir: opts.CacheDir,
 		parsed: map[string]*rules.SQLFile{}, manifests: map[string]*rules.DBT{}, manifestDirs: map[string]string{},
 		projects: map[string]*dbtproject.Project{}, projectDirs: map[string]string{}, projectManifests: map[string]string{}, projectGraphs: map[projectKey]*rules.DBT{},
-		trees: map[string]*rules.DBT{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
+		trees: map[string]*rules.DBT{}, vars: map[*source.File][]string{}, previous: opts.Previous, history: opts.History, format: opts.PlanFormat,
 		workers: make(chan struct{}, runtime.GOMAXPROCS(0))}
 	l.contents = readAll(d.SQL)
 	go sqlparse.Prepare()
@@ -514,18 +514,22 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 			m = l.projectDBT(filepath.Dir(path), false)
 		}
 		if opts.Streamed {
-			sf, parse, err := l.read(path, m)
+			sf, parse, defines, err := l.read(path, m, true)
 			if err != nil {
 				f := source.Add(fset, displayName(root, path), nil)
 				units = append(units, &rules.Unit{File: f, ReadError: unreadable(path, err)})
 				continue
 			}
-			if mayDefineVersions(sf.Source.Content) {
+			if defines {
 				defining = append(defining, definingFile{sf, parse})
 			}
 			u := &rules.Unit{File: sf.Source, SQL: []*rules.SQLFile{sf}, DBT: m}
 			u.Parse = func() {
 				if sf.Parsed == nil { // a file read for definitions is parsed already
+					if err := restore(sf.Source, path); err != nil {
+						u.ReadError = err
+						return
+					}
 					sf.Parsed = parse()
 				}
 				u.Directives = rules.SQLDirectives(sf)
@@ -547,7 +551,7 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	for _, f := range afterParse {
 		f()
 	}
-	defs := definitions(units, defining)
+	defs := definitions(units, defining, l.vars)
 	for _, u := range units {
 		u.Definitions = defs
 	}
@@ -628,6 +632,8 @@ type loader struct {
 	// files from its own goroutines, hence the lock.
 	contents   map[string]readResult
 	contentsMu sync.Mutex
+	// vars are the dbt vars each SQL file read reads, by file.
+	vars map[*source.File][]string
 	// projects are the dbt projects of the run by folder, projectDirs the
 	// project folder of each folder asked about ("" outside one), and
 	// projectGraphs the lineages read from projects' own files.
@@ -665,19 +671,16 @@ func (l *loader) manifestIn(dir string) string {
 
 type readResult struct {
 	content []byte
-	lines   []int // content's line starts (source.LineStarts)
 	err     error
 }
 
-// readAll reads the files at paths in parallel, and finds their lines
-// there too: the loop that registers them in the file set is serial.
+// readAll reads the files at paths in parallel: the loop that registers
+// them in the file set is serial.
 func readAll(paths []string) map[string]readResult {
 	results := make([]readResult, len(paths))
 	parallel.For(len(paths), func(i int) {
 		r := &results[i]
-		if r.content, r.err = readFile(paths[i]); r.err == nil {
-			r.lines = source.LineStarts(r.content)
-		}
+		r.content, r.err = readFile(paths[i])
 	})
 	out := make(map[string]readResult, len(paths))
 	for i, p := range paths {
@@ -697,7 +700,7 @@ func (l *loader) sql(path string, m *rules.DBT) (*rules.SQLFile, error) {
 	if sf, ok := l.parsed[key]; ok {
 		return sf, nil
 	}
-	sf, parse, err := l.read(path, m)
+	sf, parse, _, err := l.read(path, m, false)
 	if err != nil {
 		return nil, err
 	}
@@ -712,21 +715,34 @@ func (l *loader) sql(path string, m *rules.DBT) (*rules.SQLFile, error) {
 	return sf, nil
 }
 
-// read reads a SQL file into the file set and returns the parse to run.
-func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlparse.File, error) {
+// read reads a SQL file into the file set and returns the parse to run,
+// and whether the file may define versions (mayDefineVersions). A file read
+// for later, unless it may define versions, which the load parses, does not
+// keep its content: its parse restores it (restore) first.
+func (l *loader) read(path string, m *rules.DBT, later bool) (*rules.SQLFile, func() *sqlparse.File, bool, error) {
 	l.contentsMu.Lock()
 	r, ok := l.contents[path]
 	delete(l.contents, path)
 	l.contentsMu.Unlock()
 	if !ok {
 		r.content, r.err = readFile(path)
-		r.lines = source.LineStarts(r.content)
 	}
 	content, err := r.content, r.err
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, false, err
 	}
-	f := source.AddLines(l.fset, displayName(l.root, path), content, r.lines)
+	defines := mayDefineVersions(content)
+	var f *source.File
+	if later && !defines {
+		f = source.AddReleased(l.fset, displayName(l.root, path), content)
+	} else {
+		f = source.Add(l.fset, displayName(l.root, path), content)
+	}
+	if bytes.Contains(content, []byte("var(")) {
+		// A dbt model's vars are read from its text, which needs no
+		// parse: BF106 compares a command's --vars with the range.
+		l.vars[f] = jinja.VarNames(content)
+	}
 	opts := sqlparse.Options{
 		ModelName:    strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)),
 		PostgresOnly: l.cfg != nil && l.cfg.Dialect.Set && l.cfg.Dialect.V == "postgres",
@@ -758,7 +774,19 @@ func (l *loader) read(path string, m *rules.DBT) (*rules.SQLFile, func() *sqlpar
 			sf.Range = &r
 		}
 		return parsed
-	}, nil
+	}, defines, nil
+}
+
+// restore gives f, registered by read for later, its content again.
+func restore(f *source.File, path string) error {
+	if f.Content != nil {
+		return nil
+	}
+	content, err := readFile(path)
+	if err != nil {
+		return err
+	}
+	return f.Restore(content)
 }
 
 // unreadable is the read error of a listed path: a folder the walk could

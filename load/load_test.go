@@ -86,7 +86,9 @@ func TestStreamedLoadReportsTheSame(t *testing.T) {
 			units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: streamed})
 			res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 2})
 			for _, f := range res.Findings {
-				reports[i] = append(reports[i], fmt.Sprintf("%s %s %s", fset.Position(f.Pos), f.Rule.Code, f.Message))
+				// The line a report shows is kept when the text is not.
+				pos := fset.Position(f.Pos)
+				reports[i] = append(reports[i], fmt.Sprintf("%s %s %s | %s", pos, f.Rule.Code, f.Message, f.File.Line(pos.Line)))
 			}
 			for _, u := range units {
 				for _, sf := range u.SQL {
@@ -102,6 +104,34 @@ func TestStreamedLoadReportsTheSame(t *testing.T) {
 		if strings.Join(reports[0], "\n") != strings.Join(reports[1], "\n") {
 			t.Errorf("%s: streamed findings differ\nloaded:\n%s\nstreamed:\n%s", dir, strings.Join(reports[0], "\n"), strings.Join(reports[1], "\n"))
 		}
+	}
+}
+
+// A streamed file is read again just before its rules, its text having
+// been dropped after the load: one changed since is reported as not read,
+// not linted as another text at the load's positions.
+func TestStreamedFileChangedBeforeItsRules(t *testing.T) {
+	root := t.TempDir()
+	path := filepath.Join(root, "orders.sql")
+	if err := os.WriteFile(path, []byte("INSERT INTO orders SELECT * FROM staging_orders;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: true})
+	if err := os.WriteFile(path, []byte("INSERT INTO orders SELECT * FROM staging_ordrs;\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	var got []string
+	for _, f := range res.Findings {
+		got = append(got, f.Rule.Code+" "+f.Message)
+	}
+	if len(got) != 1 || !strings.HasPrefix(got[0], "BF003 ") || !strings.Contains(got[0], "changed while bflint read it") {
+		t.Errorf("findings %q, want one BF003 saying the file changed", got)
 	}
 }
 

@@ -147,6 +147,21 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units), Inputs: InputsOf(units)}
 	perUnit := make([]unitResult, len(units))
 	jobs := min(max(s.Jobs, 1), max(len(units), 1), maxJobs)
+	lint := func(i int) {
+		u := units[i]
+		if u.Parse != nil {
+			u.Parse()
+		}
+		perUnit[i] = lintUnit(u, s)
+		perUnit[i].summarise(u, s)
+		if u.Parse != nil {
+			for _, sf := range u.SQL {
+				sf.Parsed = nil
+			}
+			u.facts = nil
+			perUnit[i].release(u)
+		}
+	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range jobs {
@@ -154,27 +169,7 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				u := units[i]
-				if u.Parse != nil {
-					u.Parse()
-				}
-				perUnit[i] = lintUnit(u, s)
-				perUnit[i].summarise(u, s)
-				if u.Parse != nil {
-					for _, sf := range u.SQL {
-						sf.Parsed = nil
-					}
-					u.facts = nil
-					if len(perUnit[i].findings) == 0 && len(perUnit[i].errors) == 0 {
-						// Nothing will show this file's text: on a repository
-						// of thousands of files, keeping them all is most of
-						// the memory a run holds.
-						for _, sf := range u.SQL {
-							sf.Source.Content = nil
-						}
-						u.Parse = nil
-					}
-				}
+				lint(i)
 			}
 		}()
 	}
@@ -222,6 +217,30 @@ func lintOrder(units []*Unit) []int {
 		}
 	}
 	return append(order, later...)
+}
+
+// release drops the text of a streamed unit's files once its rules have
+// run: on a repository of thousands of files, keeping them all is most of
+// the memory a run holds. The reports keep what they show, the lines the
+// findings are on, and --fix the whole text of a file it may edit. A unit
+// with nothing to report is done with.
+func (ur *unitResult) release(u *Unit) {
+	if len(ur.findings) == 0 && len(ur.errors) == 0 {
+		u.Parse = nil
+	}
+	var keep []token.Pos
+	for _, f := range ur.findings {
+		if len(f.Fixes) > 0 {
+			return
+		}
+		keep = append(keep, f.Pos, f.End)
+		for _, r := range f.Related {
+			keep = append(keep, r.Pos, r.End)
+		}
+	}
+	for _, sf := range u.SQL {
+		sf.Source.Release(keep...)
+	}
 }
 
 type unitResult struct {

@@ -21,7 +21,24 @@ func TestBlankLiteralRows(t *testing.T) {
 		},
 		{"two rows are parsed as written", "VALUES (1), (2)", "VALUES (1), (2)"},
 		{"a parameter is not a literal", "INSERT INTO log VALUES (@run, 1), (2, 3), (4, 5)", "INSERT INTO log VALUES (@run, 1), (2, 3), (4, 5)"},
-		{"a call is not a literal", "VALUES (now()), (1), (2)", "VALUES (now()), (1), (2)"},
+		{"a first row that calls is parsed, literal rows after it are not", "VALUES (now()), (1), (2)", "VALUES (now())" + strings.Repeat(" ", 10)},
+		{
+			"typed literals and arrays are constants",
+			"VALUES (UINT256 '1', array['a', 'b']), (UINT256 '2', ARRAY[]), (uint256 '3', array[1, -2])",
+			"VALUES (UINT256 '1', array['a', 'b'])" + strings.Repeat(" ", 53),
+		},
+		{
+			"rows that call what the first row calls, on other literals",
+			"VALUES ('a', date('2022-10-01'), now()), ('b', date('2023-01-01'), now()), ('c', DATE('2024-01-01'), NOW())",
+			"VALUES ('a', date('2022-10-01'), now())" + strings.Repeat(" ", 68),
+		},
+		{
+			"a call the first row does not make ends the rows blanked",
+			"VALUES (1, date('2022-10-01')), (2, date('2022-10-02')), (3, date('2022-10-03')), (4, current_date()), (5, date('2022-10-05'))",
+			"VALUES (1, date('2022-10-01'))" + strings.Repeat(" ", 50) + ", (4, current_date()), (5, date('2022-10-05'))",
+		},
+		{"a call on a column is not a constant", "VALUES (lower(x)), (lower(y)), (lower(z))", "VALUES (lower(x)), (lower(y)), (lower(z))"},
+		{"a subquery is not a constant", "VALUES ((SELECT 1)), ((SELECT 2)), ((SELECT 3))", "VALUES ((SELECT 1)), ((SELECT 2)), ((SELECT 3))"},
 	} {
 		toks, _ := sqltext.Lex(tt.in)
 		got := blankLiteralRows(tt.in, sqltext.Code(toks))
