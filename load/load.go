@@ -427,7 +427,8 @@ type Options struct {
 	// Streamed defers the parse of each standalone SQL file to Run, just
 	// before its unit's rules, and drops it after them: a run over
 	// thousands of files then holds a few parse trees at a time instead
-	// of all of them. Such units go through Run once and keep no parse.
+	// of all of them. Such units go through Run once: after it they hold
+	// neither their parse and text nor their dbt project.
 	Streamed bool
 }
 
@@ -555,6 +556,18 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	for _, u := range units {
 		u.Definitions = defs
 	}
+	// A manifest's lineage opens project files through the loader
+	// (DBT.Open), and a plan keeps its lineage to the end of the run: the
+	// loader's caches would keep every project and lineage with it, where
+	// a project read for standalone files can go once its last file is
+	// linted (rules.Run).
+	clear(l.projects)
+	clear(l.projectGraphs)
+	clear(l.manifests)
+	clear(l.trees)
+	l.contentsMu.Lock()
+	l.contents = nil
+	l.contentsMu.Unlock()
 	return units
 }
 

@@ -5,8 +5,10 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
@@ -133,6 +135,63 @@ func TestStreamedFileChangedBeforeItsRules(t *testing.T) {
 	if len(got) != 1 || !strings.HasPrefix(got[0], "BF003 ") || !strings.Contains(got[0], "changed while bflint read it") {
 		t.Errorf("findings %q, want one BF003 saying the file changed", got)
 	}
+}
+
+// A streamed unit lets go of its dbt project once it is linted, and the
+// load keeps none: a project's model goes once its last file is linted,
+// not at the end of the run.
+func TestStreamedUnitsLetGoOfTheirProject(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		"dbt_project.yml":       "name: shop\nmodels:\n  shop:\n    +materialized: incremental\n",
+		"models/orders.sql":     "select * from {{ ref('stg_orders') }}\n",
+		"models/stg_orders.sql": "select * from {{ source('raw', 'orders') }}\n",
+	}
+	for name, text := range files {
+		path := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: true})
+	gone := make(chan struct{})
+	cleanups := 0
+	for _, u := range units {
+		for _, sf := range u.SQL {
+			if sf.Project != nil && cleanups == 0 {
+				runtime.AddCleanup(sf.Project, func(ch chan struct{}) { close(ch) }, gone)
+				cleanups++
+			}
+		}
+	}
+	if cleanups == 0 {
+		t.Fatal("no unit was read with its dbt project")
+	}
+	rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	for _, u := range units {
+		for _, sf := range u.SQL {
+			if u.Parse != nil || u.DBT != nil || sf.Project != nil {
+				t.Errorf("%s still holds its parse or its project after the run", sf.Source.Name)
+			}
+		}
+	}
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-gone:
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Error("the dbt project is still reachable after its files were linted")
 }
 
 // A bigquery-etl table's checks.sql is read with the tree's check macros

@@ -219,14 +219,17 @@ func lintOrder(units []*Unit) []int {
 	return append(order, later...)
 }
 
-// release drops the text of a streamed unit's files once its rules have
-// run: on a repository of thousands of files, keeping them all is most of
-// the memory a run holds. The reports keep what they show, the lines the
-// findings are on, and --fix the whole text of a file it may edit. A unit
-// with nothing to report is done with.
+// release lets go of what a streamed unit holds once its rules have run:
+// on a repository of thousands of files, keeping them all is most of the
+// memory a run holds. Its text goes, but for what the reports show, the
+// lines the findings are on, and for --fix the whole text of a file it
+// may edit; and so do its references to its dbt project, whose model then
+// goes once the project's last file is linted.
 func (ur *unitResult) release(u *Unit) {
-	if len(ur.findings) == 0 && len(ur.errors) == 0 {
-		u.Parse = nil
+	u.Parse = nil
+	u.DBT = nil
+	for _, sf := range u.SQL {
+		sf.Project = nil
 	}
 	var keep []token.Pos
 	for _, f := range ur.findings {

@@ -45,7 +45,8 @@ type Unit struct {
 	// its partitions; nil when the target is no model whose file is here.
 	TargetRange *TargetRange
 	// Parse, set on a streamed unit, parses its SQL file; Run calls it
-	// just before the unit's rules and drops the parse after them.
+	// just before the unit's rules, and after them lets go of it, of the
+	// parse and of the unit's dbt project (DBT, SQLFile.Project).
 	Parse func()
 
 	facts map[any]any

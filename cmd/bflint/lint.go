@@ -320,9 +320,12 @@ func openLint(o *lintOptions, root string) (*lintSession, error) {
 // lint loads the files and runs the rules on them.
 func (ls *lintSession) lint() ([]*rules.Unit, *rules.Result) {
 	units := load.Units(ls.fset, ls.disc, ls.loadOpts)
+	// Before the run, which lets go of each file's project once it is
+	// linted.
+	problems := projectProblems(ls.root, units)
 	res := rules.Run(ls.fset, units, ls.settings)
 	res.Coverage.PythonQueries = len(ls.disc.PythonQueries)
-	res.Coverage.ProjectProblems = projectProblems(ls.root, units)
+	res.Coverage.ProjectProblems = problems
 	return units, res
 }
 
