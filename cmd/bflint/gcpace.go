@@ -31,10 +31,10 @@ const heapFloor = 40 << 20
 // the collector runs as often as it needs to stay there instead, so a run
 // over a hostile file (60 MB of SQL, of which bflint keeps the first
 // 4 MiB) peaks near 340 MB, not 575. Real repositories stay below it and
-// are not slowed: the largest measured, spellbook (7,900 dbt models, 40 to
-// 55 MiB alive), peaks at 270-290 MiB. A lower limit trades time for that
-// memory (4 interleaved runs against 3.06 s): 200 MiB gave 217 MiB for 7%
-// more time, 160 MiB 177 MiB for 10%, 130 MiB 149 MiB for 16%; a user
+// are not slowed: the largest measured, spellbook (7,900 dbt models, 35 to
+// 50 MiB alive), peaks at 250-280 MiB. A lower limit trades time for that
+// memory (4 interleaved runs, against 3.00 s): 200 MiB gave 216 MiB in
+// 3.08 s, 160 MiB 178 MiB in 3.15 s, 130 MiB 149 MiB in 3.29 s; a user
 // who needs it sets GOMEMLIMIT.
 const softMemoryLimit = 320 << 20
 
