@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bflint/bflint/internal/testfs"
 	"github.com/bflint/bflint/load"
 	"github.com/bflint/bflint/parser/config"
 	"github.com/bflint/bflint/rules"
@@ -113,20 +114,9 @@ func TestStreamedLoadReportsTheSame(t *testing.T) {
 // been dropped after the load: one changed since is reported as not read,
 // not linted as another text at the load's positions.
 func TestStreamedFileChangedBeforeItsRules(t *testing.T) {
-	root := t.TempDir()
-	path := filepath.Join(root, "orders.sql")
-	if err := os.WriteFile(path, []byte("INSERT INTO orders SELECT * FROM staging_orders;\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: true})
-	if err := os.WriteFile(path, []byte("INSERT INTO orders SELECT * FROM staging_ordrs;\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	root := testfs.Tree(t, map[string]string{"orders.sql": "INSERT INTO orders SELECT * FROM staging_orders;\n"})
+	fset, units := loadStreamed(t, root)
+	testfs.Write(t, root, map[string]string{"orders.sql": "INSERT INTO orders SELECT * FROM staging_ordrs;\n"})
 	res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
 	var got []string
 	for _, f := range res.Findings {
@@ -141,38 +131,23 @@ func TestStreamedFileChangedBeforeItsRules(t *testing.T) {
 // load keeps none: a project's model goes once its last file is linted,
 // not at the end of the run.
 func TestStreamedUnitsLetGoOfTheirProject(t *testing.T) {
-	root := t.TempDir()
-	files := map[string]string{
+	root := testfs.Tree(t, map[string]string{
 		"dbt_project.yml":       "name: shop\nmodels:\n  shop:\n    +materialized: incremental\n",
 		"models/orders.sql":     "select * from {{ ref('stg_orders') }}\n",
 		"models/stg_orders.sql": "select * from {{ source('raw', 'orders') }}\n",
-	}
-	for name, text := range files {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	units := load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: true})
+	})
+	fset, units := loadStreamed(t, root)
 	gone := make(chan struct{})
-	cleanups := 0
+	watched := false
 	for _, u := range units {
 		for _, sf := range u.SQL {
-			if sf.Project != nil && cleanups == 0 {
+			if sf.Project != nil && !watched {
 				runtime.AddCleanup(sf.Project, func(ch chan struct{}) { close(ch) }, gone)
-				cleanups++
+				watched = true
 			}
 		}
 	}
-	if cleanups == 0 {
+	if !watched {
 		t.Fatal("no unit was read with its dbt project")
 	}
 	rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
@@ -192,6 +167,17 @@ func TestStreamedUnitsLetGoOfTheirProject(t *testing.T) {
 		}
 	}
 	t.Error("the dbt project is still reachable after its files were linted")
+}
+
+// loadStreamed loads the files under root as the lint command does.
+func loadStreamed(t *testing.T, root string) (*token.FileSet, []*rules.Unit) {
+	t.Helper()
+	disc, err := load.Discover([]string{root}, root, nil, load.Auto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	return fset, load.Units(fset, disc, load.Options{Root: root, Config: &config.Config{}, Streamed: true})
 }
 
 // A bigquery-etl table's checks.sql is read with the tree's check macros

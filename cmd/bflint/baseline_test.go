@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bflint/bflint/internal/testfs"
 )
 
 const now = "--now=2026-11-30T09:00:00Z"
@@ -24,7 +26,7 @@ func lintIn(t *testing.T, dir string, args ...string) (code int, stdout, stderr 
 // not called stale.
 func TestBaselineRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		".git/HEAD":       "",
 		"a.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\n",
 		"sql/c.sql":       appendSQL,
@@ -59,7 +61,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 		t.Errorf("a run without BF601 calls its entries stale:\n%s", stderr)
 	}
 
-	writeFiles(t, dir, map[string]string{"sql/d.sql": appendSQL})
+	testfs.Write(t, dir, map[string]string{"sql/d.sql": appendSQL})
 	code, stdout, _ = lintIn(t, dir, "--baseline", "base.json", "--format", "json", ".")
 	if code != exitFindings {
 		t.Errorf("a new error after the baseline: exit %d, want %d", code, exitFindings)
@@ -71,7 +73,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 	// Fixing the recorded append makes its entry stale; refreshing with
 	// both flags records the whole project again, so the next run is clean
 	// and has nothing stale.
-	writeFiles(t, dir, map[string]string{"sql/c.sql": "SELECT 1;\n"})
+	testfs.Write(t, dir, map[string]string{"sql/c.sql": "SELECT 1;\n"})
 	_, _, stderr = lintIn(t, dir, "--baseline", "base.json", ".")
 	if !strings.Contains(stderr, "in base.json match") || !strings.Contains(stderr, "  BF201 sql/c.sql: ") {
 		t.Errorf("the fixed finding's entry is not reported stale:\n%s", stderr)
@@ -89,7 +91,7 @@ func TestBaselineRoundTrip(t *testing.T) {
 // error (exit 2) naming the file, and no partial file appears.
 func TestWriteBaselineFailure(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{".git/HEAD": "", "a.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\n"})
+	testfs.Write(t, dir, map[string]string{".git/HEAD": "", "a.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\n"})
 	code, _, stderr := lintIn(t, dir, "--write-baseline", "missing/base.json", ".")
 	if code != exitUsage || !strings.Contains(stderr, "--write-baseline missing/base.json: ") {
 		t.Errorf("exit %d, want %d with the file named\n%s", code, exitUsage, stderr)

@@ -19,6 +19,7 @@ import (
 	"github.com/yuin/goldmark/text"
 
 	"github.com/bflint/bflint/internal/schematest"
+	"github.com/bflint/bflint/internal/testfs"
 	"github.com/bflint/bflint/reporters/brief"
 )
 
@@ -95,7 +96,7 @@ func TestBriefOfBrokenPlan(t *testing.T) {
 // among the briefs of the others; SQL alone is nothing to brief.
 func TestBriefBadInput(t *testing.T) {
 	dir := t.TempDir()
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"broken.backfill.yaml": "bflint: 1\nid: [unclosed\n",
 		"ok.backfill.yaml":     "bflint: 1\nid: bf_ok\ntarget: analytics.t\nrange: {start: 2026-01-01, end: 2026-01-31}\n",
 		"sql/only.sql":         "SELECT 1;\n",
@@ -127,7 +128,7 @@ func TestBriefBadInput(t *testing.T) {
 func TestBriefLargeDownstream(t *testing.T) {
 	for _, size := range []int{200, 2000} {
 		dir := t.TempDir()
-		writeFiles(t, dir, map[string]string{
+		testfs.Write(t, dir, map[string]string{
 			"dbt_project.yml":          "name: shop\nversion: \"1.0\"\nprofile: shop\n",
 			"target/manifest.json":     wideManifest(size),
 			"fct_orders.backfill.yaml": "bflint: 1\nid: bf_wide\ntarget: fct_orders\nrange: {start: 2026-01-14, end: 2026-06-30}\n",

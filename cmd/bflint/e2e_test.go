@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/txtar"
+
+	"github.com/bflint/bflint/internal/testfs"
 )
 
 var updateE2E = flag.Bool("update", false, "rewrite the expected stdout of e2e scenarios")
@@ -129,15 +131,7 @@ func writeProject(t *testing.T, files map[string]string) string {
 	if err := os.Mkdir(filepath.Join(dir, ".git"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, dir, files)
 	return dir
 }
 

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bflint/bflint/internal/testfs"
 )
 
 // hostileBound is how long one hostile case may take before the test fails,
@@ -505,15 +507,7 @@ func runHostile(t *testing.T, c hostileCase) time.Duration {
 	for name, text := range c.files {
 		files[name] = text
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, dir, files)
 	if c.setup != nil {
 		c.setup(t, dir)
 	}

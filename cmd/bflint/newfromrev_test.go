@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/internal/testfs"
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/rules"
 )
@@ -40,19 +41,6 @@ func gitRepo(t *testing.T) (dir string, gitRun func(args ...string)) {
 	}
 	gitRun("init", "-q")
 	return dir, gitRun
-}
-
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 }
 
 // jsonFindingFiles runs bflint with --format json and returns the files
@@ -86,7 +74,7 @@ const appendSQL = "INSERT INTO analytics.fct_orders SELECT * FROM backfill_stagi
 // and SQL file are dropped.
 func TestNewFromRev(t *testing.T) {
 	dir, gitRun := gitRepo(t)
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"plans/a.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\nstaging:\n  relation: backfill_staging.fct_orders\n  build: sql/a_build.sql\n",
 		"plans/sql/a_build.sql": "SELECT 1;\n",
 		"plans/b.backfill.yaml": "bflint: 1\nid: bf_b\ntarget: analytics.fct_refunds\n",
@@ -106,7 +94,7 @@ func TestNewFromRev(t *testing.T) {
 		t.Errorf("nothing changed since base, yet findings are reported in %v", got)
 	}
 
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		"plans/sql/a_build.sql": appendSQL,
 		"sql/d.sql":             appendSQL,
 	})
@@ -133,7 +121,7 @@ func TestNewFromRev(t *testing.T) {
 
 func TestNewFromRevBadInput(t *testing.T) {
 	dir, _ := gitRepo(t)
-	writeFiles(t, dir, map[string]string{"p.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\n"})
+	testfs.Write(t, dir, map[string]string{"p.backfill.yaml": "bflint: 1\nid: bf_a\ntarget: analytics.fct_orders\n"})
 	outside := t.TempDir()
 	// Stop git's search for a repository at the test's folder, wherever
 	// the temporary folders live.
@@ -198,7 +186,7 @@ func TestNewFromRevBqetl(t *testing.T) {
 	dir, gitRun := gitRepo(t)
 	table := "sql/shop-prod/orders_derived/orders_v1/"
 	entry := "2026-11-20:\n  start_date: 2026-11-01\n  end_date: %s\n  reason: Fix the currency.\n  watchers:\n  - analyst@example.com\n  status: Initiate\n"
-	writeFiles(t, dir, map[string]string{
+	testfs.Write(t, dir, map[string]string{
 		table + "metadata.yaml": "bigquery:\n  time_partitioning:\n    type: day\n    field: submission_date\n",
 		table + "query.sql":     "SELECT 1 AS x\n",
 		table + "backfill.yaml": fmt.Sprintf(entry, "2026-11-10"),
@@ -206,7 +194,7 @@ func TestNewFromRevBqetl(t *testing.T) {
 	gitRun("add", ".")
 	gitRun("commit", "-q", "-m", "entry")
 	gitRun("tag", "base")
-	writeFiles(t, dir, map[string]string{table + "backfill.yaml": fmt.Sprintf(entry, "2026-11-15")})
+	testfs.Write(t, dir, map[string]string{table + "backfill.yaml": fmt.Sprintf(entry, "2026-11-15")})
 
 	var stdout, stderr bytes.Buffer
 	code := run([]string{"--now", "2026-11-30T09:00:00Z", "--format", "json", "--fail-on", "never", "--new-from-rev", "base", dir}, &stdout, &stderr)

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/bflint/bflint/internal/testfs"
 )
 
 // networkPackages open connections; none may be linked into bflint.
@@ -157,15 +159,7 @@ func TestSideEffectsWritesOnlyOutput(t *testing.T) {
 		"sql/build.sql": "insert into analytics.a select * from {{ ref('b') }};\n",
 		"sql/loose.sql": "SELEC 1;\n",
 	}
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, dir, files)
 	// Modification times in the past make a rewrite visible even when it
 	// happens within the file system's timestamp granularity.
 	past := time.Now().Add(-time.Hour).Truncate(time.Second)

@@ -1,11 +1,11 @@
 package bqetl
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/bflint/bflint/internal/testfs"
 	"github.com/bflint/bflint/parser/sqlname"
 )
 
@@ -189,15 +189,7 @@ func TestLineageKeepsCapitalizedTables(t *testing.T) {
 		"shop-prod/web_derived/share_of_URI_loads_v1/query.sql": "SELECT submission_date FROM `shop-prod.web_stable.loads_v1` WHERE submission_date = @submission_date",
 		"shop-prod/web/share_of_URI_loads/view.sql":             "CREATE OR REPLACE VIEW `shop-prod.web.share_of_URI_loads` AS SELECT * FROM `shop-prod.web_derived.share_of_URI_loads_v1`",
 	}
-	for name, text := range files {
-		path := filepath.Join(root, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	testfs.Write(t, root, files)
 	l, err := ReadLineage(root, false)
 	if err != nil {
 		t.Fatal(err)

@@ -1,35 +1,20 @@
 package dbtproject
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bflint/bflint/internal/testfs"
 	"github.com/bflint/bflint/parser/manifest"
 )
-
-func writeFiles(t *testing.T, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, text := range files {
-		path := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
 
 // The config precedence is dbt's: folder config from dbt_project.yml,
 // deeper folders winning, then properties files, then config() in the
 // model, key by key.
 func TestConfigPrecedence(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Tree(t, map[string]string{
 		"dbt_project.yml": `name: shop
 model-paths: ["transform"]
 models:
@@ -85,7 +70,7 @@ models:
 // macros a model calls with its arguments bound, and from loops over
 // literal lists; what cannot be read is listed, not guessed.
 func TestEdges(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Tree(t, map[string]string{
 		"dbt_project.yml": "name: shop\nvars:\n  chains: ['eth', 'sol']\n",
 		"models/src.yml": `version: 2
 sources:
@@ -169,7 +154,7 @@ select * from {{ ref('fct_orders') }}
 
 // Vars read by a project macro are the names a command's --vars sets.
 func TestMacroVars(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Tree(t, map[string]string{
 		"dbt_project.yml": "name: shop\n",
 		"macros/naming.sql": `{% macro generate_schema_name(custom, node) -%}{{ var("schema_suffix", "") }}{%- endmacro %}
 {% macro generate_alias_name(custom_alias_name=none, node=none) -%}
@@ -191,7 +176,7 @@ func TestMacroVars(t *testing.T) {
 // A properties file or dbt_project.yml that cannot be read is a problem
 // of the project, listed; the rest is still read.
 func TestProblems(t *testing.T) {
-	dir := writeFiles(t, map[string]string{
+	dir := testfs.Tree(t, map[string]string{
 		"dbt_project.yml":   "name: shop\nmodels: [unclosed\n",
 		"models/bad.yml":    "models:\n  - name: x\n    config: {materialized: table\n",
 		"models/orders.sql": "select 1",
@@ -236,7 +221,7 @@ func TestNodeConfigPrefilter(t *testing.T) {
 // repository's common macros do, but never outside its work tree: a
 // hostile file would make the walk the whole file system.
 func TestPathsStayInTheRepository(t *testing.T) {
-	repo := writeFiles(t, map[string]string{
+	repo := testfs.Tree(t, map[string]string{
 		".git/HEAD":                          "ref: refs/heads/main\n",
 		"common/macros/cents.sql":            "{% macro cents(x) %}{{ x }} * 100{% endmacro %}",
 		"projects/shop/dbt_project.yml":      "name: shop\nmacro-paths: [\"macros\", \"../../common/macros\", \"../../..\"]\nmodel-paths: [\"/models\"]\n",
