@@ -39,14 +39,8 @@ var digestSeed = maphash.MakeSeed()
 
 // Add registers content under name in fset.
 func Add(fset *token.FileSet, name string, content []byte) *File {
-	return AddLines(fset, name, content, LineStarts(content))
-}
-
-// AddLines is Add with the file's line starts already found (LineStarts),
-// as a reader that reads many files in parallel finds them there.
-func AddLines(fset *token.FileSet, name string, content []byte, lines []int) *File {
 	tf := fset.AddFile(name, -1, len(content))
-	if !tf.SetLines(lines) {
+	if !tf.SetLines(LineStarts(content)) {
 		tf.SetLinesForContent(content)
 	}
 	return &File{Name: name, Content: content, tf: tf}
