@@ -558,13 +558,13 @@ func Units(fset *token.FileSet, d *Discovered, opts Options) []*rules.Unit {
 	}
 	// A manifest's lineage opens project files through the loader
 	// (DBT.Open), and a plan keeps its lineage to the end of the run: the
-	// loader's caches would keep every project and lineage with it, where
-	// a project read for standalone files can go once its last file is
-	// linted (rules.Run).
+	// loader's caches would keep every project, lineage and manifest with
+	// it, where one read for standalone files only can go once its last
+	// file is linted (rules.Run). bigquery-etl trees are read for plans,
+	// which keep them anyway.
 	clear(l.projects)
 	clear(l.projectGraphs)
 	clear(l.manifests)
-	clear(l.trees)
 	l.contentsMu.Lock()
 	l.contents = nil
 	l.contentsMu.Unlock()

@@ -158,15 +158,60 @@ func TestStreamedUnitsLetGoOfTheirProject(t *testing.T) {
 			}
 		}
 	}
+	if !collected(gone) {
+		t.Error("the dbt project is still reachable after its files were linted")
+	}
+	runtime.KeepAlive(units)
+}
+
+// A plan keeps its manifest's lineage to the end of the run, and that
+// lineage opens project files through the loader: the loader must not
+// keep, with it, another project whose files are all linted.
+func TestPlanDoesNotKeepOtherProjects(t *testing.T) {
+	const manifest = `{"metadata": {"dbt_schema_version": "https://schemas.getdbt.com/dbt/manifest/v12.json", "project_name": "shop"},
+"nodes": {"model.shop.orders": {"resource_type": "model", "name": "orders", "package_name": "shop", "schema": "analytics", "alias": "orders", "original_file_path": "models/orders.sql", "config": {"materialized": "table"}}},
+"sources": {}, "child_map": {"model.shop.orders": []}}`
+	root := testfs.Tree(t, map[string]string{
+		"shop/dbt_project.yml":        "name: shop\n",
+		"shop/target/manifest.json":   manifest,
+		"shop/models/orders.sql":      "select 1 as id\n",
+		"shop/orders.backfill.yaml":   "bflint: 1\nid: bf_orders\ntarget: model.shop.orders\n",
+		"finance/dbt_project.yml":     "name: finance\n",
+		"finance/models/ledger.sql":   "select * from {{ ref('accounts') }}\n",
+		"finance/models/accounts.sql": "select 1 as id\n",
+	})
+	fset, units := loadStreamed(t, root)
+	gone := make(chan struct{})
+	watched := false
+	for _, u := range units {
+		for _, sf := range u.SQL {
+			if p := sf.Project; p != nil && strings.HasSuffix(filepath.ToSlash(p.Dir), "/finance") && !watched {
+				runtime.AddCleanup(p, func(ch chan struct{}) { close(ch) }, gone)
+				watched = true
+			}
+		}
+	}
+	if !watched {
+		t.Fatal("no unit was read with the finance project")
+	}
+	rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	if !collected(gone) {
+		t.Error("the finance project is still reachable after its files were linted, through the plan of another project")
+	}
+	runtime.KeepAlive(units)
+}
+
+// collected reports whether gone closes within a few collections.
+func collected(gone chan struct{}) bool {
 	for range 20 {
 		runtime.GC()
 		select {
 		case <-gone:
-			return
+			return true
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
-	t.Error("the dbt project is still reachable after its files were linted")
+	return false
 }
 
 // loadStreamed loads the files under root as the lint command does.
