@@ -39,8 +39,9 @@ func mayDefineVersions(content []byte) bool {
 
 // definitions reads what the run's SQL files say about the relations they
 // build. Parsed files are read as they are; a streamed file that may
-// define versions is parsed once more here, and its parse dropped. vars
-// are the dbt vars each file reads, as it was read.
+// define versions is parsed here, and its parse kept for its own rules,
+// which run first (rules.Run). vars are the dbt vars each file reads, as
+// the load found them.
 func definitions(units []*rules.Unit, streamed []definingFile, vars map[*source.File][]string) *rules.Definitions {
 	defs := &rules.Definitions{}
 	seen := map[string]bool{}

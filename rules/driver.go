@@ -147,21 +147,6 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 	res := &Result{Fset: fset, Rules: s.Registry.All(), Units: len(units), Inputs: InputsOf(units)}
 	perUnit := make([]unitResult, len(units))
 	jobs := min(max(s.Jobs, 1), max(len(units), 1), maxJobs)
-	lint := func(i int) {
-		u := units[i]
-		if u.Parse != nil {
-			u.Parse()
-		}
-		perUnit[i] = lintUnit(u, s)
-		perUnit[i].summarise(u, s)
-		if u.Parse != nil {
-			for _, sf := range u.SQL {
-				sf.Parsed = nil
-			}
-			u.facts = nil
-			perUnit[i].release(u)
-		}
-	}
 	var wg sync.WaitGroup
 	next := make(chan int)
 	for range jobs {
@@ -169,7 +154,16 @@ func Run(fset *token.FileSet, units []*Unit, s *Settings) *Result {
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				lint(i)
+				u := units[i]
+				streamed := u.Parse != nil
+				if streamed {
+					u.Parse()
+				}
+				perUnit[i] = lintUnit(u, s)
+				perUnit[i].summarise(u, s)
+				if streamed {
+					perUnit[i].release(u)
+				}
 			}
 		}()
 	}
@@ -221,14 +215,16 @@ func lintOrder(units []*Unit) []int {
 
 // release lets go of what a streamed unit holds once its rules have run:
 // on a repository of thousands of files, keeping them all is most of the
-// memory a run holds. Its text goes, but for what the reports show, the
-// lines the findings are on, and for --fix the whole text of a file it
-// may edit; and so do its references to its dbt project, whose model then
-// goes once the project's last file is linted.
+// memory a run holds. Its parse and facts go, and its text, but for what
+// the reports show, the lines the findings are on, and for --fix the
+// whole text of a file it may edit; and so do its references to its dbt
+// project, whose model then goes once the project's last file is linted.
 func (ur *unitResult) release(u *Unit) {
 	u.Parse = nil
+	u.facts = nil
 	u.DBT = nil
 	for _, sf := range u.SQL {
+		sf.Parsed = nil
 		sf.Project = nil
 	}
 	var keep []token.Pos
