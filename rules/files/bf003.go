@@ -19,6 +19,7 @@ var MissingFile = &rules.Rule{
 		Why: "The SQL a plan points at is the plan: the build, the uniqueness check, the validation queries, the publish and the rollback. " +
 			"A reference to a file that is not there means the step was never written, or was written somewhere no reviewer looked. " +
 			"Paths must also stay inside the repository, so that what is reviewed is what runs and a plan cannot read files outside the project. " +
+			"A SQL file that changes while bflint runs (read for the project model, then again for its rules) is reported too, not linted: its two readings would not agree. " +
 			"A dbt manifest that cannot be read is reported the same way: without it, ref() names and the lineage checks are blind. " +
 			"So is, as a warning, a plan in a dbt project that has no manifest yet (dbt writes target/ and its .gitignore keeps it out of the repository, " +
 			"so a fresh clone, a CI job or a pre-commit hook has none): the downstream checks (BF801-BF808) and the model config checks did not run, " +
@@ -48,6 +49,10 @@ rollback:
 			case pass.Plan != nil:
 			case errors.As(err, &folder):
 				pass.Reportf(pass.Unit.File.Pos(0), "cannot list folder: %v: no file below it was linted\nhelp: make the folder readable, or leave it out with exclude: in .bflint.yaml", err)
+			case errors.Is(err, source.ErrChanged):
+				// The project model was read from the old text; the rules
+				// would read the new one at the old one's positions.
+				pass.Reportf(pass.Unit.File.Pos(0), "the SQL file changed while bflint read it, so it was not linted\nhelp: run bflint again once nothing is writing to it")
 			default:
 				pass.Reportf(pass.Unit.File.Pos(0), "cannot read SQL file: %v\nhelp: make it a readable regular file, or leave it out with exclude: in .bflint.yaml", err)
 			}
