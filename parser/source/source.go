@@ -39,11 +39,17 @@ var digestSeed = maphash.MakeSeed()
 
 // Add registers content under name in fset.
 func Add(fset *token.FileSet, name string, content []byte) *File {
-	tf := fset.AddFile(name, -1, len(content))
-	if !tf.SetLines(LineStarts(content)) {
-		tf.SetLinesForContent(content)
+	f := &File{Name: name, tf: fset.AddFile(name, -1, len(content))}
+	f.hold(content)
+	return f
+}
+
+// hold gives the file its content and the content's line table.
+func (f *File) hold(content []byte) {
+	if !f.tf.SetLines(LineStarts(content)) {
+		f.tf.SetLinesForContent(content)
 	}
-	return &File{Name: name, Content: content, tf: tf}
+	f.Content = content
 }
 
 // AddReleased registers content under name in fset without keeping it:
@@ -65,10 +71,7 @@ func (f *File) Restore(content []byte) error {
 	if len(content) != f.tf.Size() || maphash.Bytes(digestSeed, content) != f.digest {
 		return ErrChanged
 	}
-	if !f.tf.SetLines(LineStarts(content)) {
-		f.tf.SetLinesForContent(content)
-	}
-	f.Content = content
+	f.hold(content)
 	return nil
 }
 
