@@ -117,7 +117,7 @@ func TestStreamedFileChangedBeforeItsRules(t *testing.T) {
 	root := testfs.Tree(t, map[string]string{"orders.sql": "INSERT INTO orders SELECT * FROM staging_orders;\n"})
 	fset, units := loadStreamed(t, root)
 	testfs.Write(t, root, map[string]string{"orders.sql": "INSERT INTO orders SELECT * FROM staging_ordrs;\n"})
-	res := rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	res := lintStreamed(fset, units)
 	var got []string
 	for _, f := range res.Findings {
 		got = append(got, f.Rule.Code+" "+f.Message+" | "+f.Help)
@@ -138,20 +138,8 @@ func TestStreamedUnitsLetGoOfTheirProject(t *testing.T) {
 		"models/stg_orders.sql": "select * from {{ source('raw', 'orders') }}\n",
 	})
 	fset, units := loadStreamed(t, root)
-	gone := make(chan struct{})
-	watched := false
-	for _, u := range units {
-		for _, sf := range u.SQL {
-			if sf.Project != nil && !watched {
-				runtime.AddCleanup(sf.Project, func(ch chan struct{}) { close(ch) }, gone)
-				watched = true
-			}
-		}
-	}
-	if !watched {
-		t.Fatal("no unit was read with its dbt project")
-	}
-	rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	gone := watchProject(t, units, "")
+	lintStreamed(fset, units)
 	for _, u := range units {
 		for _, sf := range u.SQL {
 			if u.Parse != nil || u.DBT != nil || sf.Project != nil {
@@ -182,24 +170,34 @@ func TestPlanDoesNotKeepOtherProjects(t *testing.T) {
 		"finance/models/accounts.sql": "select 1 as id\n",
 	})
 	fset, units := loadStreamed(t, root)
-	gone := make(chan struct{})
-	watched := false
-	for _, u := range units {
-		for _, sf := range u.SQL {
-			if p := sf.Project; p != nil && strings.HasSuffix(filepath.ToSlash(p.Dir), "/finance") && !watched {
-				runtime.AddCleanup(p, func(ch chan struct{}) { close(ch) }, gone)
-				watched = true
-			}
-		}
-	}
-	if !watched {
-		t.Fatal("no unit was read with the finance project")
-	}
-	rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+	gone := watchProject(t, units, "/finance")
+	lintStreamed(fset, units)
 	if !collected(gone) {
 		t.Error("the finance project is still reachable after its files were linted, through the plan of another project")
 	}
 	runtime.KeepAlive(units)
+}
+
+// lintStreamed runs every rule on units, as the lint command does.
+func lintStreamed(fset *token.FileSet, units []*rules.Unit) *rules.Result {
+	return rules.Run(fset, units, &rules.Settings{Registry: all.Registry(), Config: &config.Config{}, Now: ruletest.Now, Jobs: 1})
+}
+
+// watchProject returns a channel closed once the dbt project of units
+// whose folder ends in dir is collected.
+func watchProject(t *testing.T, units []*rules.Unit, dir string) chan struct{} {
+	t.Helper()
+	for _, u := range units {
+		for _, sf := range u.SQL {
+			if p := sf.Project; p != nil && strings.HasSuffix(filepath.ToSlash(p.Dir), dir) {
+				gone := make(chan struct{})
+				runtime.AddCleanup(p, func(ch chan struct{}) { close(ch) }, gone)
+				return gone
+			}
+		}
+	}
+	t.Fatalf("no unit was read with a dbt project in %q", dir)
+	return nil
 }
 
 // collected reports whether gone closes within a few collections.
