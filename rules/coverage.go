@@ -7,7 +7,6 @@ import (
 
 	"github.com/bflint/bflint/parser/source"
 	"github.com/bflint/bflint/parser/sqlparse"
-	"github.com/bflint/bflint/parser/sqlparse/dialect"
 )
 
 // Coverage counts how the SQL statements of a run were read: parsed, read
@@ -20,7 +19,7 @@ type Coverage struct {
 	Tally
 	// ByDialect splits the tally by each file's guessed dialect
 	// (dialect.Guess), when Settings.CoverageByDialect asks for it: the
-	// guess reads every file once more.
+	// guess lexes again each file whose parse found no Jinja in it.
 	ByDialect map[string]*Tally
 	// Stoppers counts the constructs that stopped the parser
 	// (sqlparse.Construct), over the statements that did not parse.
@@ -159,7 +158,7 @@ func coverageOf(u *Unit, byDialect bool) []fileCoverage {
 		}
 		fc := fileCoverage{name: f.Source.Name}
 		if byDialect {
-			fc.dialect = dialect.Guess(f.Source.Text())
+			fc.dialect = f.Parsed.Dialect(f.Source.Text())
 		}
 		for _, st := range modelStatements(f.Parsed.Statements) {
 			read := st.Coverage()

@@ -85,7 +85,9 @@ func Model(src string, opts jinja.Options, c manifest.Config) Semantics {
 
 // Classify reads a rendered incremental filter (jinja.Filter.Text).
 func Classify(filter string) Semantics {
-	toks, _ := sqltext.Lex(filter)
+	lexed := sqltext.LexPooled(filter)
+	defer lexed.Release()
+	toks := lexed.Tokens
 	var clock, this, vars string
 	// capOnly stays set while every clock seen only caps the range from
 	// above (ts < current_date): with a high-water mark beside it, the

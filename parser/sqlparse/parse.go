@@ -121,6 +121,10 @@ type File struct {
 	// ConfigKeys every key its config() calls set, in order.
 	Model      *jinja.Model
 	ConfigKeys []jinja.ConfigKey
+
+	// templated is set when the parse lexed the whole file as written
+	// and found Jinja in it (outside string literals and comments).
+	templated bool
 	// IncrementalMacro names a project macro the model calls that tests
 	// is_incremental() and whose SQL could not be read: what an
 	// incremental run filters is then unknown.
@@ -156,6 +160,7 @@ func Parse(src string, opts Options) *File {
 	}
 	f := parse(expanded, opts)
 	f.Expansion = exp
+	f.templated = false // the tokens were the expansion's
 	for _, st := range f.Statements {
 		st.Start, st.End = m.Orig(st.Start), m.Orig(st.End)
 		if st.Map != nil {
@@ -191,6 +196,16 @@ func Parse(src string, opts Options) *File {
 	return f
 }
 
+// Dialect guesses the dialect of src, the file f was parsed from, as
+// dialect.Guess does; a file whose parse found Jinja in it is not lexed
+// again.
+func (f *File) Dialect(src string) string {
+	if f.templated {
+		return "dbt"
+	}
+	return dialect.Guess(src)
+}
+
 func parse(src string, opts Options) *File {
 	f := &File{}
 	// The unread rest of the file is one reported statement, never a
@@ -214,9 +229,13 @@ func parse(src string, opts Options) *File {
 		unread(next, next, why)
 		src = src[:cut]
 	}
-	toks, lexErr := sqltext.Lex(src)
-	code := sqltext.Code(toks)
+	// The file's tokens serve this parse alone: what the statements keep
+	// of them is copied.
+	lexed := sqltext.LexPooled(src)
+	defer lexed.Release()
+	toks, code, lexErr := lexed.Tokens, lexed.Code, lexed.Err
 	f.Comments = comments(src, toks)
+	f.templated = len(src) == len(whole) && jinja.Contains(toks)
 	variants := []jinja.Variant{{}}
 	var opaque []jinja.OpaqueBody
 	// Jinja inside a string literal ('{{ var("day") }}') lexes as part of the string,
@@ -283,8 +302,9 @@ func parse(src string, opts Options) *File {
 			if code == nil {
 				var spliced bool
 				if code, spliced = sqltext.SplicedCode(src, toks, text, m); !spliced {
-					stoks, _ := sqltext.Lex(text)
-					code = sqltext.Code(stoks)
+					lexed := sqltext.LexPooled(text)
+					code = sqltext.Code(lexed.Tokens)
+					lexed.Release()
 				}
 			}
 			first := firstCode(code, 0)
@@ -345,34 +365,18 @@ func cutRead(src string) (cut, next int, why string, ok bool) {
 		return 0, 0, "", false
 	}
 	after := func(end int, why string) (int, int, string, bool) {
-		rest, _ := sqltext.Lex(src[end:min(len(src), end+64<<10)])
-		if at := firstCode(rest, 0); at >= 0 {
+		rest := sqltext.LexPooled(src[end:min(len(src), end+64<<10)])
+		defer rest.Release()
+		if at := firstCode(rest.Tokens, 0); at >= 0 {
 			return end, end + at, why, true
 		}
 		return 0, 0, "", false
 	}
 	for size := statementsWindow; ; size *= 2 {
 		size = min(size, len(src), MaxFileBytes)
-		toks, _ := sqltext.Lex(src[:size])
-		n, depth, last := 0, 0, 0
-		for _, t := range toks {
-			if t.Kind != sqltext.Punct {
-				continue
-			}
-			switch src[t.Start] {
-			case '(', '[':
-				depth++
-			case ')', ']':
-				depth = max(depth-1, 0)
-			case ';':
-				if depth > 0 {
-					continue
-				}
-				last = int(t.End)
-				if n++; n == MaxStatements {
-					return after(int(t.End), tooManyStatements)
-				}
-			}
+		limit, last := statementEnds(src[:size])
+		if limit >= 0 {
+			return after(limit, tooManyStatements)
 		}
 		switch size {
 		case len(src):
@@ -381,6 +385,35 @@ func cutRead(src string) (cut, next int, why string, ok bool) {
 			return after(last, tooLarge)
 		}
 	}
+}
+
+// statementEnds returns where the MaxStatements-th statement of text
+// ends, -1 when it has fewer, and where its last statement ended by a ';'
+// ends.
+func statementEnds(text string) (limit, last int) {
+	lexed := sqltext.LexPooled(text)
+	defer lexed.Release()
+	n, depth := 0, 0
+	for _, t := range lexed.Tokens {
+		if t.Kind != sqltext.Punct {
+			continue
+		}
+		switch text[t.Start] {
+		case '(', '[':
+			depth++
+		case ')', ']':
+			depth = max(depth-1, 0)
+		case ';':
+			if depth > 0 {
+				continue
+			}
+			last = int(t.End)
+			if n++; n == MaxStatements {
+				return last, last
+			}
+		}
+	}
+	return -1, last
 }
 
 // parseInto parses st.Text and sets st.Node, or returns why it could not;

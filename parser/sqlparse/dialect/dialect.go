@@ -6,6 +6,7 @@ package dialect
 import (
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/scratch"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
@@ -58,6 +59,7 @@ type dialect struct {
 func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 	d := &dialect{Cursor: sqltext.NewCursor(src, code), merge: -1, scans: map[string][2]int{}, typed: map[int]bool{}, done: map[int]bool{}}
 	d.index()
+	defer d.release()
 	for _, t := range toks {
 		// PostgreSQL reads "#" and "//" as operators, so a BigQuery or
 		// Snowflake comment would reach the parser as code.
@@ -87,7 +89,7 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 // index fills match, parent and ends.
 func (d *dialect) index() {
 	n := len(d.Code)
-	d.match, d.parent, d.ends = d.Brackets(), make([]int, n), make([]int, n)
+	d.match, d.parent, d.ends = d.BracketsInto(scratch.Ints.Get(n)), scratch.Ints.Get(n), scratch.Ints.Get(n)
 	var open []int
 	for k := range d.Code {
 		d.parent[k] = -1
@@ -110,6 +112,14 @@ func (d *dialect) index() {
 		}
 		d.ends[k] = next
 	}
+}
+
+// release gives back the tables index lent.
+func (d *dialect) release() {
+	scratch.Ints.Put(d.match)
+	scratch.Ints.Put(d.parent)
+	scratch.Ints.Put(d.ends)
+	d.match, d.parent, d.ends = nil, nil, nil
 }
 
 // at applies the rewrites that start at code token i.

@@ -28,7 +28,9 @@ import (
 // QUALIFY, :: casts, col:field paths and ARRAY<...> are left out: more
 // than one of them writes those.
 func Guess(src string) string {
-	toks, _ := sqltext.Lex(src)
+	lexed := sqltext.LexPooled(src)
+	defer lexed.Release()
+	toks := lexed.Tokens
 	if jinja.Contains(toks) {
 		return "dbt"
 	}
@@ -39,7 +41,7 @@ func Guess(src string) string {
 			mark("bigquery", "#")
 		}
 	}
-	code := sqltext.Code(toks)
+	code := lexed.Code
 	cur := sqltext.NewCursor(src, code)
 	word := cur.Word
 	is := func(i int, s string) bool { return i >= 0 && i < len(code) && code[i].Text(src) == s }

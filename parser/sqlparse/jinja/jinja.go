@@ -263,6 +263,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 		exprs, model = tp.render(blocks, bs)
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
+	tokenBuffers.Put(tp.code)
 	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems, OpaqueBodies: tp.opaqueBodies}
 }
 
@@ -274,7 +275,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 // for such a literal, an edit doubles the inner quotes so the parser reads
 // one literal whose value is the template text.
 func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.Edit) {
-	out := make([]sqltext.Token, 0, len(code))
+	out := tokenBuffers.Get(len(code))[:0]
 	var edits []sqltext.Edit
 	for i := 0; i < len(code); i++ {
 		t := code[i]
@@ -386,7 +387,7 @@ func requote(lit string) string {
 // Jinja expressions it keeps and the model configuration they set.
 func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.Edit, *Model) {
 	hidden := spanUnion(blocks)
-	vis := make([]sqltext.Token, 0, len(tp.code))
+	vis := tokenBuffers.Get(len(tp.code))[:0]
 	var out []sqltext.Edit
 	var model *Model
 	snapshots := bs.spans("snapshot")
@@ -407,6 +408,7 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 	}
 	out = append(out, tp.droppedNotes(hidden)...)
 	r := newReading(tp, vis)
+	defer r.release()
 	for k, t := range vis {
 		if t.Kind != sqltext.JinjaExpr {
 			continue

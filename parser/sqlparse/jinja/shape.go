@@ -5,7 +5,15 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/bflint/bflint/parser/sqlparse/internal/scratch"
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
+)
+
+// The buffers a reading of a template lends: its code tokens, and per
+// token marks.
+var (
+	tokenBuffers scratch.Pool[sqltext.Token]
+	boolBuffers  scratch.Pool[bool]
 )
 
 // How a placeholder is shaped for where it stands: a reading of the SQL
@@ -25,8 +33,9 @@ type jinjaReading struct {
 }
 
 func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
-	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: make([]int, len(vis)), lead: make([]bool, len(vis)), clauses: map[int]string{}}
-	r.match = r.Brackets()
+	n := len(vis)
+	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: scratch.Ints.Get(n), lead: boolBuffers.Get(n), clauses: map[int]string{}}
+	r.match = r.BracketsInto(scratch.Ints.Get(n))
 	p := 0
 	for k, t := range vis {
 		for p < len(tp.pieces) && tp.pieces[p].End <= int(t.Start) {
@@ -39,6 +48,16 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 		}
 	}
 	return r
+}
+
+// release gives back the tables newReading lent, and vis, the tokens
+// it was made from.
+func (r *jinjaReading) release() {
+	tokenBuffers.Put(r.Code)
+	scratch.Ints.Put(r.match)
+	scratch.Ints.Put(r.piece)
+	boolBuffers.Put(r.lead)
+	*r = jinjaReading{}
 }
 
 // prev and next return the neighbouring code token in the same statement,

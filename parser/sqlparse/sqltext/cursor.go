@@ -51,8 +51,10 @@ func (c *Cursor) Op(i int) string {
 // Brackets returns, for each code token, the index of the bracket that
 // closes or opens it, ( with ) and [ with ]; -1 for any other token and
 // for a bracket without a partner.
-func (c *Cursor) Brackets() []int {
-	match := make([]int, len(c.Code))
+func (c *Cursor) Brackets() []int { return c.BracketsInto(make([]int, len(c.Code))) }
+
+// BracketsInto is Brackets filling match, which has the code's length.
+func (c *Cursor) BracketsInto(match []int) []int {
 	var open []int
 	for k := range c.Code {
 		match[k] = -1

@@ -66,14 +66,24 @@ type LexError struct {
 //
 // When a triple-quoted string never ends, the file is read again with
 // none.
-func Lex(src string) ([]Token, *LexError) {
+func Lex(src string) ([]Token, *LexError) { return lexInto(nil, src) }
+
+// lexInto is Lex, lexing into buf's array when it has room; a text read
+// again in another mode gets an array of its own.
+func lexInto(buf []Token, src string) ([]Token, *LexError) {
 	// The PostgreSQL parser reads C strings, which end at a NUL byte: the
 	// file is read up to it and no further.
 	if nul := strings.IndexByte(src, 0); nul >= 0 {
-		toks, _ := Lex(src[:nul])
+		toks, _ := lexInto(buf, src[:nul])
 		return toks, &LexError{nul, "NUL byte in the file: it is binary or corrupt, not SQL"}
 	}
-	toks, err := lex(src, 0)
+	var toks []Token
+	var err *LexError
+	if buf == nil {
+		toks, err = lex(src, 0)
+	} else {
+		toks, err = lexAppend(buf[:0], src, 0)
+	}
 	if escapedQuote(src, toks) || escapedIdentAcrossLines(src, toks) || err != nil && strings.HasPrefix(err.Msg, "unterminated") && (strings.Contains(src, `\'`) || strings.Contains(src, `\"`)) {
 		if etoks, eerr := lex(src, backslashEscapes); eerr == nil || err != nil && eerr.Offset > err.Offset {
 			toks, err = etoks, eerr
@@ -143,6 +153,7 @@ func lex(src string, mode lexMode) ([]Token, *LexError) {
 // lexAppend is lex appending to toks, for a caller that lexes many small
 // texts into one buffer; offsets are src's.
 func lexAppend(toks []Token, src string, mode lexMode) ([]Token, *LexError) {
+	first := len(toks)
 	i := 0
 	for i < len(src) {
 		start := i
@@ -235,9 +246,24 @@ func lexAppend(toks []Token, src string, mode lexMode) ([]Token, *LexError) {
 		if err != nil {
 			return toks, err
 		}
+		if len(toks) == cap(toks) {
+			toks = growTokens(toks, len(toks)-first, i, len(src))
+		}
 		toks = append(toks, Token{kind, int32(start), int32(i)})
 	}
 	return toks, nil
+}
+
+// growTokens returns toks with room for the tokens of the rest of a text
+// of total bytes, projected from the n tokens its first done bytes gave,
+// and an eighth more for a denser rest. append grows a large slice by a
+// quarter at a time, so a file whose buffer was sized too small would
+// allocate several times the tokens it holds.
+func growTokens(toks []Token, n, done, total int) []Token {
+	rest := (total - done) * n / max(done, 1)
+	grown := make([]Token, len(toks), max(len(toks)+rest+rest/8+64, cap(toks)+cap(toks)/4))
+	copy(grown, toks)
+	return grown
 }
 
 func isSpace(c byte) bool {

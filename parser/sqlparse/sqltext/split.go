@@ -35,19 +35,27 @@ func Split(src string, toks []Token) []Piece {
 func Code(toks []Token) []Token {
 	// Counted first: the slices are kept per statement, and sizing them
 	// for every token would double what they hold.
+	return appendCode(make([]Token, 0, codeCount(toks)), toks)
+}
+
+func codeCount(toks []Token) int {
 	n := 0
 	for _, t := range toks {
 		if t.IsCode() {
 			n++
 		}
 	}
-	out := make([]Token, 0, n)
+	return n
+}
+
+// appendCode appends toks' code tokens to dst.
+func appendCode(dst, toks []Token) []Token {
 	for _, t := range toks {
 		if t.IsCode() {
-			out = append(out, t)
+			dst = append(dst, t)
 		}
 	}
-	return out
+	return dst
 }
 
 // IdentName returns the name a "quoted identifier" stands for.
