@@ -372,7 +372,7 @@ func (d *jsonDecoder) member(f *pbField, p unsafe.Pointer) error {
 		if d.peek() != '{' {
 			return d.unexpected("'{'")
 		}
-		block := reflect.New(mem.block).UnsafePointer()
+		block := mem.newBlock()
 		w = block
 		msg := unsafe.Add(block, mem.msgOff)
 		*(*unsafe.Pointer)(unsafe.Add(w, f.offset)) = msg
@@ -421,7 +421,7 @@ func (d *jsonDecoder) node(m *pbMessage) (unsafe.Pointer, error) {
 		return nil, errTooDeep
 	}
 	mem := f.member
-	block := reflect.New(mem.nodeBlock).UnsafePointer()
+	block := mem.newNodeBlock()
 	w := unsafe.Add(block, mem.nodeWrapOff)
 	msg := unsafe.Add(block, mem.nodeMsgOff)
 	*(*unsafe.Pointer)(unsafe.Add(w, f.offset)) = msg

@@ -53,12 +53,15 @@ type pbMember struct {
 	iface   uintptr        // offset of the interface field in the message
 	tab     unsafe.Pointer // the interface's type word for the wrapper
 	wrapper reflect.Type
-	// block holds the wrapper and then the message, at msgOff.
-	block  reflect.Type
-	msgOff uintptr
+	// block holds the wrapper and then the message, at msgOff;
+	// newBlock allocates one (blocks.go).
+	block    reflect.Type
+	newBlock func() unsafe.Pointer
+	msgOff   uintptr
 	// nodeBlock holds a node, the wrapper at nodeWrapOff and the message
 	// at nodeMsgOff, for messages that are a single oneof (pg_query.Node).
 	nodeBlock               reflect.Type
+	newNodeBlock            func() unsafe.Pointer
 	nodeWrapOff, nodeMsgOff uintptr
 }
 
@@ -188,11 +191,14 @@ func (b *tableBuilder) message(t reflect.Type) (*pbMessage, error) {
 				continue
 			}
 			mem := f.member
-			mem.nodeBlock = reflect.StructOf([]reflect.StructField{
-				{Name: "N", Type: t},
-				{Name: "W", Type: mem.wrapper},
-				{Name: "M", Type: f.msg.typ},
-			})
+			bt, ok := blockTypes[mem.wrapper]
+			if !ok {
+				return nil, fmt.Errorf("%v: no block type for %v: run go generate ./parser/sqlparse/internal/pgjson", t, mem.wrapper)
+			}
+			mem.nodeBlock, mem.newNodeBlock = bt.node()
+			if mem.nodeBlock.Field(0).Type != t || mem.nodeBlock.Field(1).Type != mem.wrapper || mem.nodeBlock.Field(2).Type != f.msg.typ {
+				return nil, fmt.Errorf("%v: block type %v does not hold %v", t, mem.nodeBlock, mem.wrapper)
+			}
 			mem.nodeWrapOff = mem.nodeBlock.Field(1).Offset
 			mem.nodeMsgOff = mem.nodeBlock.Field(2).Offset
 		}
@@ -246,12 +252,16 @@ func (b *tableBuilder) setKind(f *pbField, fd protoreflect.FieldDescriptor, goTy
 			return fmt.Errorf("Go type %v for message %s", goType, fd.Message().FullName())
 		}
 		f.msg = msg
-		if f.member != nil {
-			f.member.block = reflect.StructOf([]reflect.StructField{
-				{Name: "W", Type: f.member.wrapper},
-				{Name: "M", Type: msg.typ},
-			})
-			f.member.msgOff = f.member.block.Field(1).Offset
+		if mem := f.member; mem != nil {
+			bt, ok := blockTypes[mem.wrapper]
+			if !ok {
+				return fmt.Errorf("no block type for %v: run go generate ./parser/sqlparse/internal/pgjson", mem.wrapper)
+			}
+			mem.block, mem.newBlock = bt.member()
+			if mem.block.Field(0).Type != mem.wrapper || mem.block.Field(1).Type != msg.typ {
+				return fmt.Errorf("block type %v does not hold %v", mem.block, mem.wrapper)
+			}
+			mem.msgOff = mem.block.Field(1).Offset
 		}
 	default:
 		return fmt.Errorf("%v fields are not supported", fd.Kind())
