@@ -26,31 +26,40 @@ const gcPercent = 200
 // the floor leaves such runs as GOGC has them.
 const heapFloor = 40 << 20
 
-// softMemoryLimit is the heap size past which the collector works harder.
-// GOGC=200 lets the heap grow to three times what is alive; past the limit
-// the collector runs as often as it needs to stay there instead, so a run
-// over a hostile file (60 MB of SQL, of which bflint keeps the first
-// 4 MiB) peaks near 340 MB, not 575. Real repositories stay below it and
-// are not slowed: the largest measured, spellbook (7,900 dbt models, 35 to
-// 50 MiB alive), peaks at 250-280 MiB. A lower limit trades time for that
-// memory (4 interleaved runs, against 3.00 s): 200 MiB gave 216 MiB in
-// 3.08 s, 160 MiB 178 MiB in 3.15 s, 130 MiB 149 MiB in 3.29 s; a user
-// who needs it sets GOMEMLIMIT.
-const softMemoryLimit = 320 << 20
+// softMemoryLimit is the heap size past which the collector works harder
+// while little is alive. GOGC=200 lets the heap grow to three times what
+// is alive; past the limit the collector runs as often as it needs to stay
+// there instead. With the binary's own pages (some 16 MiB) and glibc's
+// heap, a run peaks about 20 MiB above it: spellbook (7,900 dbt models,
+// 35 to 75 MiB alive) at 143-147 MiB instead of 250-280 with the 320 MiB
+// this limit was before, for about 8% more time (7 interleaved runs:
+// 3.14 s against 2.90 s); the other development repositories never reach
+// it. A user who has the memory and wants the time sets GOMEMLIMIT.
+const softMemoryLimit = 125 << 20
+
+// liveHeadroom is how far above what is alive the limit stays: a run that
+// keeps more alive than a repository of 7,900 models, or a hostile file,
+// gets a limit of liveHeadroom times its live heap, so that the collector
+// runs about as often as GOGC=70 would have it, never without pause.
+const liveHeadroom = 1.7
 
 // paceCollector sets GOGC to gcPercent, raised after each collection while
 // what is alive is small enough that it would collect before the heap
-// reached heapFloor (floor), and the soft memory limit (limit). Either is
-// left to the environment when it sets GOGC or GOMEMLIMIT.
+// reached heapFloor (floor), and the soft memory limit, raised after each
+// collection to liveHeadroom times what is alive when that is more
+// (limit). Either is left to the environment when it sets GOGC or
+// GOMEMLIMIT.
 func paceCollector(floor, limit bool) {
 	if limit {
 		debug.SetMemoryLimit(softMemoryLimit)
 	}
-	if !floor {
+	if !floor && !limit {
 		return
 	}
-	percent := gcPercent
-	debug.SetGCPercent(percent)
+	percent, memoryLimit := gcPercent, int64(softMemoryLimit)
+	if floor {
+		debug.SetGCPercent(percent)
+	}
 	heap := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/gc/heap/goal:bytes"}}
 	var arm func()
 	arm = func() {
@@ -58,14 +67,25 @@ func paceCollector(floor, limit bool) {
 		// object unreachable, which is the next one.
 		runtime.SetFinalizer(&gcCycle{}, func(*gcCycle) {
 			metrics.Read(heap)
-			if want := floorPercent(heap[0].Value.Uint64(), heap[1].Value.Uint64(), percent); want != percent {
+			live, goal := heap[0].Value.Uint64(), heap[1].Value.Uint64()
+			if want := floorPercent(live, goal, percent); floor && want != percent {
 				debug.SetGCPercent(want)
 				percent = want
+			}
+			if want := memoryLimitFor(live); limit && want != memoryLimit {
+				debug.SetMemoryLimit(want)
+				memoryLimit = want
 			}
 			arm()
 		})
 	}
 	arm()
+}
+
+// memoryLimitFor is the soft memory limit for a run with live bytes
+// alive: softMemoryLimit, or liveHeadroom times live when that is more.
+func memoryLimitFor(live uint64) int64 {
+	return max(softMemoryLimit, int64(float64(live)*liveHeadroom))
 }
 
 // floorPercent is the GOGC that sets the next heap goal to heapFloor, or

@@ -31,6 +31,50 @@ func TestPaceCollector(t *testing.T) {
 	t.Fatalf("GOGC stayed at %d with a test binary's few MiB alive: the floor never applied", gcPercent)
 }
 
+func TestMemoryLimitFor(t *testing.T) {
+	mib := uint64(1 << 20)
+	tests := []struct {
+		name string
+		live uint64
+		want int64
+	}{
+		{"nothing alive yet", 0, softMemoryLimit},
+		// Spellbook keeps 35 to 75 MiB alive: the limit stays put.
+		{"a large repository", 70 * mib, softMemoryLimit},
+		// Past it the limit follows, 1.7 times what is alive.
+		{"more alive", 100 * mib, 170 << 20},
+		{"a hostile file", 300 * mib, 510 << 20},
+	}
+	for _, tt := range tests {
+		if got := memoryLimitFor(tt.live); got != tt.want {
+			t.Errorf("%s: memoryLimitFor(%d MiB) = %d MiB, want %d MiB", tt.name, tt.live>>20, got>>20, tt.want>>20)
+		}
+	}
+}
+
+// TestPaceCollectorRaisesTheLimitWithTheLiveHeap checks that the limit
+// follows a live heap past what softMemoryLimit allows for, and is left
+// alone when only the limit is the environment's.
+func TestPaceCollectorRaisesTheLimitWithTheLiveHeap(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
+	paceCollector(false, true)
+	alive := make([]byte, 100<<20)
+	for i := range alive {
+		alive[i] = 1 // touched, so that it is not a lazily zeroed mapping the test may not have
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+		if debug.SetMemoryLimit(-1) > softMemoryLimit {
+			runtime.KeepAlive(alive)
+			return
+		}
+	}
+	t.Fatalf("the memory limit stayed at %d MiB with 100 MiB alive", debug.SetMemoryLimit(-1)>>20)
+}
+
 func TestFloorPercent(t *testing.T) {
 	mib := uint64(1 << 20)
 	tests := []struct {
