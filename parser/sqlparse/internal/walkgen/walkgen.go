@@ -11,30 +11,18 @@ import (
 	"fmt"
 	"go/format"
 	"reflect"
-	"slices"
 	"strings"
 
-	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"github.com/bflint/bflint/parser/sqlparse/internal/pgtypes"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 var messageType = reflect.TypeFor[proto.Message]()
 
 // Generate returns the formatted source of walk_gen.go.
 func Generate() ([]byte, error) {
-	pkg := (&pg_query.Node{}).ProtoReflect().Descriptor().ParentFile().Package()
-	var types []protoreflect.MessageType
-	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {
-		if mt.Descriptor().ParentFile().Package() == pkg {
-			types = append(types, mt)
-		}
-		return true
-	})
-	slices.SortFunc(types, func(a, b protoreflect.MessageType) int {
-		return strings.Compare(string(a.Descriptor().Name()), string(b.Descriptor().Name()))
-	})
+	types := pgtypes.Messages()
 	var children, locations, moves bytes.Buffer
 	for _, mt := range types {
 		t := reflect.TypeOf(mt.Zero().Interface()).Elem()
@@ -96,30 +84,14 @@ func SetLocation(m proto.Message, loc int32) {
 	return format.Source(src.Bytes())
 }
 
-// oneofCases returns the switch cases of the oneof held in field f of mt:
-// the wrapper types are found by setting each member through protobuf
-// reflection and looking at what lands in the field.
+// oneofCases returns the switch cases of the oneof held in field f of mt.
 func oneofCases(mt protoreflect.MessageType, f reflect.StructField) (string, error) {
-	var od protoreflect.OneofDescriptor
-	oneofs := mt.Descriptor().Oneofs()
-	for i := range oneofs.Len() {
-		if string(oneofs.Get(i).Name()) == f.Tag.Get("protobuf_oneof") {
-			od = oneofs.Get(i)
-		}
-	}
-	if od == nil {
-		return "", fmt.Errorf("%s.%s: no oneof %q", mt.Descriptor().Name(), f.Name, f.Tag.Get("protobuf_oneof"))
+	wrappers, err := pgtypes.MessageMembers(mt, f)
+	if err != nil {
+		return "", err
 	}
 	var b strings.Builder
-	fields := od.Fields()
-	for i := range fields.Len() {
-		fd := fields.Get(i)
-		if fd.Message() == nil {
-			continue
-		}
-		m := mt.New()
-		m.Set(fd, m.NewField(fd))
-		wrapper := reflect.ValueOf(m.Interface()).Elem().FieldByName(f.Name).Elem().Type().Elem()
+	for _, wrapper := range wrappers {
 		inner := wrapper.Field(0).Name
 		fmt.Fprintf(&b, "case *pg_query.%s:\nif o.%s != nil { fn(o.%s) }\n", wrapper.Name(), inner, inner)
 	}

@@ -11,29 +11,15 @@ import (
 	"fmt"
 	"go/format"
 	"reflect"
-	"slices"
-	"strings"
 
-	pg_query "github.com/pganalyze/pg_query_go/v5"
+	"github.com/bflint/bflint/parser/sqlparse/internal/pgtypes"
 	"google.golang.org/protobuf/reflect/protoreflect"
-	"google.golang.org/protobuf/reflect/protoregistry"
 )
 
 // Generate returns the formatted source of blocks_gen.go.
 func Generate() ([]byte, error) {
-	pkg := (&pg_query.Node{}).ProtoReflect().Descriptor().ParentFile().Package()
-	var types []protoreflect.MessageType
-	protoregistry.GlobalTypes.RangeMessages(func(mt protoreflect.MessageType) bool {
-		if mt.Descriptor().ParentFile().Package() == pkg {
-			types = append(types, mt)
-		}
-		return true
-	})
-	slices.SortFunc(types, func(a, b protoreflect.MessageType) int {
-		return strings.Compare(string(a.Descriptor().Name()), string(b.Descriptor().Name()))
-	})
 	var entries bytes.Buffer
-	for _, mt := range types {
+	for _, mt := range pgtypes.Messages() {
 		t := reflect.TypeOf(mt.Zero().Interface()).Elem()
 		for i := range t.NumField() {
 			f := t.Field(i)
@@ -65,28 +51,13 @@ var blockTypes = map[reflect.Type]blockType{
 }
 
 // members writes the entries of the oneof held in field f of mt, whose Go
-// type is t: the wrapper types are found by setting each member through
-// protobuf reflection and looking at what lands in the field.
+// type is t.
 func members(w *bytes.Buffer, mt protoreflect.MessageType, t reflect.Type, f reflect.StructField) error {
-	var od protoreflect.OneofDescriptor
-	oneofs := mt.Descriptor().Oneofs()
-	for i := range oneofs.Len() {
-		if string(oneofs.Get(i).Name()) == f.Tag.Get("protobuf_oneof") {
-			od = oneofs.Get(i)
-		}
+	wrappers, err := pgtypes.MessageMembers(mt, f)
+	if err != nil {
+		return err
 	}
-	if od == nil {
-		return fmt.Errorf("%s.%s: no oneof %q", mt.Descriptor().Name(), f.Name, f.Tag.Get("protobuf_oneof"))
-	}
-	fields := od.Fields()
-	for i := range fields.Len() {
-		fd := fields.Get(i)
-		if fd.Message() == nil {
-			continue
-		}
-		m := mt.New()
-		m.Set(fd, m.NewField(fd))
-		wrapper := reflect.ValueOf(m.Interface()).Elem().FieldByName(f.Name).Elem().Type().Elem()
+	for _, wrapper := range wrappers {
 		msg := wrapper.Field(0).Type.Elem()
 		fmt.Fprintf(w, "reflect.TypeFor[pg_query.%s](): blockOf[pg_query.%s, pg_query.%s, pg_query.%s]{},\n",
 			wrapper.Name(), t.Name(), wrapper.Name(), msg.Name())
