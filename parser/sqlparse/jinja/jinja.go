@@ -241,7 +241,8 @@ type Reading struct {
 // Calls to project macros are read as their SQL before (Expand).
 func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 	tp := &jinjaTemplate{src: src, opts: opts, pieces: sqltext.Split(src, toks)}
-	tp.code, tp.quoted = jinjaTokens(src, code)
+	var lent bool
+	tp.code, tp.quoted, lent = jinjaTokens(src, code)
 	for _, t := range toks {
 		if t.Kind == sqltext.JinjaNote {
 			tp.notes = append(tp.notes, t)
@@ -263,7 +264,9 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 		exprs, model = tp.render(blocks, bs)
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
-	tokenBuffers.Put(tp.code)
+	if lent {
+		tokenBuffers.Put(tp.code)
+	}
 	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems, OpaqueBodies: tp.opaqueBodies}
 }
 
@@ -274,9 +277,10 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 // '{{ var('start') }}' never end the literal. Each becomes one token again;
 // for such a literal, an edit doubles the inner quotes so the parser reads
 // one literal whose value is the template text.
-func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.Edit) {
-	out := tokenBuffers.Get(len(code))[:0]
-	var edits []sqltext.Edit
+//
+// Most files need neither correction: their code is returned as it is,
+// with lent false. Otherwise the corrected tokens are in a lent buffer.
+func jinjaTokens(src string, code []sqltext.Token) (out []sqltext.Token, edits []sqltext.Edit, lent bool) {
 	for i := 0; i < len(code); i++ {
 		t := code[i]
 		end := -1
@@ -291,16 +295,26 @@ func jinjaTokens(src string, code []sqltext.Token) ([]sqltext.Token, []sqltext.E
 			j++
 		}
 		if end < int(t.End) || int(code[j].End) != end || end == int(t.End) && t.Kind != sqltext.String {
-			out = append(out, t)
+			if lent {
+				out = append(out, t)
+			}
 			continue
 		}
-		out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: int32(end)})
+		if !lent && j > i {
+			out, lent = append(tokenBuffers.Get(len(code))[:0], code[:i]...), true
+		}
+		if lent {
+			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: int32(end)})
+		}
 		if t.Kind == sqltext.String {
 			edits = append(edits, sqltext.Edit{Start: int(t.Start), End: end, Text: requote(src[t.Start:end])})
 		}
 		i = j
 	}
-	return out, edits
+	if !lent {
+		return code, edits, false
+	}
+	return out, edits, true
 }
 
 // stringEnd returns where a SQL literal that starts at a quote ends when
