@@ -44,10 +44,10 @@ func (d *dialect) touch(i, j int) bool {
 
 // closing returns the index of the bracket that closes the one at i, or -1.
 func (d *dialect) closing(i int) int {
-	if i < 0 || i >= len(d.Code) || d.match[i] < i {
+	if i < 0 || i >= len(d.Code) || d.match.At(i) < i {
 		return -1
 	}
-	return d.match[i]
+	return d.match.At(i)
 }
 
 // scanTo returns the first index from i where stop holds outside brackets,
@@ -59,20 +59,20 @@ func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
 	if i >= len(d.Code) {
 		return len(d.Code)
 	}
-	if last, ok := d.scans[purpose]; ok && last[0] < i && i <= last[1] && d.parent[i] == d.parent[last[0]] {
+	if last, ok := d.scans[purpose]; ok && last[0] < i && i <= last[1] && d.parent.At(i) == d.parent.At(last[0]) {
 		return last[1]
 	}
-	end, k := d.ends[i], i
+	end, k := d.ends.At(i), i
 	for ; k < end; k++ {
 		if stop(k) || d.Punct(k, ')') || d.Punct(k, ']') {
 			break
 		}
 		if d.Punct(k, '(') || d.Punct(k, '[') {
-			if d.match[k] < 0 || d.match[k] >= end {
+			if d.match.At(k) < 0 || d.match.At(k) >= end {
 				k = end // the bracket holds the statement's end
 				break
 			}
-			k = d.match[k]
+			k = d.match.At(k)
 		}
 	}
 	d.scans[purpose] = [2]int{i, k}
@@ -81,7 +81,7 @@ func (d *dialect) scanTo(i int, purpose string, stop func(int) bool) int {
 
 // stmtEnd returns the index of the ';' or Jinja tag that ends the
 // statement holding i, or the number of code tokens.
-func (d *dialect) stmtEnd(i int) int { return d.ends[i] }
+func (d *dialect) stmtEnd(i int) int { return d.ends.At(i) }
 
 // stmtStart reports whether code token i begins a statement.
 func (d *dialect) stmtStart(i int) bool {
@@ -99,7 +99,7 @@ func (d *dialect) dmlStart(i int) bool {
 	if d.stmtStart(i) {
 		return true
 	}
-	o := d.match[i-1]
+	o := d.match.At(i - 1)
 	return d.Punct(i-1, ')') && o > 0 && (d.Word(o-1) == "AS" || d.Word(o-1) == "MATERIALIZED")
 }
 

@@ -30,10 +30,10 @@ type dialect struct {
 	// match is the index of the bracket that closes or opens this one.
 	// parent is the innermost bracket open around a token. Both are -1
 	// where there is none.
-	match, parent []int
+	match, parent sqltext.Table
 	// ends is where the statement holding a token ends: at its ';', at a
 	// Jinja tag or at the end of the file.
-	ends []int
+	ends sqltext.Table
 	// starts marks the tokens that begin a statement after procedural
 	// scaffolding (BEGIN, IF ... THEN, ELSE) that script drops.
 	starts []bool
@@ -89,26 +89,26 @@ func Edits(src string, toks, code []sqltext.Token) ([]sqltext.Edit, []Mark) {
 // index fills match, parent and ends.
 func (d *dialect) index() {
 	n := len(d.Code)
-	d.match, d.parent, d.ends = d.BracketsInto(scratch.Ints.Get(n)), scratch.Ints.Get(n), scratch.Ints.Get(n)
-	var open []int
+	d.match, d.parent, d.ends = d.BracketsInto(scratch.Int32s.Get(n)), scratch.Int32s.Get(n), scratch.Int32s.Get(n)
+	var open []int32
 	for k := range d.Code {
 		d.parent[k] = -1
 		if len(open) > 0 {
 			d.parent[k] = open[len(open)-1]
 		}
 		// An opener without its closer still holds what follows it.
-		switch m := d.match[k]; {
+		switch m := d.match.At(k); {
 		case d.Punct(k, '(') || d.Punct(k, '['):
-			open = append(open, k)
+			open = append(open, int32(k))
 		case m >= 0:
 			open = open[:len(open)-1]
 			d.parent[k] = d.parent[m]
 		}
 	}
-	next := n
+	next := int32(n)
 	for k := n - 1; k >= 0; k-- {
-		if d.Kind(k) == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent[k] < 0) {
-			next = k
+		if d.Kind(k) == sqltext.JinjaTag || (d.Punct(k, ';') && d.parent.At(k) < 0) {
+			next = int32(k)
 		}
 		d.ends[k] = next
 	}
@@ -116,9 +116,9 @@ func (d *dialect) index() {
 
 // release gives back the tables index lent.
 func (d *dialect) release() {
-	scratch.Ints.Put(d.match)
-	scratch.Ints.Put(d.parent)
-	scratch.Ints.Put(d.ends)
+	scratch.Int32s.Put(d.match)
+	scratch.Int32s.Put(d.parent)
+	scratch.Int32s.Put(d.ends)
 	d.match, d.parent, d.ends = nil, nil, nil
 }
 
@@ -295,7 +295,7 @@ func (d *dialect) keyword(i int) {
 	case "FORMAT":
 		// BigQuery's CAST(x AS STRING FORMAT 'YYYY-MM'): the format
 		// changes the text, not what is read.
-		if o := d.parent[i]; o > 0 && i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String && d.Punct(i+2, ')') {
+		if o := d.parent.At(i); o > 0 && i+1 < len(d.Code) && d.Kind(i+1) == sqltext.String && d.Punct(i+2, ')') {
 			if w := d.Word(o - 1); w == "CAST" || w == "SAFE_CAST" || w == "TRY_CAST" {
 				d.drop(i, i+1)
 			}
@@ -366,7 +366,7 @@ func (d *dialect) keyword(i int) {
 	case "LIMIT":
 		// BigQuery's ARRAY_AGG(x ORDER BY y LIMIT 5) caps an aggregate; a
 		// subquery's LIMIT is PostgreSQL's own.
-		if o := d.parent[i]; o > 0 && d.Kind(o-1) == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
+		if o := d.parent.At(i); o > 0 && d.Kind(o-1) == sqltext.Word && d.Word(o+1) != "SELECT" && d.Word(o+1) != "WITH" &&
 			i+1 < len(d.Code) && d.Kind(i+1) == sqltext.Number && d.Punct(i+2, ')') {
 			d.drop(i, i+1)
 		}
@@ -412,7 +412,7 @@ func (d *dialect) keyword(i int) {
 		// Trino's JSON_QUERY(doc, 'lax $.a' OMIT QUOTES ON SCALAR STRING)
 		// only formats the value it returns; PostgreSQL 16 has no such
 		// option, and the call still reads doc.
-		if d.Word(i+1) == "QUOTES" && d.parent[i] >= 0 {
+		if d.Word(i+1) == "QUOTES" && d.parent.At(i) >= 0 {
 			end := i + 1
 			if d.Word(i+2) == "ON" && d.Word(i+3) == "SCALAR" && d.Word(i+4) == "STRING" {
 				end = i + 4
@@ -423,7 +423,7 @@ func (d *dialect) keyword(i int) {
 		// PostgreSQL's grammar refuses DISTINCT in an ordered-set call:
 		// Snowflake's LISTAGG(DISTINCT x, ',') WITHIN GROUP (ORDER BY x).
 		if d.Word(i+1) == "GROUP" && d.Punct(i-1, ')') {
-			if open := d.match[i-1]; open >= 0 && open < i-1 && d.Word(open+1) == "DISTINCT" {
+			if open := d.match.At(i - 1); open >= 0 && open < i-1 && d.Word(open+1) == "DISTINCT" {
 				d.drop(open+1, open+1)
 			}
 		}

@@ -207,7 +207,7 @@ func (d *dialect) arrayOfType(i int) {
 	if d.Word(i) != "ARRAY" || d.Word(i-1) != "AS" || !d.Punct(i+1, '(') {
 		return
 	}
-	if open := d.parent[i]; open < 1 || d.Word(open-1) != "CAST" && d.Word(open-1) != "TRY_CAST" {
+	if open := d.parent.At(i); open < 1 || d.Word(open-1) != "CAST" && d.Word(open-1) != "TRY_CAST" {
 		return
 	}
 	c := d.closing(i + 1)
@@ -295,7 +295,7 @@ func (d *dialect) compositeStar(i int) {
 	if i < 3 || !d.Punct(i-1, '.') || !d.Punct(i-2, ')') || !d.touch(i-2, i-1) || !d.touch(i-1, i) {
 		return
 	}
-	open := d.match[i-2]
+	open := d.match.At(i - 2)
 	if open < 0 || open >= i-2 {
 		return
 	}

@@ -122,13 +122,13 @@ var fromClauseEnds = map[string]bool{
 // joins that take one.
 func (d *dialect) deferredOn(k int) bool {
 	joins, conditions := 0, 0
-	for x := k; x < d.ends[min(k, len(d.Code)-1)] && x < len(d.Code); x++ {
+	for x := k; x < d.ends.At(min(k, len(d.Code)-1)) && x < len(d.Code); x++ {
 		switch w := d.Word(x); {
 		case d.Punct(x, '(') || d.Punct(x, '['):
-			if d.match[x] < x {
+			if d.match.At(x) < x {
 				return false
 			}
-			x = d.match[x]
+			x = d.match.At(x)
 		case d.Punct(x, ')'):
 			return conditions > joins
 		case w == "JOIN":
@@ -255,7 +255,7 @@ func (d *dialect) pivot(i int) {
 // sourceEnds reports whether the token before i ends a FROM item that a
 // PIVOT may follow: a name, an alias or a bracketed subquery.
 func (d *dialect) sourceEnds(i int) bool {
-	return d.nameEnded(i) || d.Punct(i-1, ')') && d.match[i-1] >= 0
+	return d.nameEnded(i) || d.Punct(i-1, ')') && d.match.At(i-1) >= 0
 }
 
 // sourceAliased reports whether the FROM item before the PIVOT at i has
@@ -308,8 +308,8 @@ func (d *dialect) pivotAlias(k int) (string, int) {
 func (d *dialect) inListAliases(open, close int) {
 	for k := open + 1; k < close; k++ {
 		if d.Punct(k, '(') || d.Punct(k, '[') {
-			if d.match[k] > k {
-				k = d.match[k]
+			if d.match.At(k) > k {
+				k = d.match.At(k)
 			}
 			continue
 		}

@@ -112,10 +112,10 @@ func (d *dialect) wordOutsideBrackets(i, end int, word string) int {
 	for ; i < end; i++ {
 		switch {
 		case d.Punct(i, '('):
-			if d.match[i] < 0 {
+			if d.match.At(i) < 0 {
 				return -1
 			}
-			i = d.match[i]
+			i = d.match.At(i)
 		case d.Word(i) == word:
 			return i
 		}
@@ -147,7 +147,7 @@ func (d *dialect) taskBody(k int) int {
 // which stmtStart accepts too, the same words more likely continue a
 // statement ({% if %} WHEN MATCHED, {{ this }} SET).
 func (d *dialect) scriptStart(i int) bool {
-	return i == 0 || d.starts[i] || d.Punct(i-1, ';') && d.parent[i-1] < 0
+	return i == 0 || d.starts[i] || d.Punct(i-1, ';') && d.parent.At(i-1) < 0
 }
 
 // blockBegin reports whether the BEGIN at k opens a script block rather
@@ -171,10 +171,10 @@ func (d *dialect) scriptClause(k int, keyword string) int {
 	for j := k + 1; j < d.stmtEnd(k); j++ {
 		switch w := d.Word(j); {
 		case d.Punct(j, '(') || d.Punct(j, '['):
-			if d.match[j] < 0 {
+			if d.match.At(j) < 0 {
 				return -1
 			}
-			j = d.match[j]
+			j = d.match.At(j)
 		case w == "CASE":
 			cases++
 		case w == "END" && cases > 0:
@@ -268,8 +268,8 @@ func (d *dialect) structFields(open int) {
 	for k := open + 1; k < c; k++ {
 		switch {
 		case d.Punct(k, '(') || d.Punct(k, '['):
-			if d.match[k] > k {
-				k = d.match[k]
+			if d.match.At(k) > k {
+				k = d.match.At(k)
 			}
 		case d.Word(k) == "AS" && (d.Punct(k+2, ',') || k+2 == c) && k+1 < c && (d.Kind(k+1) == sqltext.Word || d.Kind(k+1) == sqltext.Backtick || d.Kind(k+1) == sqltext.QuotedIdent):
 			d.drop(k, k+1)
@@ -296,7 +296,7 @@ func (d *dialect) arrayLiteral(i int) {
 
 // literalArray reports whether the bracket at i opens an array literal.
 func (d *dialect) literalArray(i int) bool {
-	if i == 0 || d.typed[i] || d.match[i] < i {
+	if i == 0 || d.typed[i] || d.match.At(i) < i {
 		return false
 	}
 	switch p := d.Code[i-1]; {
@@ -319,7 +319,7 @@ func (d *dialect) literalArray(i int) bool {
 // array literal that a subscript follows, [1, 2][OFFSET(0)]: PostgreSQL
 // subscripts names and bracketed expressions only.
 func (d *dialect) subscriptedCall(i int) {
-	if d.Punct(i, '[') && d.match[i] < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Kind(i+1) == sqltext.Word) {
+	if d.Punct(i, '[') && d.match.At(i) < i || d.Punct(i, '.') && !(d.touch(i, i+1) && d.Kind(i+1) == sqltext.Word) {
 		return
 	}
 	start := -1
@@ -327,7 +327,7 @@ func (d *dialect) subscriptedCall(i int) {
 	case d.Punct(i-1, ')'):
 		start = d.callStart(i - 1)
 	case d.Punct(i-1, ']') && d.Punct(i, '['):
-		switch o := d.match[i-1]; {
+		switch o := d.match.At(i - 1); {
 		case o < 1:
 		case d.Word(o-1) == "ARRAY":
 			start = o - 1
@@ -363,7 +363,7 @@ func (d *dialect) typedArrayStart(o int) int {
 // aggregate's WITHIN GROUP (...) or a window's OVER (...) follows; -1 when
 // the bracket closes no call.
 func (d *dialect) callStart(c int) int {
-	o := d.match[c]
+	o := d.match.At(c)
 	if o < 1 {
 		return -1
 	}
@@ -432,7 +432,7 @@ func (d *dialect) withOffset(i int) {
 			aliasStart = i - 2
 		}
 	}
-	if !d.Punct(aliasStart-1, ')') || d.Word(d.match[aliasStart-1]-1) != "UNNEST" {
+	if !d.Punct(aliasStart-1, ')') || d.Word(d.match.At(aliasStart-1)-1) != "UNNEST" {
 		return
 	}
 	last := i + 1 // OFFSET

@@ -80,7 +80,7 @@ func (d *dialect) pathLevel(k int) (string, int) {
 // anything else.
 func (d *dialect) pathBase(b int) int {
 	for d.Punct(b, ']') {
-		o := d.match[b]
+		o := d.match.At(b)
 		if o < 1 {
 			return -1
 		}
@@ -90,8 +90,8 @@ func (d *dialect) pathBase(b int) int {
 	case b < 0:
 		return -1
 	case base.Kind == sqltext.Word, base.Kind == sqltext.QuotedIdent, base.Kind == sqltext.Param && d.Src[base.Start] == '$':
-	case d.Punct(b, ')') && d.match[b] > 0 && d.Kind(d.match[b]-1) == sqltext.Word:
-		b = d.match[b] - 1
+	case d.Punct(b, ')') && d.match.At(b) > 0 && d.Kind(d.match.At(b)-1) == sqltext.Word:
+		b = d.match.At(b) - 1
 	default:
 		return -1
 	}
@@ -109,14 +109,14 @@ func (d *dialect) spacedPath(b, i int) bool {
 	if d.Kind(i-1) == sqltext.Word && valueFollows[d.Word(i-1)] || d.stmtStart(b) {
 		return false
 	}
-	o := d.parent[i]
+	o := d.parent.At(i)
 	return o < 0 || !d.Punct(o, '[')
 }
 
 // sliceBound reports whether the :name at i is the upper bound of an
 // array slice, a[lo:hi], which PostgreSQL reads as written.
 func (d *dialect) sliceBound(i int) bool {
-	o := d.parent[i]
+	o := d.parent.At(i)
 	return o > 0 && d.Punct(o, '[') && d.Punct(i+1, ']') && d.touch(i-1, i) && d.Kind(o-1) != sqltext.Operator && !d.Punct(o-1, '(') && !d.Punct(o-1, ',')
 }
 
@@ -142,13 +142,13 @@ func (d *dialect) object(i int) {
 	var colons []int
 	end, key := -1, true
 scan:
-	for k := i + 1; k < d.ends[i]; k++ {
+	for k := i + 1; k < d.ends.At(i); k++ {
 		switch t := d.Code[k]; {
 		case d.Punct(k, '(') || d.Punct(k, '['):
-			if d.match[k] < k {
+			if d.match.At(k) < k {
 				return
 			}
-			k = d.match[k]
+			k = d.match.At(k)
 		case d.Punct(k, ')') || d.Punct(k, ']'):
 			return
 		case d.Op(k) == "}":
@@ -202,7 +202,7 @@ func (d *dialect) objectColon(k int) bool {
 // objectEnd returns the index of the brace that closes the one at k, or -1.
 func (d *dialect) objectEnd(k int) int {
 	depth := 0
-	for end := d.ends[k]; k < end; k++ {
+	for end := d.ends.At(k); k < end; k++ {
 		switch {
 		case d.Op(k) == "{":
 			depth++

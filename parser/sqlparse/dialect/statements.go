@@ -300,7 +300,7 @@ func (d *dialect) mergeInto(i int) {
 
 // inMerge reports whether token k belongs to the MERGE being read.
 func (d *dialect) inMerge(k int) bool {
-	return d.merge >= 0 && k < d.ends[d.merge]
+	return d.merge >= 0 && k < d.ends.At(d.merge)
 }
 
 // mergeWhen rewrites the WHEN clauses PostgreSQL 16 lacks.
@@ -448,7 +448,7 @@ func (d *dialect) alter(i int) {
 			for k := n + 3; k < c; k++ {
 				switch {
 				case d.Punct(k, '(') || d.Punct(k, '['):
-					k = max(d.match[k], k)
+					k = max(d.match.At(k), k)
 				case d.Punct(k, ','):
 					d.replaceTok(k, ", ADD COLUMN")
 				}
@@ -587,11 +587,11 @@ func (d *dialect) connectsBy(i int) bool {
 	if d.Word(i) != "START" || d.Word(i+1) != "WITH" {
 		return false
 	}
-	o := d.parent[i]
-	edge := func(k int) bool { return k == o || d.Punct(k, ';') || d.Punct(k, ')') && d.match[k] == o }
+	o := d.parent.At(i)
+	edge := func(k int) bool { return k == o || d.Punct(k, ';') || d.Punct(k, ')') && d.match.At(k) == o }
 	for _, step := range []int{-1, 1} {
-		for k := i + step; k >= 0 && k < d.ends[i] && !edge(k); k += step {
-			if d.parent[k] == o && d.Word(k) == "CONNECT" && d.Word(k+1) == "BY" {
+		for k := i + step; k >= 0 && k < d.ends.At(i) && !edge(k); k += step {
+			if d.parent.At(k) == o && d.Word(k) == "CONNECT" && d.Word(k+1) == "BY" {
 				return true
 			}
 		}

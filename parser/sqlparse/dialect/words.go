@@ -49,7 +49,7 @@ func (d *dialect) columnWord(i int) bool {
 		return false
 	}
 	if w := d.Word(i); w == "BOTH" || w == "LEADING" || w == "TRAILING" {
-		if o := d.parent[i]; o > 0 && d.Word(o-1) == "TRIM" {
+		if o := d.parent.At(i); o > 0 && d.Word(o-1) == "TRIM" {
 			return false // TRIM(LEADING '0' FROM x)
 		}
 	}
@@ -94,10 +94,10 @@ func (d *dialect) selectAlias(i int) bool {
 			return false
 		}
 	}
-	for k := i - 1; k > d.parent[i] && k >= 0; k-- {
+	for k := i - 1; k > d.parent.At(i) && k >= 0; k-- {
 		switch {
-		case d.Punct(k, ')') && d.match[k] >= 0:
-			k = d.match[k]
+		case d.Punct(k, ')') && d.match.At(k) >= 0:
+			k = d.match.At(k)
 		case d.Punct(k, ';'):
 			return false
 		case d.Word(k) == "SELECT":

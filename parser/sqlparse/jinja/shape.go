@@ -25,8 +25,8 @@ var (
 type jinjaReading struct {
 	sqltext.Cursor
 	tp    *jinjaTemplate
-	match []int // the bracket that closes or opens this one, -1 if none
-	piece []int // the statement each token is in
+	match sqltext.Table // the bracket that closes or opens this one, -1 if none
+	piece sqltext.Table // the statement each token is in
 	// lead is set on the Jinja expressions a statement starts with.
 	lead    []bool
 	clauses map[int]string
@@ -34,14 +34,14 @@ type jinjaReading struct {
 
 func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 	n := len(vis)
-	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: scratch.Ints.Get(n), lead: boolBuffers.Get(n), clauses: map[int]string{}}
-	r.match = r.BracketsInto(scratch.Ints.Get(n))
+	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: scratch.Int32s.Get(n), lead: boolBuffers.Get(n), clauses: map[int]string{}}
+	r.match = r.BracketsInto(scratch.Int32s.Get(n))
 	p := 0
 	for k, t := range vis {
 		for p < len(tp.pieces) && tp.pieces[p].End <= int(t.Start) {
 			p++
 		}
-		r.piece[k] = p
+		r.piece[k] = int32(p)
 		if t.Kind == sqltext.JinjaExpr {
 			prev := r.prev(k)
 			r.lead[k] = prev < 0 || r.lead[prev]
@@ -54,8 +54,8 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 // it was made from.
 func (r *jinjaReading) release() {
 	tokenBuffers.Put(r.Code)
-	scratch.Ints.Put(r.match)
-	scratch.Ints.Put(r.piece)
+	scratch.Int32s.Put(r.match)
+	scratch.Int32s.Put(r.piece)
 	boolBuffers.Put(r.lead)
 	*r = jinjaReading{}
 }
@@ -63,14 +63,14 @@ func (r *jinjaReading) release() {
 // prev and next return the neighbouring code token in the same statement,
 // -1 at its start or end.
 func (r *jinjaReading) prev(k int) int {
-	if k > 0 && r.piece[k-1] == r.piece[k] {
+	if k > 0 && r.piece.At(k-1) == r.piece.At(k) {
 		return k - 1
 	}
 	return -1
 }
 
 func (r *jinjaReading) next(k int) int {
-	if k+1 < len(r.Code) && r.piece[k+1] == r.piece[k] && !r.Punct(k+1, ';') {
+	if k+1 < len(r.Code) && r.piece.At(k+1) == r.piece.At(k) && !r.Punct(k+1, ';') {
 		return k + 1
 	}
 	return -1
@@ -88,7 +88,7 @@ func (r *jinjaReading) clause(k int) string {
 	var commas []int
 	word := ""
 	for j := k; ; j-- {
-		if j < 0 || r.piece[j] != r.piece[k] {
+		if j < 0 || r.piece.At(j) != r.piece.At(k) {
 			break
 		}
 		if r.Punct(j, ',') {
@@ -99,8 +99,8 @@ func (r *jinjaReading) clause(k int) string {
 			commas = append(commas, j)
 			continue
 		}
-		if (r.Punct(j, ')') || r.Punct(j, ']')) && r.match[j] >= 0 {
-			j = r.match[j]
+		if (r.Punct(j, ')') || r.Punct(j, ']')) && r.match.At(j) >= 0 {
+			j = r.match.At(j)
 			continue
 		}
 		if r.Punct(j, '(') || r.Punct(j, '[') {
@@ -374,7 +374,7 @@ func (r *jinjaReading) cteBefore(k int) string {
 	if k < 0 || !r.Punct(k, ')') {
 		return ""
 	}
-	open := r.match[k]
+	open := r.match.At(k)
 	if open < 1 {
 		return ""
 	}

@@ -48,23 +48,32 @@ func (c *Cursor) Op(i int) string {
 	return c.Code[i].Text(c.Src)
 }
 
+// Table holds an index per code token (the bracket that closes or opens
+// it, the bracket open around it), -1 where there is none. Its entries
+// are 32 bits, as a Token's offsets are: a large file's tables are the
+// larger part of what reading it needs at once.
+type Table []int32
+
+// At returns entry i.
+func (t Table) At(i int) int { return int(t[i]) }
+
 // Brackets returns, for each code token, the index of the bracket that
 // closes or opens it, ( with ) and [ with ]; -1 for any other token and
 // for a bracket without a partner.
-func (c *Cursor) Brackets() []int { return c.BracketsInto(make([]int, len(c.Code))) }
+func (c *Cursor) Brackets() Table { return c.BracketsInto(make(Table, len(c.Code))) }
 
 // BracketsInto is Brackets filling match, which has the code's length.
-func (c *Cursor) BracketsInto(match []int) []int {
-	var open []int
+func (c *Cursor) BracketsInto(match Table) Table {
+	var open []int32
 	for k := range c.Code {
 		match[k] = -1
 		switch {
 		case c.Punct(k, '(') || c.Punct(k, '['):
-			open = append(open, k)
+			open = append(open, int32(k))
 		case (c.Punct(k, ')') || c.Punct(k, ']')) && len(open) > 0:
 			o := open[len(open)-1]
 			open = open[:len(open)-1]
-			match[o], match[k] = k, o
+			match[o], match[k] = int32(k), o
 		}
 	}
 	return match

@@ -213,14 +213,14 @@ func TestCursor(t *testing.T) {
 	}
 	// select f ( a [ 1 ] , ( b ) ) >= x ; end
 	// 0      1 2 3 4 5 6 7 8 9 10 11 12 13 14 15
-	want := []int{-1, -1, 11, -1, 6, -1, 4, -1, 10, -1, 8, 2, -1, -1, -1, -1}
+	want := Table{-1, -1, 11, -1, 6, -1, 4, -1, 10, -1, 8, 2, -1, -1, -1, -1}
 	if got := c.Brackets(); !slices.Equal(got, want) {
 		t.Errorf("Brackets = %v, want %v", got, want)
 	}
 	unbalanced := "a ) ( b"
 	ut, _ := Lex(unbalanced)
 	uc := NewCursor(unbalanced, Code(ut))
-	if got := uc.Brackets(); !slices.Equal(got, []int{-1, -1, -1, -1}) {
+	if got := uc.Brackets(); !slices.Equal(got, Table{-1, -1, -1, -1}) {
 		t.Errorf("unbalanced brackets = %v, want no partners", got)
 	}
 }

@@ -52,7 +52,7 @@ type tokenScan struct {
 	src *fact.Source
 	// match is the index of the bracket that closes or opens this one, -1
 	// when it is unbalanced or not a bracket.
-	match []int
+	match sqltext.Table
 	ctes  map[string]bool
 	// bodies are the WITH queries that select from one relation, by name
 	// in lower case, as provenance follows them.
@@ -98,7 +98,7 @@ func (sc *tokenScan) open(i int) bool { return sc.Punct(i, '(') || sc.Punct(i, '
 // close returns the bracket that closes the one at i, or to when it does
 // not close before to.
 func (sc *tokenScan) close(i, to int) int {
-	if m := sc.match[i]; m > i && m < to {
+	if m := sc.match.At(i); m > i && m < to {
 		return m
 	}
 	return to

@@ -14,8 +14,9 @@ type Pool[T any] struct {
 	free [][]T
 }
 
-// Ints lends the tables of ints kept per token while a file is read.
-var Ints Pool[int]
+// Int32s lends the tables kept per token while a file is read
+// (sqltext.Table).
+var Int32s Pool[int32]
 
 // What a pool keeps is memory the collector cannot reclaim, so it is
 // bounded: a few buffers, each of the size a file of some 40 KiB needs
