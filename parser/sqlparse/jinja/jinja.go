@@ -401,27 +401,26 @@ func requote(lit string) string {
 // Jinja expressions it keeps and the model configuration they set.
 func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.Edit, *Model) {
 	hidden := spanUnion(blocks)
-	vis := tokenBuffers.Get(len(tp.code))[:0]
 	var out []sqltext.Edit
 	var model *Model
 	snapshots := bs.spans("snapshot")
 	h := 0
-	for _, t := range tp.code {
+	vis, lent := keptCode(tp.code, func(t sqltext.Token) bool {
 		for h < len(hidden) && hidden[h].End <= int(t.Start) {
 			h++
 		}
 		if h < len(hidden) && hidden[h].Start <= int(t.Start) {
-			continue
+			return true
 		}
 		if isConfig(tp.src, t) {
 			model = readConfig(model, jinjaInner(t.Text(tp.src)), int(t.Start), inSpans(snapshots, t))
 			out = append(out, sqltext.Edit{Start: int(t.Start), End: int(t.End), Text: " "})
-			continue
+			return true
 		}
-		vis = append(vis, t)
-	}
+		return false
+	})
 	out = append(out, tp.droppedNotes(hidden)...)
-	r := newReading(tp, vis)
+	r := newReading(tp, vis, lent)
 	defer r.release()
 	for k, t := range vis {
 		if t.Kind != sqltext.JinjaExpr {
@@ -434,6 +433,36 @@ func (tp *jinjaTemplate) render(blocks []sqltext.Edit, bs *blockSet) ([]sqltext.
 		}
 	}
 	return out, model
+}
+
+// keptCode returns code less the tokens drop reports, which it asks of
+// each token in order. It is a run of code while those left out are before
+// or after it (a model's leading config() call), and a lent copy (lent)
+// once a token is kept after one left out.
+func keptCode(code []sqltext.Token, drop func(sqltext.Token) bool) (kept []sqltext.Token, lent bool) {
+	from, n, gap := 0, 0, false
+	for i, t := range code {
+		switch left := drop(t); {
+		case lent:
+			if !left {
+				kept = append(kept, t)
+			}
+		case left:
+			if n == 0 {
+				from = i + 1
+			} else {
+				gap = true
+			}
+		case gap:
+			kept, lent = append(append(tokenBuffers.Get(len(code))[:0], code[from:from+n]...), t), true
+		default:
+			n++
+		}
+	}
+	if !lent {
+		kept = code[from : from+n]
+	}
+	return kept, lent
 }
 
 // droppedNotes blanks the Jinja comments outside the hidden spans: dbt

@@ -24,6 +24,7 @@ var (
 // clause it stands in.
 type jinjaReading struct {
 	sqltext.Cursor
+	lent  bool // Code is a lent buffer
 	tp    *jinjaTemplate
 	match sqltext.Table // the bracket that closes or opens this one, -1 if none
 	piece sqltext.Table // the statement each token is in
@@ -32,9 +33,11 @@ type jinjaReading struct {
 	clauses map[int]string
 }
 
-func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
+// newReading reads vis, the code a variant keeps: lent says it is a lent
+// buffer, which release gives back.
+func newReading(tp *jinjaTemplate, vis []sqltext.Token, lent bool) *jinjaReading {
 	n := len(vis)
-	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), tp: tp, piece: scratch.Int32s.Get(n), lead: boolBuffers.Get(n), clauses: map[int]string{}}
+	r := &jinjaReading{Cursor: sqltext.NewCursor(tp.src, vis), lent: lent, tp: tp, piece: scratch.Int32s.Get(n), lead: boolBuffers.Get(n), clauses: map[int]string{}}
 	r.match = r.BracketsInto(scratch.Int32s.Get(n))
 	p := 0
 	for k, t := range vis {
@@ -51,9 +54,11 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token) *jinjaReading {
 }
 
 // release gives back the tables newReading lent, and vis, the tokens
-// it was made from.
+// it was made from, when they were lent.
 func (r *jinjaReading) release() {
-	tokenBuffers.Put(r.Code)
+	if r.lent {
+		tokenBuffers.Put(r.Code)
+	}
 	scratch.Int32s.Put(r.match)
 	scratch.Int32s.Put(r.piece)
 	boolBuffers.Put(r.lead)
