@@ -31,9 +31,9 @@ const heapFloor = 40 << 20
 // is alive; past the limit the collector runs as often as it needs to stay
 // there instead. With the binary's own pages (some 16 MiB) and glibc's
 // heap, a run peaks about 20 MiB above it: spellbook (7,900 dbt models,
-// 35 to 75 MiB alive) at 146-147 MiB instead of 233-249 with the 320 MiB
-// this limit was before, for 8% more time (7 interleaved runs: 3.16 s
-// against 2.93 s); the other development repositories never reach it. A
+// 35 to 75 MiB alive) at 145-147 MiB instead of 218-233 with the 320 MiB
+// this limit was before, for 7% more time (11 interleaved runs: 3.16 s
+// against 2.96 s); the other development repositories never reach it. A
 // user who has the memory and wants the time sets GOMEMLIMIT.
 const softMemoryLimit = 125 << 20
 
