@@ -265,7 +265,7 @@ func Render(src string, toks, code []sqltext.Token, opts Options) Reading {
 		v.Edits = append(append(append(v.Edits, tp.quoted...), blocks...), exprs...)
 	}
 	if lent {
-		tokenBuffers.Put(tp.code)
+		sqltext.TokenBuffers.Put(tp.code)
 	}
 	return Reading{Variants: readings, Model: model, IncrementalMacro: tp.incrementalMacro, Problems: problems, OpaqueBodies: tp.opaqueBodies}
 }
@@ -301,7 +301,7 @@ func jinjaTokens(src string, code []sqltext.Token) (out []sqltext.Token, edits [
 			continue
 		}
 		if !lent && j > i {
-			out, lent = append(tokenBuffers.Get(len(code))[:0], code[:i]...), true
+			out, lent = append(sqltext.TokenBuffers.Get(len(code))[:0], code[:i]...), true
 		}
 		if lent {
 			out = append(out, sqltext.Token{Kind: t.Kind, Start: t.Start, End: int32(end)})
@@ -454,7 +454,7 @@ func keptCode(code []sqltext.Token, drop func(sqltext.Token) bool) (kept []sqlte
 				gap = true
 			}
 		case gap:
-			kept, lent = append(append(tokenBuffers.Get(len(code))[:0], code[from:from+n]...), t), true
+			kept, lent = append(append(sqltext.TokenBuffers.Get(len(code))[:0], code[from:from+n]...), t), true
 		default:
 			n++
 		}

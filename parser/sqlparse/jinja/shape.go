@@ -9,12 +9,8 @@ import (
 	"github.com/bflint/bflint/parser/sqlparse/sqltext"
 )
 
-// The buffers a reading of a template lends: its code tokens, and per
-// token marks.
-var (
-	tokenBuffers scratch.Pool[sqltext.Token]
-	boolBuffers  scratch.Pool[bool]
-)
+// boolBuffers lends the per-token marks of a reading of a template.
+var boolBuffers scratch.Pool[bool]
 
 // How a placeholder is shaped for where it stands: a reading of the SQL
 // code around each Jinja expression.
@@ -57,7 +53,7 @@ func newReading(tp *jinjaTemplate, vis []sqltext.Token, lent bool) *jinjaReading
 // it was made from, when they were lent.
 func (r *jinjaReading) release() {
 	if r.lent {
-		tokenBuffers.Put(r.Code)
+		sqltext.TokenBuffers.Put(r.Code)
 	}
 	scratch.Int32s.Put(r.match)
 	scratch.Int32s.Put(r.piece)

@@ -79,7 +79,7 @@ func TestKeptCodeSharesARunAndCopiesAroundAGap(t *testing.T) {
 			t.Errorf("%s: the run was copied", c.name)
 		}
 		if lent {
-			tokenBuffers.Put(kept)
+			sqltext.TokenBuffers.Put(kept)
 		}
 	}
 }

@@ -25,14 +25,16 @@ type Lexed struct {
 // that matters for a file too large for the pool to keep its buffer.
 const bytesPerToken = 5
 
-var tokenBuffers scratch.Pool[Token]
+// TokenBuffers lends the token buffers a file's reading needs for a while:
+// LexPooled's, and the Jinja reading's copies of the code.
+var TokenBuffers scratch.Pool[Token]
 
 // LexPooled lexes src as Lex does, into lent buffers. The tokens are
 // valid until Release; whatever outlives it must be copied.
 func LexPooled(src string) *Lexed {
-	lent := tokenBuffers.Get(len(src)/bytesPerToken + 8)[:0]
+	lent := TokenBuffers.Get(len(src)/bytesPerToken + 8)[:0]
 	toks, err := lexInto(lent, src)
-	code := appendCode(tokenBuffers.Get(codeCount(toks))[:0], toks)
+	code := appendCode(TokenBuffers.Get(codeCount(toks))[:0], toks)
 	return &Lexed{Tokens: toks, Code: code, Err: err, lent: lent}
 }
 
@@ -40,9 +42,9 @@ func LexPooled(src string) *Lexed {
 // after it.
 func (l *Lexed) Release() {
 	if unsafe.SliceData(l.Tokens) != unsafe.SliceData(l.lent) {
-		tokenBuffers.Put(l.lent)
+		TokenBuffers.Put(l.lent)
 	}
-	tokenBuffers.Put(l.Tokens)
-	tokenBuffers.Put(l.Code)
+	TokenBuffers.Put(l.Tokens)
+	TokenBuffers.Put(l.Code)
 	*l = Lexed{}
 }
