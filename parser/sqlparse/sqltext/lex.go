@@ -66,9 +66,9 @@ type LexError struct {
 //
 // When a triple-quoted string never ends, the file is read again with
 // none.
-func Lex(src string) ([]Token, *LexError) { return lexInto(nil, src) }
+func Lex(src string) ([]Token, *LexError) { return lexInto(tokensFor(src), src) }
 
-// lexInto is Lex, lexing into buf's array when it has room; a text read
+// lexInto is Lex, lexing into buf's array while it has room; a text read
 // again in another mode gets an array of its own.
 func lexInto(buf []Token, src string) ([]Token, *LexError) {
 	// The PostgreSQL parser reads C strings, which end at a NUL byte: the
@@ -77,13 +77,7 @@ func lexInto(buf []Token, src string) ([]Token, *LexError) {
 		toks, _ := lexInto(buf, src[:nul])
 		return toks, &LexError{nul, "NUL byte in the file: it is binary or corrupt, not SQL"}
 	}
-	var toks []Token
-	var err *LexError
-	if buf == nil {
-		toks, err = lex(src, 0)
-	} else {
-		toks, err = lexAppend(buf[:0], src, 0)
-	}
+	toks, err := lexAppend(buf[:0], src, 0)
 	if escapedQuote(src, toks) || escapedIdentAcrossLines(src, toks) || err != nil && strings.HasPrefix(err.Msg, "unterminated") && (strings.Contains(src, `\'`) || strings.Contains(src, `\"`)) {
 		if etoks, eerr := lex(src, backslashEscapes); eerr == nil || err != nil && eerr.Offset > err.Offset {
 			toks, err = etoks, eerr
@@ -145,10 +139,13 @@ func OddBackslashes(s string) bool {
 }
 
 func lex(src string, mode lexMode) ([]Token, *LexError) {
-	// SQL averages a token (whitespace included) per three to four bytes;
-	// sizing for that up front saves the copies of growing the slice.
-	return lexAppend(make([]Token, 0, len(src)/3+8), src, mode)
+	return lexAppend(tokensFor(src), src, mode)
 }
+
+// tokensFor returns an empty token slice sized for src. SQL averages a
+// token (whitespace included) per three to four bytes; sizing for that up
+// front saves the copies of growing the slice.
+func tokensFor(src string) []Token { return make([]Token, 0, len(src)/3+8) }
 
 // lexAppend is lex appending to toks, for a caller that lexes many small
 // texts into one buffer; offsets are src's.
