@@ -19,7 +19,8 @@ type Coverage struct {
 	Tally
 	// ByDialect splits the tally by each file's guessed dialect
 	// (dialect.Guess), when Settings.CoverageByDialect asks for it: the
-	// guess lexes again each file whose parse found no Jinja in it.
+	// guess lexes again each file whose parse did not find Jinja in it
+	// as written (a plain SQL file, a model whose macros were expanded).
 	ByDialect map[string]*Tally
 	// Stoppers counts the constructs that stopped the parser
 	// (sqlparse.Construct), over the statements that did not parse.
